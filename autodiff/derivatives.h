@@ -1,0 +1,28 @@
+// Reverse-mode derivatives. Each call appends gradient nodes to the same graph: the result
+// replays with the forward pass (Executor) and can be differentiated again, to any order.
+#pragma once
+
+#include <vector>
+
+#include "graph/op.h"
+
+namespace dagml {
+
+// ∂loss/∂w for each w in `wrt`, each of w's shape. `loss` must be 1×1 (ValueError otherwise) and
+// every w a node of loss's graph (ValueError). Adjoints of a node used several times are summed;
+// nodes that do not lead to a w are skipped. A w that loss does not depend on gets a zero
+// constant. Throws ValueError when the path crosses an op that has no derivative.
+std::vector<Var> gradients(Var loss, const std::vector<Var>& wrt);
+Var gradient(Var loss, Var x);
+
+// The Jacobian of the entries of `outputs` (flattened row-major, m entries) with respect to the
+// entries of x (flattened row-major, p entries): an m×p node, built from m reverse passes.
+Var jacobian(Var outputs, Var x);
+
+// The Hessian of a 1×1 loss with respect to the entries of x (flattened row-major): p×p.
+Var hessian(Var loss, Var x);
+
+// The Hessian-vector product (∇²loss) v, of x's shape, for v of x's shape: one extra reverse pass.
+Var hvp(Var loss, Var x, Var v);
+
+}  // namespace dagml

@@ -1,0 +1,46 @@
+#include "autodiff/reduce.h"
+#include "graph/graph.h"
+
+namespace dagml {
+namespace {
+
+// y = g repeated along `axis` to the shape of `like` (÷ m, the number of repeats, for a mean's
+// adjoint). Linear in g:  ḡ = Σ ȳ along the axis (÷ m);  `like` only gives the shape.
+class BroadcastLike final : public Op {
+ public:
+  BroadcastLike(Axis axis, bool mean) : axis_(axis), mean_(mean) {}
+  const char* name() const override { return "broadcast_like"; }
+  Shape infer_shape(std::span<const Shape> in) const override {
+    const Shape g = in[0], like = in[1];
+    const Shape want = axis_ == Axis::All ? Shape{1, 1} : axis_ == Axis::PerRow ? Shape{like.rows, 1} : Shape{1, like.cols};
+    if (g != want) shape_error(*this, in, "the first argument must have the reduced shape of the second");
+    return like;
+  }
+  void forward(const ForwardArgs& a) override {
+    const Tensor& g = *a.in[0];
+    Tensor& y = a.out;
+    const Scalar m = axis_ == Axis::All ? static_cast<Scalar>(y.size())
+                     : axis_ == Axis::PerRow ? static_cast<Scalar>(y.cols()) : static_cast<Scalar>(y.rows());
+    const Scalar s = mean_ ? 1 / m : 1;
+    switch (axis_) {
+      case Axis::All: y.setConstant(s * g(0, 0)); break;
+      case Axis::PerRow: y = (s * g).replicate(1, y.cols()); break;
+      case Axis::PerColumn: y = (s * g).replicate(y.rows(), 1); break;
+    }
+  }
+  std::vector<Var> vjp(const VjpArgs& a) const override {
+    return {reduce_sum(a.g, axis_, mean_), Var{}};
+  }
+
+ private:
+  Axis axis_;
+  bool mean_;
+};
+
+}  // namespace
+
+Var broadcast_like(Var g, Var like, Axis axis, bool mean) {
+  return g.graph().apply(std::make_shared<BroadcastLike>(axis, mean), {g, like});
+}
+
+}  // namespace dagml

@@ -1,0 +1,58 @@
+#include "autodiff/elementwise.h"
+#include "autodiff/linalg.h"
+#include "autodiff/ops/cholesky_factor.h"
+#include "autodiff/solvers.h"
+
+namespace dagml {
+namespace detail {
+namespace {
+
+// A symmetric, y = A⁻¹ r with w = A⁻¹ ȳ:  r̄ = w,  Ā = −½ (w yᵀ + y wᵀ)   (symmetrised, since only
+// symmetric perturbations of A keep it symmetric).
+std::vector<Var> spd_solve_vjp(Var A, Var factor, Var y, Var g) {
+  const Var w = cholesky_solve_with(A, factor, g);
+  const Var wy = matmul(w, y, false, true);
+  return {scale(wy + transpose(wy), -0.5), w};
+}
+
+// x = A⁻¹ b by Cholesky, keeping the factor.
+class CholeskySolve final : public CholeskyFactorOp {
+ public:
+  const char* name() const override { return "cholesky_solve"; }
+  Shape infer_shape(std::span<const Shape> in) const override { return spd_system_shape(*this, in, in[0], in[1]); }
+  void forward(const ForwardArgs& a) override {
+    factorize(*a.in[0]);
+    a.out = llt().solve(Eigen::MatrixXd(*a.in[1]));
+  }
+  std::vector<Var> vjp(const VjpArgs& a) const override { return spd_solve_vjp(a.in[0], a.out, a.out, a.g); }
+  std::shared_ptr<Op> clone(const std::shared_ptr<Op>&) const override { return std::make_shared<CholeskySolve>(*this); }
+};
+
+// y = A⁻¹ r with the factor kept by input 1. Inputs (A, factor node, r).
+class CholeskySolveWith final : public Op {
+ public:
+  const char* name() const override { return "cholesky_solve_with"; }
+  Shape infer_shape(std::span<const Shape> in) const override { return spd_system_shape(*this, in, in[0], in[2]); }
+  void forward(const ForwardArgs& a) override {
+    const auto* factor = dynamic_cast<const CholeskyFactorOp*>(a.in_ops[1]);
+    DAGML_CHECK(factor != nullptr, "cholesky_solve_with needs a Cholesky-factored node as input 1");
+    a.out = factor->llt().solve(Eigen::MatrixXd(*a.in[2]));
+  }
+  std::vector<Var> vjp(const VjpArgs& a) const override {
+    std::vector<Var> g = spd_solve_vjp(a.in[0], a.in[1], a.out, a.g);
+    return {g[0], Var{}, g[1]};
+  }
+};
+
+}  // namespace
+
+Var cholesky_solve_with(Var A, Var factor, Var r) {
+  static const auto op = std::make_shared<CholeskySolveWith>();
+  return A.graph().apply(op, {A, factor, r});
+}
+
+}  // namespace detail
+
+Var cholesky_solve(Var A, Var b) { return A.graph().apply(std::make_shared<detail::CholeskySolve>(), {A, b}); }
+
+}  // namespace dagml

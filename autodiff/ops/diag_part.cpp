@@ -1,0 +1,24 @@
+#include "autodiff/linalg.h"
+#include "graph/graph.h"
+
+namespace dagml {
+namespace {
+// y = (M₁₁, …, Mₙₙ)ᵀ:  M̄ = diag(ȳ)
+class DiagPart final : public Op {
+ public:
+  const char* name() const override { return "diag_part"; }
+  Shape infer_shape(std::span<const Shape> in) const override {
+    if (in[0].rows != in[0].cols) shape_error(*this, in, "expected a square matrix");
+    return {in[0].rows, 1};
+  }
+  void forward(const ForwardArgs& a) override { a.out = a.in[0]->diagonal(); }
+  std::vector<Var> vjp(const VjpArgs& a) const override { return {diag(a.g)}; }
+};
+}  // namespace
+
+Var diag_part(Var m) {
+  static const auto op = std::make_shared<DiagPart>();
+  return m.graph().apply(op, {m});
+}
+
+}  // namespace dagml

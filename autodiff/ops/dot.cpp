@@ -1,0 +1,25 @@
+#include "autodiff/elementwise.h"
+#include "autodiff/linalg.h"
+#include "graph/graph.h"
+
+namespace dagml {
+namespace {
+// y = Σ a ⊙ b:  ā = ȳ b,  b̄ = ȳ a   (ȳ is 1×1 and broadcasts)
+class Dot final : public Op {
+ public:
+  const char* name() const override { return "dot"; }
+  Shape infer_shape(std::span<const Shape> in) const override {
+    if (in[0] != in[1]) shape_error(*this, in, "operands must have the same shape");
+    return {1, 1};
+  }
+  void forward(const ForwardArgs& a) override { a.out(0, 0) = a.in[0]->cwiseProduct(*a.in[1]).sum(); }
+  std::vector<Var> vjp(const VjpArgs& a) const override { return {a.g * a.in[1], a.g * a.in[0]}; }
+};
+}  // namespace
+
+Var dot(Var a, Var b) {
+  static const auto op = std::make_shared<Dot>();
+  return a.graph().apply(op, {a, b});
+}
+
+}  // namespace dagml

@@ -1,0 +1,113 @@
+// Internal: the two templates every elementwise op is an instance of. An op file supplies a
+// small traits struct with its name, its forward formula on whole arrays and its derivative
+// written with graph ops; the templates supply shapes, broadcasting and registration.
+#pragma once
+
+#include <array>
+#include <fmt/format.h>
+#include <memory>
+#include <type_traits>
+
+#include "autodiff/broadcast.h"
+#include "graph/error.h"
+#include "graph/graph.h"
+
+namespace dagml::detail {
+
+// Traits: kName; void forward(const Tensor& x, Tensor& y) const;
+//         Var vjp(Var x, Var y, Var g) const  (x̄ for input x, output y, output cotangent g);
+//         optionally std::string attributes() const.
+template <class Traits>
+class UnaryOp final : public Op {
+ public:
+  explicit UnaryOp(Traits traits = {}) : traits_(traits) {}
+  const char* name() const override { return Traits::kName; }
+  Shape infer_shape(std::span<const Shape> in) const override { return in[0]; }
+  void forward(const ForwardArgs& a) override { traits_.forward(*a.in[0], a.out); }
+  std::vector<Var> vjp(const VjpArgs& a) const override { return {traits_.vjp(a.in[0], a.out, a.g)}; }
+  std::string attributes() const override {
+    if constexpr (requires(const Traits& t) { t.attributes(); }) return traits_.attributes();
+    return {};
+  }
+
+ private:
+  Traits traits_;
+};
+
+template <class Traits, class... Args>
+Var apply_unary(Var x, Args&&... args) {
+  if constexpr (std::is_empty_v<Traits>) {
+    static const auto op = std::make_shared<UnaryOp<Traits>>();  // stateless: one shared instance
+    return x.graph().apply(op, {x});
+  } else {
+    return x.graph().apply(std::make_shared<UnaryOp<Traits>>(Traits{std::forward<Args>(args)...}), {x});
+  }
+}
+
+// Broadcast view of an operand as an array of the output shape.
+inline auto expand(const Tensor& t, const Shape& out) {
+  return t.array().replicate(out.rows / std::max<Index>(t.rows(), 1), out.cols / std::max<Index>(t.cols(), 1));
+}
+
+// Traits: kName; template <class A, class B> static auto f(const A& a, const B& b) on arrays;
+//         std::array<Var, 2> vjp(Var a, Var b, Var y, Var g) const, cotangents in the output
+//         shape (the template sums them back to each operand's shape).
+template <class Traits>
+class BinaryOp final : public Op {
+ public:
+  BinaryOp(Broadcast pa, Broadcast pb) : pattern_{pa, pb} {}
+  const char* name() const override { return Traits::kName; }
+  Shape infer_shape(std::span<const Shape> in) const override {
+    Broadcast now[2];
+    const Shape out = broadcast_shape(*this, in, now);
+    if (now[0] != pattern_[0] || now[1] != pattern_[1])
+      shape_error(*this, in, "the broadcast pattern differs from the one the node was built with; "
+                             "build the graph with shapes of the same kind as the ones fed");
+    return out;
+  }
+  void forward(const ForwardArgs& a) override {
+    const Tensor& x = *a.in[0];
+    const Tensor& y = *a.in[1];
+    const Shape s = shape_of(a.out);
+    if (pattern_[0] == Broadcast::Same && pattern_[1] == Broadcast::Same) {
+      if (a.out.size() == 1) {
+        a.out(0, 0) = Traits::f(x(0, 0), y(0, 0));  // scalar fast path
+      } else {
+        a.out.array() = Traits::f(x.array(), y.array());
+      }
+    } else if (pattern_[0] == Broadcast::Same) {
+      a.out.array() = Traits::f(x.array(), expand(y, s));
+    } else if (pattern_[1] == Broadcast::Same) {
+      a.out.array() = Traits::f(expand(x, s), y.array());
+    } else {
+      a.out.array() = Traits::f(expand(x, s), expand(y, s));
+    }
+  }
+  std::vector<Var> vjp(const VjpArgs& a) const override {
+    const std::array<Var, 2> full = Traits{}.vjp(a.in[0], a.in[1], a.out, a.g);
+    return {full[0] ? sum_to(full[0], pattern_[0]) : Var{}, full[1] ? sum_to(full[1], pattern_[1]) : Var{}};
+  }
+
+ private:
+  Broadcast pattern_[2];
+};
+
+template <class Traits>
+Var apply_binary(Var a, Var b) {
+  // One shared instance per broadcast pattern pair: building allocates no op.
+  static const auto ops = [] {
+    std::array<std::shared_ptr<Op>, 16> all;
+    for (int i = 0; i < 16; ++i)
+      all[static_cast<std::size_t>(i)] =
+          std::make_shared<BinaryOp<Traits>>(static_cast<Broadcast>(i / 4), static_cast<Broadcast>(i % 4));
+    return all;
+  }();
+  if (!a.valid() || !b.valid())
+    throw ValueError(fmt::format("{}: an argument is an empty Var", Traits::kName));
+  Broadcast p[2];
+  const Shape shapes[2] = {a.shape(), b.shape()};
+  broadcast_shape(*ops[0], shapes, p);
+  return a.graph().apply(ops[static_cast<std::size_t>(static_cast<int>(p[0]) * 4 + static_cast<int>(p[1]))], {a, b});
+}
+
+}  // namespace dagml::detail

@@ -1,0 +1,32 @@
+#include "autodiff/elementwise.h"
+#include "autodiff/linalg.h"
+#include "autodiff/ops/cholesky_factor.h"
+#include "autodiff/solvers.h"
+
+namespace dagml {
+namespace {
+
+// y = log det A = 2 Σ log Lᵢᵢ with A = L Lᵀ:  Ā = ȳ A⁻¹ (symmetric), A⁻¹ by the kept factor.
+class LogDet final : public detail::CholeskyFactorOp {
+ public:
+  const char* name() const override { return "logdet"; }
+  Shape infer_shape(std::span<const Shape> in) const override {
+    if (in[0].rows != in[0].cols) shape_error(*this, in, "the matrix must be square");
+    return {1, 1};
+  }
+  void forward(const ForwardArgs& a) override {
+    factorize(*a.in[0]);
+    a.out(0, 0) = 2 * llt().matrixL().nestedExpression().diagonal().array().log().sum();
+  }
+  std::vector<Var> vjp(const VjpArgs& a) const override {
+    const Var inverse = detail::cholesky_solve_with(a.in[0], a.out, identity(a.g.graph(), a.in[0].rows()));
+    return {a.g * inverse};
+  }
+  std::shared_ptr<Op> clone(const std::shared_ptr<Op>&) const override { return std::make_shared<LogDet>(*this); }
+};
+
+}  // namespace
+
+Var logdet(Var A) { return A.graph().apply(std::make_shared<LogDet>(), {A}); }
+
+}  // namespace dagml

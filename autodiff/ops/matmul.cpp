@@ -1,0 +1,73 @@
+#include <fmt/format.h>
+
+#include "autodiff/linalg.h"
+#include "graph/graph.h"
+
+namespace dagml {
+namespace {
+
+// C = op(A)·op(B). With G = C̄:
+//   C = A B:    Ā = G Bᵀ,    B̄ = Aᵀ G
+//   C = Aᵀ B:   Ā = B Gᵀ,    B̄ = A G
+//   C = A Bᵀ:   Ā = G B,     B̄ = Gᵀ A
+//   C = Aᵀ Bᵀ:  Ā = Bᵀ Gᵀ,   B̄ = Gᵀ Aᵀ
+// Each adjoint is itself a matmul with transpose flags, so no transpose is ever copied.
+class MatMul final : public Op {
+ public:
+  MatMul(bool ta, bool tb) : ta_(ta), tb_(tb) {}
+  const char* name() const override { return "matmul"; }
+  std::string attributes() const override {
+    return ta_ || tb_ ? fmt::format("{}{}", ta_ ? "Aᵀ" : "A", tb_ ? "Bᵀ" : "B") : "";
+  }
+  Shape infer_shape(std::span<const Shape> in) const override {
+    const Index n = ta_ ? in[0].cols : in[0].rows, k1 = ta_ ? in[0].rows : in[0].cols;
+    const Index k2 = tb_ ? in[1].cols : in[1].rows, m = tb_ ? in[1].rows : in[1].cols;
+    if (k1 != k2)
+      shape_error(*this, in, fmt::format("inner dimensions differ: {} vs {}{}", k1, k2,
+                                         ta_ || tb_ ? fmt::format(" (with transposes {})", attributes()) : ""));
+    return {n, m};
+  }
+  void forward(const ForwardArgs& a) override {
+    const Tensor& A = *a.in[0];
+    const Tensor& B = *a.in[1];
+    if (a.out.size() == 1 && !ta_ && !tb_) {
+      a.out(0, 0) = A.row(0).dot(B.col(0));
+    } else if (!ta_ && !tb_) {
+      a.out.noalias() = A * B;
+    } else if (ta_ && !tb_) {
+      a.out.noalias() = A.transpose() * B;
+    } else if (!ta_) {
+      a.out.noalias() = A * B.transpose();
+    } else {
+      a.out.noalias() = A.transpose() * B.transpose();
+    }
+  }
+  std::vector<Var> vjp(const VjpArgs& a) const override {
+    const Var A = a.in[0], B = a.in[1], G = a.g;
+    if (!ta_ && !tb_) return {matmul(G, B, false, true), matmul(A, G, true, false)};
+    if (ta_ && !tb_) return {matmul(B, G, false, true), matmul(A, G)};
+    if (!ta_) return {matmul(G, B), matmul(G, A, true, false)};
+    return {matmul(B, G, true, true), matmul(G, A, true, true)};
+  }
+
+ private:
+  bool ta_, tb_;
+};
+
+}  // namespace
+
+Var matmul(Var a, Var b, bool transpose_a, bool transpose_b) {
+  static const std::shared_ptr<Op> ops[2][2] = {
+      {std::make_shared<MatMul>(false, false), std::make_shared<MatMul>(false, true)},
+      {std::make_shared<MatMul>(true, false), std::make_shared<MatMul>(true, true)}};
+  return a.graph().apply(ops[transpose_a][transpose_b], {a, b});
+}
+
+Var outer(Var u, Var v) {
+  if (u.cols() != 1 || v.cols() != 1)
+    throw ShapeError(fmt::format("outer({}, {}): expected two column vectors", to_string(u.shape()),
+                                 to_string(v.shape())));
+  return matmul(u, v, false, true);
+}
+
+}  // namespace dagml

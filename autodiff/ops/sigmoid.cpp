@@ -1,0 +1,19 @@
+#include "autodiff/elementwise.h"
+#include "autodiff/ops/elementwise_op.h"
+
+namespace dagml {
+namespace {
+// y = σ(x) = 1/(1 + e^{−x}), evaluated as e^{x}/(1 + e^{x}) for x < 0 so that
+// nothing overflows:  x̄ = ȳ ⊙ y ⊙ (1 − y)
+struct SigmoidTraits {
+  static constexpr const char* kName = "sigmoid";
+  void forward(const Tensor& x, Tensor& y) const { y = x.unaryExpr([](Scalar v) {
+    if (v >= 0) return 1 / (1 + std::exp(-v));
+    const Scalar e = std::exp(v);
+    return e / (1 + e);
+  }); }
+  Var vjp(Var, Var y, Var g) const { return g * (y - square(y)); }
+};
+}  // namespace
+Var sigmoid(Var x) { return detail::apply_unary<SigmoidTraits>(x); }
+}  // namespace dagml

@@ -1,0 +1,14 @@
+#include "autodiff/elementwise.h"
+#include "autodiff/ops/elementwise_op.h"
+
+namespace dagml {
+namespace {
+// y = sign(x) ∈ {−1, 0, 1}:  piecewise constant, x̄ = 0
+struct SignTraits {
+  static constexpr const char* kName = "sign";
+  void forward(const Tensor& x, Tensor& y) const { y.array() = x.array().sign(); }
+  Var vjp(Var, Var, Var) const { return Var{}; }
+};
+}  // namespace
+Var sign(Var x) { return detail::apply_unary<SignTraits>(x); }
+}  // namespace dagml

@@ -1,0 +1,14 @@
+#include "autodiff/elementwise.h"
+#include "autodiff/ops/elementwise_op.h"
+
+namespace dagml {
+namespace {
+// y = sin x:  x̄ = ȳ ⊙ cos x
+struct SinTraits {
+  static constexpr const char* kName = "sin";
+  void forward(const Tensor& x, Tensor& y) const { y.array() = x.array().sin(); }
+  Var vjp(Var x, Var, Var g) const { return g * cos(x); }
+};
+}  // namespace
+Var sin(Var x) { return detail::apply_unary<SinTraits>(x); }
+}  // namespace dagml

@@ -1,0 +1,77 @@
+#include <fmt/format.h>
+
+#include "autodiff/structure.h"
+#include "graph/graph.h"
+
+namespace dagml {
+namespace {
+
+// Y = X[start : start+count] along rows or columns:  X̄ = Ȳ placed at the same rows (columns)
+// of a zero tensor shaped like X (SlicePad below); SlicePad is linear and its adjoint is Slice.
+class Slice final : public Op {
+ public:
+  Slice(bool rows, Index start, Index count) : rows_(rows), start_(start), count_(count) {}
+  const char* name() const override { return rows_ ? "slice_rows" : "slice_cols"; }
+  std::string attributes() const override { return fmt::format("start={}, count={}", start_, count_); }
+  Shape infer_shape(std::span<const Shape> in) const override {
+    const Index extent = rows_ ? in[0].rows : in[0].cols;
+    if (start_ < 0 || count_ < 0 || start_ + count_ > extent)
+      shape_error(*this, in, fmt::format("{} [{}, {}) is out of range [0, {})", rows_ ? "rows" : "columns",
+                                         start_, start_ + count_, extent));
+    return rows_ ? Shape{count_, in[0].cols} : Shape{in[0].rows, count_};
+  }
+  void forward(const ForwardArgs& a) override {
+    const Tensor& x = *a.in[0];
+    if (rows_) a.out = x.middleRows(start_, count_);
+    else a.out = x.middleCols(start_, count_);
+  }
+  std::vector<Var> vjp(const VjpArgs& a) const override;
+
+ private:
+  friend class SlicePad;
+  bool rows_;
+  Index start_, count_;
+};
+
+class SlicePad final : public Op {
+ public:
+  SlicePad(bool rows, Index start) : rows_(rows), start_(start) {}
+  const char* name() const override { return "slice_pad"; }
+  std::string attributes() const override { return fmt::format("{} from {}", rows_ ? "rows" : "columns", start_); }
+  Shape infer_shape(std::span<const Shape> in) const override {
+    const Shape g = in[0], like = in[1];
+    const bool fits = rows_ ? g.cols == like.cols && start_ + g.rows <= like.rows
+                            : g.rows == like.rows && start_ + g.cols <= like.cols;
+    if (!fits) shape_error(*this, in, "the slice does not fit inside the padded shape");
+    return like;
+  }
+  void forward(const ForwardArgs& a) override {
+    const Tensor& g = *a.in[0];
+    a.out.setZero();
+    if (rows_) a.out.middleRows(start_, g.rows()) = g;
+    else a.out.middleCols(start_, g.cols()) = g;
+  }
+  std::vector<Var> vjp(const VjpArgs& a) const override {
+    const Index count = rows_ ? a.in[0].rows() : a.in[0].cols();
+    return {rows_ ? slice_rows(a.g, start_, count) : slice_cols(a.g, start_, count), Var{}};
+  }
+
+ private:
+  bool rows_;
+  Index start_;
+};
+
+std::vector<Var> Slice::vjp(const VjpArgs& a) const {
+  return {a.g.graph().apply(std::make_shared<SlicePad>(rows_, start_), {a.g, a.in[0]})};
+}
+
+}  // namespace
+
+Var slice_rows(Var x, Index start, Index count) {
+  return x.graph().apply(std::make_shared<Slice>(true, start, count), {x});
+}
+Var slice_cols(Var x, Index start, Index count) {
+  return x.graph().apply(std::make_shared<Slice>(false, start, count), {x});
+}
+
+}  // namespace dagml

@@ -1,0 +1,33 @@
+#include "autodiff/elementwise.h"
+#include "autodiff/reduce.h"
+#include "autodiff/softmax.h"
+#include "graph/graph.h"
+
+namespace dagml {
+namespace {
+// Yᵢⱼ = exp(Xᵢⱼ − mᵢ) / Σⱼ exp(Xᵢⱼ − mᵢ), mᵢ the row maximum:
+// X̄ = Y ⊙ (Ȳ − rowsum(Ȳ ⊙ Y))
+class Softmax final : public Op {
+ public:
+  const char* name() const override { return "softmax"; }
+  Shape infer_shape(std::span<const Shape> in) const override { return in[0]; }
+  void forward(const ForwardArgs& a) override {
+    const Tensor& x = *a.in[0];
+    for (Index i = 0; i < x.rows(); ++i) {
+      a.out.row(i) = (x.row(i).array() - x.row(i).maxCoeff()).exp();
+      a.out.row(i) /= a.out.row(i).sum();
+    }
+  }
+  std::vector<Var> vjp(const VjpArgs& a) const override {
+    const Var y = a.out;
+    return {y * (a.g - row_sums(a.g * y))};
+  }
+};
+}  // namespace
+
+Var softmax(Var x) {
+  static const auto op = std::make_shared<Softmax>();
+  return x.graph().apply(op, {x});
+}
+
+}  // namespace dagml

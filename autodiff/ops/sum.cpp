@@ -1,0 +1,66 @@
+#include <fmt/format.h>
+
+#include "autodiff/reduce.h"
+#include "graph/graph.h"
+
+namespace dagml {
+namespace {
+
+// y = Σ x along an axis (or the mean: y = Σ x / m, m the number of entries summed):
+// x̄ = ȳ repeated along that axis (÷ m for the mean).
+class Sum final : public Op {
+ public:
+  Sum(Axis axis, bool mean) : axis_(axis), mean_(mean) {}
+  const char* name() const override { return mean_ ? "mean" : "sum"; }
+  std::string attributes() const override {
+    return axis_ == Axis::All ? "" : axis_ == Axis::PerRow ? "per row" : "per column";
+  }
+  Shape infer_shape(std::span<const Shape> in) const override {
+    if (mean_ && in[0].size() == 0) shape_error(*this, in, "the mean of an empty tensor is undefined");
+    switch (axis_) {
+      case Axis::All: return {1, 1};
+      case Axis::PerRow: return {in[0].rows, 1};
+      case Axis::PerColumn: return {1, in[0].cols};
+    }
+    return {};
+  }
+  void forward(const ForwardArgs& a) override {
+    const Tensor& x = *a.in[0];
+    switch (axis_) {
+      case Axis::All: a.out(0, 0) = mean_ ? x.mean() : x.sum(); break;
+      case Axis::PerRow:
+        a.out = x.rowwise().sum();
+        if (mean_) a.out /= static_cast<Scalar>(x.cols());
+        break;
+      case Axis::PerColumn:
+        a.out = x.colwise().sum();
+        if (mean_) a.out /= static_cast<Scalar>(x.rows());
+        break;
+    }
+  }
+  std::vector<Var> vjp(const VjpArgs& a) const override {
+    return {broadcast_like(a.g, a.in[0], axis_, mean_)};
+  }
+
+ private:
+  Axis axis_;
+  bool mean_;
+};
+
+}  // namespace
+
+Var reduce_sum(Var x, Axis axis, bool mean) {
+  static const std::shared_ptr<Op> ops[3][2] = {
+      {std::make_shared<Sum>(Axis::All, false), std::make_shared<Sum>(Axis::All, true)},
+      {std::make_shared<Sum>(Axis::PerRow, false), std::make_shared<Sum>(Axis::PerRow, true)},
+      {std::make_shared<Sum>(Axis::PerColumn, false), std::make_shared<Sum>(Axis::PerColumn, true)}};
+  return x.graph().apply(ops[static_cast<int>(axis)][mean ? 1 : 0], {x});
+}
+Var sum(Var x) { return reduce_sum(x, Axis::All); }
+Var mean(Var x) { return reduce_sum(x, Axis::All, true); }
+Var row_sums(Var x) { return reduce_sum(x, Axis::PerRow); }
+Var col_sums(Var x) { return reduce_sum(x, Axis::PerColumn); }
+Var row_means(Var x) { return reduce_sum(x, Axis::PerRow, true); }
+Var col_means(Var x) { return reduce_sum(x, Axis::PerColumn, true); }
+
+}  // namespace dagml

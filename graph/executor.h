@@ -1,0 +1,42 @@
+// Executor: replays the part of a graph that the requested outputs need, with new input values.
+// Buffers are reused: once shapes are stable a run allocates nothing. Feeding an input with a
+// new row count (batch size) re-infers every shape on the next run.
+#pragma once
+
+#include <vector>
+
+#include "graph/graph.h"
+
+namespace dagml {
+
+class Executor {
+ public:
+  // Plans a replay of every op node that `outputs` depend on. Throws ValueError if an output
+  // is not a node of `graph`.
+  Executor(Graph& graph, std::vector<Var> outputs);
+
+  // Sets an input's value for the next run. Throws ShapeError, naming the input, if the
+  // column count differs from the one it was created with.
+  void feed(Var input, const Tensor& value);
+
+  // Recomputes every planned node in creation order.
+  void run();
+
+  Graph& graph() const { return *graph_; }
+  const std::vector<Var>& outputs() const { return outputs_; }
+  // The number of op nodes replayed by run().
+  std::size_t num_planned() const { return plan_.size(); }
+
+ private:
+  void infer_shapes();
+
+  Graph* graph_;
+  std::vector<Var> outputs_;
+  std::vector<int> plan_;  // op node ids, in creation order
+  std::vector<const Tensor*> value_scratch_;
+  std::vector<const Op*> op_scratch_;
+  std::vector<Shape> shape_scratch_;
+  std::uint64_t shape_version_;  // the graph's shape version the plan's shapes match
+};
+
+}  // namespace dagml

@@ -1,0 +1,177 @@
+#include "graph/graph.h"
+
+#include <fmt/format.h>
+
+#include "graph/error.h"
+
+namespace dagml {
+
+const char* to_string(NodeKind kind) {
+  switch (kind) {
+    case NodeKind::Input: return "input";
+    case NodeKind::Parameter: return "parameter";
+    case NodeKind::Constant: return "constant";
+    case NodeKind::Op: return "op";
+  }
+  return "?";
+}
+
+const Tensor& Var::value() const {
+  DAGML_CHECK(valid(), "value() of an empty Var");
+  return graph_->node(id_).value;
+}
+
+Scalar Var::item() const {
+  const Tensor& v = value();
+  if (v.rows() != 1 || v.cols() != 1)
+    throw ShapeError(fmt::format("item(): expected a 1×1 node, found {} of shape {}",
+                                 describe(*graph_, id_), to_string(shape_of(v))));
+  return v(0, 0);
+}
+
+const std::string& Var::name() const {
+  DAGML_CHECK(valid(), "name() of an empty Var");
+  return graph_->node(id_).name;
+}
+
+Var Var::named(std::string name) const {
+  DAGML_CHECK(valid(), "named() on an empty Var");
+  graph_->set_name(id_, std::move(name));
+  return *this;
+}
+
+std::vector<Var> Op::vjp(const VjpArgs&) const {
+  throw ValueError(fmt::format("op '{}' has no derivative", name()));
+}
+
+void shape_error(const Op& op, std::span<const Shape> in, const std::string& detail) {
+  std::string args;
+  for (std::size_t i = 0; i < in.size(); ++i)
+    args += fmt::format("{}{}", i ? ", " : "", to_string(in[i]));
+  throw ShapeError(fmt::format("{}({}): {}", op.name(), args, detail));
+}
+
+std::string describe(const Graph& graph, int id) {
+  const Node& n = graph.node(id);
+  const char* what = n.kind == NodeKind::Op ? n.op->name() : to_string(n.kind);
+  std::string shape = to_string(shape_of(n.value));
+  if (n.name.empty()) return fmt::format("node #{} ({}, {})", id, what, shape);
+  return fmt::format("'{}' ({}, {})", n.name, what, shape);
+}
+
+Var Graph::add_leaf(NodeKind kind, Tensor value, std::string name) {
+  Node& n = nodes_.emplace_back();
+  n.kind = kind;
+  n.value = std::move(value);
+  n.name = std::move(name);
+  n.first_input = static_cast<int>(inputs_.size());
+  return Var(this, size() - 1);
+}
+
+Var Graph::input(std::string name, Index rows, Index cols) {
+  if (rows < 0 || cols < 0)
+    throw ShapeError(fmt::format("input '{}': negative shape {}×{}", name, rows, cols));
+  return add_leaf(NodeKind::Input, Tensor::Zero(rows, cols), std::move(name));
+}
+
+Var Graph::input(std::string name, Tensor value) {
+  return add_leaf(NodeKind::Input, std::move(value), std::move(name));
+}
+
+Var Graph::parameter(std::string name, Tensor value) {
+  return add_leaf(NodeKind::Parameter, std::move(value), std::move(name));
+}
+
+Var Graph::constant(Tensor value, std::string name) {
+  return add_leaf(NodeKind::Constant, std::move(value), std::move(name));
+}
+
+void Graph::check_owns(Var v, const char* what) const {
+  if (!v.valid()) throw ValueError(fmt::format("{}: an empty Var was given", what));
+  if (&v.graph() != this || v.id() < 0 || v.id() >= size())
+    throw ValueError(fmt::format("{}: node #{} belongs to another graph", what, v.id()));
+}
+
+Var Graph::apply(std::shared_ptr<Op> op, std::span<const Var> inputs) {
+  constexpr std::size_t kInline = 8;
+  Shape shape_buf[kInline];
+  const Tensor* value_buf[kInline];
+  const Op* op_buf[kInline];
+  std::vector<Shape> shape_vec;
+  std::vector<const Tensor*> value_vec;
+  std::vector<const Op*> op_vec;
+  Shape* shapes = shape_buf;
+  const Tensor** values = value_buf;
+  const Op** ops = op_buf;
+  if (inputs.size() > kInline) {
+    shape_vec.resize(inputs.size());
+    value_vec.resize(inputs.size());
+    op_vec.resize(inputs.size());
+    shapes = shape_vec.data();
+    values = value_vec.data();
+    ops = op_vec.data();
+  }
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const Var& v = inputs[i];
+    if (!v.valid() || &v.graph() != this)
+      throw ValueError(fmt::format("{}: argument {} is {}", op->name(), i,
+                                   v.valid() ? "a node of another graph" : "an empty Var"));
+    const Node& n = node(v.id());
+    values[i] = &n.value;
+    shapes[i] = shape_of(n.value);
+    ops[i] = n.kind == NodeKind::Op ? n.op.get() : nullptr;
+  }
+  const Shape out_shape = op->infer_shape({shapes, inputs.size()});
+  Tensor out(out_shape.rows, out_shape.cols);
+  op->forward(ForwardArgs{{values, inputs.size()}, {ops, inputs.size()}, out});
+
+  Node& n = nodes_.emplace_back();
+  n.kind = NodeKind::Op;
+  n.op = std::move(op);
+  n.first_input = static_cast<int>(inputs_.size());
+  n.num_inputs = static_cast<int>(inputs.size());
+  n.value = std::move(out);
+  for (const Var& v : inputs) inputs_.push_back(v.id());
+  return Var(this, size() - 1);
+}
+
+void Graph::set_value(Var leaf, const Tensor& value) {
+  check_owns(leaf, "set_value");
+  Node& n = nodes_[static_cast<std::size_t>(leaf.id())];
+  if (n.kind == NodeKind::Input) {
+    if (value.cols() != n.value.cols())
+      throw ShapeError(fmt::format("input '{}' expects {} columns, was given {}", n.name,
+                                   n.value.cols(), to_string(shape_of(value))));
+  } else if (n.kind == NodeKind::Parameter) {
+    if (shape_of(value) != shape_of(n.value))
+      throw ShapeError(fmt::format("parameter '{}' has shape {}, was given {}", n.name,
+                                   to_string(shape_of(n.value)), to_string(shape_of(value))));
+  } else {
+    throw ValueError(fmt::format("set_value: {} is not an input or a parameter",
+                                 describe(*this, leaf.id())));
+  }
+  if (value.rows() != n.value.rows()) ++shape_version_;
+  n.value = value;
+}
+
+Tensor& Graph::parameter_value(Var parameter) {
+  check_owns(parameter, "parameter_value");
+  Node& n = nodes_[static_cast<std::size_t>(parameter.id())];
+  if (n.kind != NodeKind::Parameter)
+    throw ValueError(fmt::format("parameter_value: {} is not a parameter",
+                                 describe(*this, parameter.id())));
+  return n.value;
+}
+
+void Graph::set_name(int id, std::string name) { nodes_[static_cast<std::size_t>(id)].name = std::move(name); }
+
+Graph Graph::clone() const {
+  Graph copy;
+  copy.nodes_ = nodes_;
+  copy.inputs_ = inputs_;
+  for (Node& n : copy.nodes_)
+    if (n.op) n.op = n.op->clone(n.op);
+  return copy;
+}
+
+}  // namespace dagml

@@ -1,0 +1,93 @@
+// The Op interface: one class per operation, holding its shape rule, its forward computation and
+// its vector-Jacobian product. Every implementation lives in autodiff/ops/; graph/ knows no
+// derivative rule.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "graph/tensor.h"
+
+namespace dagml {
+
+class Graph;
+class Op;
+
+// A handle to a node of a Graph. Cheap to copy; valid while its graph lives.
+class Var {
+ public:
+  Var() = default;
+  Var(Graph* graph, int id) : graph_(graph), id_(id) {}
+
+  bool valid() const { return graph_ != nullptr; }
+  explicit operator bool() const { return valid(); }
+  Graph& graph() const { return *graph_; }
+  int id() const { return id_; }
+
+  const Tensor& value() const;
+  Shape shape() const { return shape_of(value()); }
+  Index rows() const { return value().rows(); }
+  Index cols() const { return value().cols(); }
+  // The value of a 1×1 node; throws ShapeError otherwise.
+  Scalar item() const;
+  const std::string& name() const;
+  // Gives this node a name (shown in errors and exports); returns *this.
+  Var named(std::string name) const;
+
+  friend bool operator==(const Var& a, const Var& b) { return a.graph_ == b.graph_ && a.id_ == b.id_; }
+
+ private:
+  Graph* graph_ = nullptr;
+  int id_ = -1;
+};
+
+// What forward receives: the input values, the ops of the input nodes (nullptr for leaves; a
+// backward op reads the factorization its forward op saved through this), and the output,
+// already sized to the inferred shape.
+struct ForwardArgs {
+  std::span<const Tensor* const> in;
+  std::span<const Op* const> in_ops;
+  Tensor& out;
+};
+
+// What a vector-Jacobian product receives: the input nodes, the output node and the cotangent
+// g of the output (same shape as the output).
+struct VjpArgs {
+  std::span<const Var> in;
+  Var out;
+  Var g;
+};
+
+class Op {
+ public:
+  virtual ~Op() = default;
+
+  // The op's name, as shown in errors and exports ("matmul", "sin" …).
+  virtual const char* name() const = 0;
+
+  // The output shape for these input shapes; throws ShapeError (see shape_error) if they do not
+  // fit. Called when a node is created and again at replay when a fed shape changes.
+  virtual Shape infer_shape(std::span<const Shape> in) const = 0;
+
+  // Computes the output from the inputs. May save state for the backward pass (a factorization,
+  // an argmax), which is why it is not const.
+  virtual void forward(const ForwardArgs& args) = 0;
+
+  // Cotangents of the inputs, built from graph ops on g.graph(); an invalid Var means a zero
+  // gradient. The default throws: the op has no derivative.
+  virtual std::vector<Var> vjp(const VjpArgs& args) const;
+
+  // Attributes shown in exports ("start=2, count=3"); empty by default.
+  virtual std::string attributes() const { return {}; }
+
+  // A copy for a graph replica. Ops whose forward saves state must return a fresh copy; the
+  // default shares the op, which is right for stateless ops.
+  virtual std::shared_ptr<Op> clone(const std::shared_ptr<Op>& self) const { return self; }
+};
+
+// A ShapeError naming the op, each argument's shape and what was wrong.
+[[noreturn]] void shape_error(const Op& op, std::span<const Shape> in, const std::string& detail);
+
+}  // namespace dagml

@@ -1,0 +1,2 @@
+// Placeholder replaced by the optimizer layer.
+#pragma once
