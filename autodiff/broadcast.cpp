@@ -30,6 +30,16 @@ Shape broadcast_shape(const Op& op, std::span<const Shape> in, Broadcast* patter
   return out;
 }
 
+bool follows(Broadcast pattern, Shape s, Shape out) {
+  switch (pattern) {
+    case Broadcast::Same: return s == out;
+    case Broadcast::Row: return s.rows == 1 && s.cols == out.cols;
+    case Broadcast::Column: return s.cols == 1 && s.rows == out.rows;
+    case Broadcast::Scalar: return s.rows == 1 && s.cols == 1;
+  }
+  return false;
+}
+
 Var sum_to(Var g, Broadcast pattern) {
   switch (pattern) {
     case Broadcast::Same: return g;

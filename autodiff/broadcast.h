@@ -16,6 +16,11 @@ enum class Broadcast { Same, Row, Column, Scalar };
 // Throws ShapeError naming `op` when the shapes do not broadcast.
 Shape broadcast_shape(const Op& op, std::span<const Shape> in, Broadcast* pattern = nullptr);
 
+// Whether an operand of shape s reaches `out` under a pattern fixed at build time. A pattern
+// stays valid when a dimension it repeats becomes 1 (a batch of one row), since repeating once
+// and summing over one row are identities.
+bool follows(Broadcast pattern, Shape s, Shape out);
+
 // Sums g (of the output shape) down to an operand's shape along its broadcast pattern: the
 // adjoint of broadcasting.
 Var sum_to(Var g, Broadcast pattern);

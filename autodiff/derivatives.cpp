@@ -39,11 +39,13 @@ std::vector<Var> gradients(Var loss, const std::vector<Var>& wrt) {
   std::vector<Var> adjoint(static_cast<std::size_t>(last) + 1);
   if (needs[static_cast<std::size_t>(last)]) adjoint[static_cast<std::size_t>(last)] = graph.constant(scalar_tensor(1));
   std::vector<Var> in_vars;
+  std::vector<int> ins;  // a copy: the VJP appends nodes, which may move the graph's input list
   // Reverse sweep over the tape.
   for (int id = last; id > first; --id) {
     const Var g = adjoint[static_cast<std::size_t>(id)];
     if (!g.valid() || graph.node(id).kind != NodeKind::Op) continue;
-    const auto ins = graph.inputs_of(id);
+    const auto in_span = graph.inputs_of(id);
+    ins.assign(in_span.begin(), in_span.end());
     in_vars.clear();
     for (int in : ins) in_vars.emplace_back(&graph, in);
     const Op& op = *graph.node(id).op;

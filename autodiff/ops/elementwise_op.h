@@ -58,9 +58,8 @@ class BinaryOp final : public Op {
   BinaryOp(Broadcast pa, Broadcast pb) : pattern_{pa, pb} {}
   const char* name() const override { return Traits::kName; }
   Shape infer_shape(std::span<const Shape> in) const override {
-    Broadcast now[2];
-    const Shape out = broadcast_shape(*this, in, now);
-    if (now[0] != pattern_[0] || now[1] != pattern_[1])
+    const Shape out = broadcast_shape(*this, in);
+    if (!follows(pattern_[0], in[0], out) || !follows(pattern_[1], in[1], out))
       shape_error(*this, in, "the broadcast pattern differs from the one the node was built with; "
                              "build the graph with shapes of the same kind as the ones fed");
     return out;
@@ -69,15 +68,15 @@ class BinaryOp final : public Op {
     const Tensor& x = *a.in[0];
     const Tensor& y = *a.in[1];
     const Shape s = shape_of(a.out);
-    if (pattern_[0] == Broadcast::Same && pattern_[1] == Broadcast::Same) {
+    if (shape_of(x) == s && shape_of(y) == s) {
       if (a.out.size() == 1) {
         a.out(0, 0) = Traits::f(x(0, 0), y(0, 0));  // scalar fast path
       } else {
         a.out.array() = Traits::f(x.array(), y.array());
       }
-    } else if (pattern_[0] == Broadcast::Same) {
+    } else if (shape_of(x) == s) {
       a.out.array() = Traits::f(x.array(), expand(y, s));
-    } else if (pattern_[1] == Broadcast::Same) {
+    } else if (shape_of(y) == s) {
       a.out.array() = Traits::f(expand(x, s), y.array());
     } else {
       a.out.array() = Traits::f(expand(x, s), expand(y, s));
