@@ -1,0 +1,71 @@
+// Solver nodes: forward against Eigen's dense decompositions, errors on singular and non-SPD
+// systems, and gradients through a ridge fit with respect to λ.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+
+#include "dagml/dagml.h"
+
+namespace dagml {
+namespace {
+
+using ::testing::HasSubstr;
+
+Tensor sample(Index r, Index c, double phase = 0.3) {
+  Tensor t(r, c);
+  for (Index i = 0; i < t.size(); ++i) t.data()[i] = std::sin(0.7 * static_cast<double>(i * i) + phase);  // full rank, unlike sin(a + k b)
+  return t;
+}
+
+TEST(Solvers, ForwardMatchesEigen) {
+  Graph g;
+  const Tensor a = sample(4, 4) + 3 * Tensor::Identity(4, 4), b = sample(4, 2, 1.0);
+  const Tensor spd = a * a.transpose() + Tensor::Identity(4, 4);
+  const Var A = g.input("A", a), B = g.input("B", b), S = g.input("S", spd);
+  EXPECT_TRUE(solve(A, B).value().isApprox(Tensor(a.fullPivLu().solve(b))));
+  EXPECT_TRUE(cholesky_solve(S, B).value().isApprox(Tensor(spd.llt().solve(b))));
+  EXPECT_NEAR(logdet(S).item(), std::log(spd.determinant()), 1e-12);
+  const Tensor tall = sample(7, 3, 0.9), rhs = sample(7, 1, 0.1);
+  const Tensor normal = (tall.transpose() * tall).ldlt().solve(tall.transpose() * rhs);
+  EXPECT_TRUE(lstsq(g.input("T", tall), g.input("r", rhs)).value().isApprox(normal, 1e-12));
+}
+
+TEST(Solvers, SingularAndIndefiniteSystemsAreNumericalErrors) {
+  Graph g;
+  const Var singular = g.input("A", (Tensor(2, 2) << 1, 2, 2, 4).finished());
+  const Var b = g.input("b", Tensor::Ones(2, 1));
+  EXPECT_THAT([&] { solve(singular, b); }, ::testing::ThrowsMessage<NumericalError>(HasSubstr("singular")));
+  const Var indefinite = g.input("S", (Tensor(2, 2) << 1, 0, 0, -1).finished());
+  EXPECT_THAT([&] { cholesky_solve(indefinite, b); },
+              ::testing::ThrowsMessage<NumericalError>(HasSubstr("not symmetric positive definite")));
+  EXPECT_THROW(logdet(indefinite), NumericalError);
+  const Var rank_deficient = g.input("R", (Tensor(3, 2) << 1, 2, 2, 4, 3, 6).finished());
+  EXPECT_THAT([&] { lstsq(rank_deficient, g.input("y", Tensor::Ones(3, 1))); },
+              ::testing::ThrowsMessage<NumericalError>(HasSubstr("full column rank")));
+  EXPECT_THROW(solve(g.input("rect", 2, 3), b), ShapeError);
+  EXPECT_THROW(lstsq(g.input("wide", 2, 3), b), ShapeError);
+}
+
+TEST(Solvers, ValidationLossDifferentiatesThroughARidgeFitWithRespectToLambda) {
+  // w(λ) = (XᵀX + λI)⁻¹ Xᵀy;  L(λ) = ‖X_v w(λ) − y_v‖²;  dL/dλ by autodiff vs central differences.
+  Graph g;
+  const Tensor X = sample(8, 3), y = sample(8, 1, 2.0), Xv = sample(5, 3, 0.7), yv = sample(5, 1, 1.4);
+  const Var lambda = g.parameter("lambda", scalar_tensor(0.5));
+  const Var x = g.constant(X);
+  const Var gram = matmul(x, x, true, false) + identity(g, 3) * lambda;
+  const Var w = cholesky_solve(gram, matmul(x, g.constant(y), true, false));
+  const Var loss = sum_squared_error(matmul(g.constant(Xv), w), g.constant(yv));
+  const GradcheckResult first = gradcheck(loss, {lambda});
+  EXPECT_TRUE(first.passed) << first.message;
+  const GradcheckResult second = gradcheck(loss, {lambda}, {.relative_tolerance = 1e-4, .order = 2});
+  EXPECT_TRUE(second.passed) << second.message;
+  auto ridge_loss = [&](double l) {
+    const Tensor wl = (X.transpose() * X + l * Tensor::Identity(3, 3)).ldlt().solve(X.transpose() * y);
+    return (Xv * wl - yv).squaredNorm();
+  };
+  EXPECT_NEAR(gradient(loss, lambda).item(), (ridge_loss(0.5 + 1e-6) - ridge_loss(0.5 - 1e-6)) / 2e-6, 1e-6);
+}
+
+}  // namespace
+}  // namespace dagml
