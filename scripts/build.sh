@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Configures and builds dagml. Usage: scripts/build.sh BUILD_DIR [extra cmake arguments...] [-- ninja targets...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build_dir=$1
+shift
+cmake_args=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do cmake_args+=("$1"); shift; done
+[ $# -gt 0 ] && shift
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${cmake_args[@]}" >/dev/null
+cmake --build "$build_dir" --parallel "$(nproc)" ${1+--target "$@"}
