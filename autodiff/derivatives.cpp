@@ -36,14 +36,21 @@ std::vector<Var> gradients(Var loss, const std::vector<Var>& wrt) {
         break;
       }
 
-  std::vector<Var> adjoint(static_cast<std::size_t>(last) + 1);
-  if (needs[static_cast<std::size_t>(last)]) adjoint[static_cast<std::size_t>(last)] = graph.constant(scalar_tensor(1));
+  // Adjoint contributions per node, summed with one add_n when the node is reached: every
+  // consumer of a node comes after it on the tape, so by then all contributions are in.
+  std::vector<std::vector<Var>> contributions(static_cast<std::size_t>(last) + 1);
+  auto adjoint_of = [&](int id) {
+    auto& terms = contributions[static_cast<std::size_t>(id)];
+    if (terms.size() > 1) terms = {add_n(terms)};
+    return terms.empty() ? Var{} : terms[0];
+  };
+  if (needs[static_cast<std::size_t>(last)]) contributions[static_cast<std::size_t>(last)] = {graph.constant(scalar_tensor(1))};
   std::vector<Var> in_vars;
   std::vector<int> ins;  // a copy: the VJP appends nodes, which may move the graph's input list
   // Reverse sweep over the tape.
   for (int id = last; id > first; --id) {
-    const Var g = adjoint[static_cast<std::size_t>(id)];
-    if (!g.valid() || graph.node(id).kind != NodeKind::Op) continue;
+    if (contributions[static_cast<std::size_t>(id)].empty() || graph.node(id).kind != NodeKind::Op) continue;
+    const Var g = adjoint_of(id);
     const auto in_span = graph.inputs_of(id);
     ins.assign(in_span.begin(), in_span.end());
     in_vars.clear();
@@ -57,14 +64,14 @@ std::vector<Var> gradients(Var loss, const std::vector<Var>& wrt) {
       if (!needs[in] || !grads[i].valid()) continue;
       DAGML_CHECK(grads[i].shape() == shape_of(graph.node(ins[i]).value), "op '{}' gave a {} cotangent for a {} input",
                   op.name(), to_string(grads[i].shape()), to_string(shape_of(graph.node(ins[i]).value)));
-      adjoint[in] = adjoint[in].valid() ? add(adjoint[in], grads[i]) : grads[i];
+      contributions[in].push_back(grads[i]);
     }
   }
 
   std::vector<Var> result;
   result.reserve(wrt.size());
   for (const Var& w : wrt) {
-    const Var a = w.id() <= last ? adjoint[static_cast<std::size_t>(w.id())] : Var{};
+    const Var a = w.id() <= last ? adjoint_of(w.id()) : Var{};
     result.push_back(a.valid() ? a : graph.constant(Tensor::Zero(w.rows(), w.cols())));
   }
   return result;

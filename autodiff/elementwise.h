@@ -3,6 +3,8 @@
 // Operators on Var are elementwise: a * b is the Hadamard product; matmul is in linalg.h.
 #pragma once
 
+#include <vector>
+
 #include "graph/op.h"
 
 namespace dagml {
@@ -13,6 +15,8 @@ Var mul(Var a, Var b);  // elementwise
 Var div(Var a, Var b);
 Var maximum(Var a, Var b);  // at a tie the gradient goes to a
 Var minimum(Var a, Var b);  // at a tie the gradient goes to a
+// Σ terms, all of one shape (no broadcasting); a single term is returned as it is.
+Var add_n(const std::vector<Var>& terms);
 
 Var neg(Var x);
 Var scale(Var x, Scalar s);       // s·x

@@ -24,9 +24,17 @@ Executor::Executor(Graph& graph, std::vector<Var> outputs) : graph_(&graph), out
     plan_.push_back(id);
   }
   std::reverse(plan_.begin(), plan_.end());
-  value_scratch_.resize(max_inputs);
-  op_scratch_.resize(max_inputs);
   shape_scratch_.resize(max_inputs);
+  steps_.reserve(plan_.size());
+  for (int id : plan_) {
+    const auto ins = graph.inputs_of(id);
+    steps_.push_back({graph.node(id).op.get(), &graph.mutable_value(id), static_cast<std::uint32_t>(input_values_.size()),
+                      static_cast<std::uint32_t>(ins.size())});
+    for (int in : ins) {
+      input_values_.push_back(&graph.node(in).value);
+      input_ops_.push_back(graph.node(in).op.get());
+    }
+  }
 }
 
 void Executor::feed(Var input, const Tensor& value) {
@@ -50,17 +58,10 @@ void Executor::infer_shapes() {
 
 void Executor::run() {
   if (shape_version_ != graph_->shape_version()) infer_shapes();
-  for (int id : plan_) {
-    const auto ins = graph_->inputs_of(id);
-    for (std::size_t i = 0; i < ins.size(); ++i) {
-      const Node& in = graph_->node(ins[i]);
-      value_scratch_[i] = &in.value;
-      op_scratch_[i] = in.op.get();
-    }
-    const Node& n = graph_->node(id);
-    n.op->forward(ForwardArgs{{value_scratch_.data(), ins.size()}, {op_scratch_.data(), ins.size()},
-                              graph_->mutable_value(id)});
-  }
+  const Tensor* const* values = input_values_.data();
+  const Op* const* ops = input_ops_.data();
+  for (const Step& s : steps_)
+    s.op->forward(ForwardArgs{{values + s.first_input, s.num_inputs}, {ops + s.first_input, s.num_inputs}, *s.out});
 }
 
 }  // namespace dagml

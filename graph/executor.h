@@ -30,11 +30,21 @@ class Executor {
  private:
   void infer_shapes();
 
+  // One replay step, resolved to pointers when planned: node addresses never move, so run()
+  // touches no graph bookkeeping, only these arrays.
+  struct Step {
+    Op* op;
+    Tensor* out;
+    std::uint32_t first_input;  // into input_values_ / input_ops_
+    std::uint32_t num_inputs;
+  };
+
   Graph* graph_;
   std::vector<Var> outputs_;
   std::vector<int> plan_;  // op node ids, in creation order
-  std::vector<const Tensor*> value_scratch_;
-  std::vector<const Op*> op_scratch_;
+  std::vector<Step> steps_;
+  std::vector<const Tensor*> input_values_;
+  std::vector<const Op*> input_ops_;
   std::vector<Shape> shape_scratch_;
   std::uint64_t shape_version_;  // the graph's shape version the plan's shapes match
 };

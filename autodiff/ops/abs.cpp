@@ -6,7 +6,8 @@ namespace {
 // y = |x|:  x̄ = ȳ ⊙ sign(x)   (the subgradient 0 at x = 0)
 struct AbsTraits {
   static constexpr const char* kName = "abs";
-  void forward(const Tensor& x, Tensor& y) const { y.array() = x.array().abs(); }
+  template <class X, class Y>
+  void forward(const X& x, Y& y) const { y.array() = x.array().abs(); }
   Var vjp(Var x, Var, Var g) const { return g * sign(x); }
 };
 }  // namespace

@@ -8,7 +8,8 @@ struct AddScalarTraits {
   static constexpr const char* kName = "add_scalar";
   Scalar s;
   std::string attributes() const { return fmt::format("s={}", s); }
-  void forward(const Tensor& x, Tensor& y) const { y.array() = x.array() + s; }
+  template <class X, class Y>
+  void forward(const X& x, Y& y) const { y.array() = x.array() + s; }
   Var vjp(Var, Var, Var g) const { return g; }
 };
 }  // namespace

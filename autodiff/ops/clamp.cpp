@@ -8,7 +8,8 @@ struct ClampTraits {
   static constexpr const char* kName = "clamp";
   Scalar lo, hi;
   std::string attributes() const { return fmt::format("lo={}, hi={}", lo, hi); }
-  void forward(const Tensor& x, Tensor& y) const { y.array() = x.array().max(lo).min(hi); }
+  template <class X, class Y>
+  void forward(const X& x, Y& y) const { y.array() = x.array().max(lo).min(hi); }
   Var vjp(Var x, Var, Var g) const { return g * step(x - lo) * step(hi - x); }
 };
 }  // namespace

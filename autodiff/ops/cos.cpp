@@ -6,7 +6,8 @@ namespace {
 // y = cos x:  x̄ = −ȳ ⊙ sin x
 struct CosTraits {
   static constexpr const char* kName = "cos";
-  void forward(const Tensor& x, Tensor& y) const { y.array() = x.array().cos(); }
+  template <class X, class Y>
+  void forward(const X& x, Y& y) const { y.array() = x.array().cos(); }
   Var vjp(Var x, Var, Var g) const { return neg(g * sin(x)); }
 };
 }  // namespace

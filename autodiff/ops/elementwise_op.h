@@ -14,7 +14,8 @@
 
 namespace dagml::detail {
 
-// Traits: kName; void forward(const Tensor& x, Tensor& y) const;
+// Traits: kName; template <class X, class Y> void forward(const X& x, Y& y) const (x, y Eigen
+//         matrices of one shape: a Tensor, or a fixed 1×1 map on the scalar fast path);
 //         Var vjp(Var x, Var y, Var g) const  (x̄ for input x, output y, output cotangent g);
 //         optionally std::string attributes() const.
 template <class Traits>
@@ -23,7 +24,16 @@ class UnaryOp final : public Op {
   explicit UnaryOp(Traits traits = {}) : traits_(traits) {}
   const char* name() const override { return Traits::kName; }
   Shape infer_shape(std::span<const Shape> in) const override { return in[0]; }
-  void forward(const ForwardArgs& a) override { traits_.forward(*a.in[0], a.out); }
+  void forward(const ForwardArgs& a) override {
+    const Tensor& x = *a.in[0];
+    if (x.size() == 1) {  // scalar fast path: fixed-size maps let Eigen drop its loop machinery
+      const Eigen::Map<const Eigen::Matrix<Scalar, 1, 1>> xs(x.data());
+      Eigen::Map<Eigen::Matrix<Scalar, 1, 1>> ys(a.out.data());
+      traits_.forward(xs, ys);
+    } else {
+      traits_.forward(x, a.out);
+    }
+  }
   std::vector<Var> vjp(const VjpArgs& a) const override { return {traits_.vjp(a.in[0], a.out, a.g)}; }
   std::string attributes() const override {
     if constexpr (requires(const Traits& t) { t.attributes(); }) return traits_.attributes();

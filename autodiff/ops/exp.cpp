@@ -6,7 +6,8 @@ namespace {
 // y = eˣ:  x̄ = ȳ ⊙ y
 struct ExpTraits {
   static constexpr const char* kName = "exp";
-  void forward(const Tensor& x, Tensor& y) const { y.array() = x.array().exp(); }
+  template <class X, class Y>
+  void forward(const X& x, Y& y) const { y.array() = x.array().exp(); }
   Var vjp(Var, Var y, Var g) const { return g * y; }
 };
 }  // namespace

@@ -6,7 +6,8 @@ namespace {
 // y = log x:  x̄ = ȳ / x
 struct LogTraits {
   static constexpr const char* kName = "log";
-  void forward(const Tensor& x, Tensor& y) const { y.array() = x.array().log(); }
+  template <class X, class Y>
+  void forward(const X& x, Y& y) const { y.array() = x.array().log(); }
   Var vjp(Var x, Var, Var g) const { return g / x; }
 };
 }  // namespace

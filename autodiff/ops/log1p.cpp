@@ -6,7 +6,8 @@ namespace {
 // y = log(1 + x):  x̄ = ȳ / (1 + x)
 struct Log1pTraits {
   static constexpr const char* kName = "log1p";
-  void forward(const Tensor& x, Tensor& y) const { y.array() = x.array().log1p(); }
+  template <class X, class Y>
+  void forward(const X& x, Y& y) const { y.array() = x.array().log1p(); }
   Var vjp(Var x, Var, Var g) const { return g / (x + 1.0); }
 };
 }  // namespace

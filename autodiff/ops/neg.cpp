@@ -6,7 +6,8 @@ namespace {
 // y = −x:  x̄ = −ȳ
 struct NegTraits {
   static constexpr const char* kName = "neg";
-  void forward(const Tensor& x, Tensor& y) const { y.array() = -x.array(); }
+  template <class X, class Y>
+  void forward(const X& x, Y& y) const { y.array() = -x.array(); }
   Var vjp(Var, Var, Var g) const { return neg(g); }
 };
 }  // namespace

@@ -8,7 +8,8 @@ struct PowTraits {
   static constexpr const char* kName = "pow";
   Scalar p;
   std::string attributes() const { return fmt::format("p={}", p); }
-  void forward(const Tensor& x, Tensor& y) const { y.array() = x.array().pow(p); }
+  template <class X, class Y>
+  void forward(const X& x, Y& y) const { y.array() = x.array().pow(p); }
   Var vjp(Var x, Var, Var g) const { return g * scale(dagml::pow(x, p - 1), p); }
 };
 }  // namespace

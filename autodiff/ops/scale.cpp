@@ -8,7 +8,8 @@ struct ScaleTraits {
   static constexpr const char* kName = "scale";
   Scalar s;
   std::string attributes() const { return fmt::format("s={}", s); }
-  void forward(const Tensor& x, Tensor& y) const { y.array() = s * x.array(); }
+  template <class X, class Y>
+  void forward(const X& x, Y& y) const { y.array() = s * x.array(); }
   Var vjp(Var, Var, Var g) const { return scale(g, s); }
 };
 }  // namespace

@@ -7,7 +7,8 @@ namespace {
 // nothing overflows:  x̄ = ȳ ⊙ y ⊙ (1 − y)
 struct SigmoidTraits {
   static constexpr const char* kName = "sigmoid";
-  void forward(const Tensor& x, Tensor& y) const { y = x.unaryExpr([](Scalar v) {
+  template <class X, class Y>
+  void forward(const X& x, Y& y) const { y = x.unaryExpr([](Scalar v) {
     if (v >= 0) return 1 / (1 + std::exp(-v));
     const Scalar e = std::exp(v);
     return e / (1 + e);

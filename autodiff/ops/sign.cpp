@@ -6,7 +6,8 @@ namespace {
 // y = sign(x) ∈ {−1, 0, 1}:  piecewise constant, x̄ = 0
 struct SignTraits {
   static constexpr const char* kName = "sign";
-  void forward(const Tensor& x, Tensor& y) const { y.array() = x.array().sign(); }
+  template <class X, class Y>
+  void forward(const X& x, Y& y) const { y.array() = x.array().sign(); }
   Var vjp(Var, Var, Var) const { return Var{}; }
 };
 }  // namespace

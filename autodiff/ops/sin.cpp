@@ -6,7 +6,8 @@ namespace {
 // y = sin x:  x̄ = ȳ ⊙ cos x
 struct SinTraits {
   static constexpr const char* kName = "sin";
-  void forward(const Tensor& x, Tensor& y) const { y.array() = x.array().sin(); }
+  template <class X, class Y>
+  void forward(const X& x, Y& y) const { y.array() = x.array().sin(); }
   Var vjp(Var x, Var, Var g) const { return g * cos(x); }
 };
 }  // namespace

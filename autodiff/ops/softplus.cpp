@@ -7,7 +7,8 @@ namespace {
 // x̄ = ȳ ⊙ σ(x)
 struct SoftplusTraits {
   static constexpr const char* kName = "softplus";
-  void forward(const Tensor& x, Tensor& y) const { y.array() = x.array().max(Scalar(0)) + (-x.array().abs()).exp().log1p(); }
+  template <class X, class Y>
+  void forward(const X& x, Y& y) const { y.array() = x.array().max(Scalar(0)) + (-x.array().abs()).exp().log1p(); }
   Var vjp(Var x, Var, Var g) const { return g * sigmoid(x); }
 };
 }  // namespace

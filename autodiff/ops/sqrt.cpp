@@ -6,7 +6,8 @@ namespace {
 // y = √x:  x̄ = ȳ / (2y)
 struct SqrtTraits {
   static constexpr const char* kName = "sqrt";
-  void forward(const Tensor& x, Tensor& y) const { y.array() = x.array().sqrt(); }
+  template <class X, class Y>
+  void forward(const X& x, Y& y) const { y.array() = x.array().sqrt(); }
   Var vjp(Var, Var y, Var g) const { return g / scale(y, 2); }
 };
 }  // namespace

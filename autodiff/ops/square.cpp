@@ -6,7 +6,8 @@ namespace {
 // y = x²:  x̄ = 2x ⊙ ȳ
 struct SquareTraits {
   static constexpr const char* kName = "square";
-  void forward(const Tensor& x, Tensor& y) const { y.array() = x.array().square(); }
+  template <class X, class Y>
+  void forward(const X& x, Y& y) const { y.array() = x.array().square(); }
   Var vjp(Var x, Var, Var g) const { return g * scale(x, 2); }
 };
 }  // namespace

@@ -6,7 +6,8 @@ namespace {
 // y = [x > 0]:  piecewise constant, x̄ = 0
 struct StepTraits {
   static constexpr const char* kName = "step";
-  void forward(const Tensor& x, Tensor& y) const { y.array() = (x.array() > 0).cast<Scalar>(); }
+  template <class X, class Y>
+  void forward(const X& x, Y& y) const { y.array() = (x.array() > 0).template cast<Scalar>(); }
   Var vjp(Var, Var, Var) const { return Var{}; }
 };
 }  // namespace

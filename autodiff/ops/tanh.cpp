@@ -6,7 +6,8 @@ namespace {
 // y = tanh x:  x̄ = ȳ ⊙ (1 − y²)
 struct TanhTraits {
   static constexpr const char* kName = "tanh";
-  void forward(const Tensor& x, Tensor& y) const { y.array() = x.array().tanh(); }
+  template <class X, class Y>
+  void forward(const X& x, Y& y) const { y.array() = x.array().tanh(); }
   Var vjp(Var, Var y, Var g) const { return g * (1.0 - square(y)); }
 };
 }  // namespace

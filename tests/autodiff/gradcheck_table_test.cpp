@@ -44,6 +44,7 @@ std::vector<OpCase> op_cases() {
       {"add", "row broadcast", {{3, 4}, {1, 4}}, [](Graph&, V x) { return x[0] + x[1]; }},
       {"add", "column broadcast", {{3, 1}, {3, 4}}, [](Graph&, V x) { return x[0] + x[1]; }},
       {"add", "scalar broadcast", {{1, 1}, {3, 4}}, [](Graph&, V x) { return x[0] + x[1]; }},
+      {"add_n", "", {{2, 3}, {2, 3}}, [](Graph&, V x) { return add_n({x[0], x[1], x[0] * x[1]}); }},
       {"sub", "row broadcast", {{3, 4}, {1, 4}}, [](Graph&, V x) { return x[0] - x[1]; }},
       {"mul", "column broadcast", {{3, 4}, {3, 1}}, [](Graph&, V x) { return x[0] * x[1]; }},
       {"mul", "scalar broadcast", {{3, 4}, {1, 1}}, [](Graph&, V x) { return x[0] * x[1]; }},
