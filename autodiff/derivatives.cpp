@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "autodiff/elementwise.h"
 #include "autodiff/linalg.h"
@@ -36,27 +37,38 @@ std::vector<Var> gradients(Var loss, const std::vector<Var>& wrt) {
         break;
       }
 
-  // Adjoint contributions per node, summed with one add_n when the node is reached: every
-  // consumer of a node comes after it on the tape, so by then all contributions are in.
-  std::vector<std::vector<Var>> contributions(static_cast<std::size_t>(last) + 1);
-  auto adjoint_of = [&](int id) {
-    auto& terms = contributions[static_cast<std::size_t>(id)];
-    if (terms.size() > 1) terms = {add_n(terms)};
-    return terms.empty() ? Var{} : terms[0];
+  // Adjoint contributions per node: the first in `adjoint`, any further ones in `more`. They are
+  // summed with one add_n when the node is reached: every consumer of a node comes after it on
+  // the tape, so by then all its contributions are in.
+  std::vector<Var> adjoint(static_cast<std::size_t>(last) + 1);
+  std::unordered_map<int, std::vector<Var>> more;
+  auto contribute = [&](int id, Var g) {
+    Var& first_term = adjoint[static_cast<std::size_t>(id)];
+    if (!first_term.valid()) first_term = g;
+    else more[id].push_back(g);
   };
-  if (needs[static_cast<std::size_t>(last)]) contributions[static_cast<std::size_t>(last)] = {graph.constant(scalar_tensor(1))};
+  auto adjoint_of = [&](int id) {
+    Var& a = adjoint[static_cast<std::size_t>(id)];
+    if (auto it = more.find(id); it != more.end()) {
+      it->second.insert(it->second.begin(), a);
+      a = add_n(it->second);
+      more.erase(it);
+    }
+    return a;
+  };
+  if (needs[static_cast<std::size_t>(last)]) adjoint[static_cast<std::size_t>(last)] = graph.constant(scalar_tensor(1));
   std::vector<Var> in_vars;
   std::vector<int> ins;  // a copy: the VJP appends nodes, which may move the graph's input list
   // Reverse sweep over the tape.
   for (int id = last; id > first; --id) {
-    if (contributions[static_cast<std::size_t>(id)].empty() || graph.node(id).kind != NodeKind::Op) continue;
+    if (!adjoint[static_cast<std::size_t>(id)].valid() || graph.node(id).kind != NodeKind::Op) continue;
     const Var g = adjoint_of(id);
     const auto in_span = graph.inputs_of(id);
     ins.assign(in_span.begin(), in_span.end());
     in_vars.clear();
     for (int in : ins) in_vars.emplace_back(&graph, in);
     const Op& op = *graph.node(id).op;
-    std::vector<Var> grads = op.vjp(VjpArgs{in_vars, Var(&graph, id), g});
+    const VarList grads = op.vjp(VjpArgs{in_vars, Var(&graph, id), g});
     DAGML_CHECK(grads.size() == ins.size(), "op '{}' returned {} cotangents for {} inputs", op.name(), grads.size(),
                 ins.size());
     for (std::size_t i = 0; i < ins.size(); ++i) {
@@ -64,7 +76,7 @@ std::vector<Var> gradients(Var loss, const std::vector<Var>& wrt) {
       if (!needs[in] || !grads[i].valid()) continue;
       DAGML_CHECK(grads[i].shape() == shape_of(graph.node(ins[i]).value), "op '{}' gave a {} cotangent for a {} input",
                   op.name(), to_string(grads[i].shape()), to_string(shape_of(graph.node(ins[i]).value)));
-      contributions[in].push_back(grads[i]);
+      contribute(ins[i], grads[i]);
     }
   }
 

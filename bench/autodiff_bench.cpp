@@ -16,7 +16,7 @@ namespace {
 
 constexpr int kChainSteps = 33'333;
 
-Var build_chain(Graph& g, Var x) {
+Var build_chain(Var x) {
   Var y = x;
   for (int i = 0; i < kChainSteps; ++i) y = sin(y) * 0.5 + x;
   return y;
@@ -26,7 +26,7 @@ void scalar_chain_build(benchmark::State& state) {
   for (auto _ : state) {
     Graph g;
     const Var x = g.parameter("x", scalar_tensor(0.1));
-    const Var y = build_chain(g, x);
+    const Var y = build_chain(x);
     const Var dx = gradient(y, x);
     benchmark::DoNotOptimize(dx.item());
   }
@@ -37,7 +37,7 @@ BENCHMARK(scalar_chain_build)->Unit(benchmark::kMillisecond);
 void scalar_chain_replay(benchmark::State& state) {
   Graph g;
   const Var x = g.parameter("x", scalar_tensor(0.1));
-  const Var y = build_chain(g, x);
+  const Var y = build_chain(x);
   const Var dx = gradient(y, x);
   Executor ex(g, {y, dx});
   for (auto _ : state) {

@@ -40,7 +40,7 @@ Var Var::named(std::string name) const {
   return *this;
 }
 
-std::vector<Var> Op::vjp(const VjpArgs&) const {
+VarList Op::vjp(const VjpArgs&) const {
   throw ValueError(fmt::format("op '{}' has no derivative", name()));
 }
 
@@ -59,8 +59,13 @@ std::string describe(const Graph& graph, int id) {
   return fmt::format("'{}' ({}, {})", n.name, what, shape);
 }
 
+Node& Graph::emplace_node() {
+  if ((size_ & (kChunkSize - 1)) == 0) chunks_.push_back(std::make_unique<Node[]>(kChunkSize));
+  return at(size_++);
+}
+
 Var Graph::add_leaf(NodeKind kind, Tensor value, std::string name) {
-  Node& n = nodes_.emplace_back();
+  Node& n = emplace_node();
   n.kind = kind;
   n.value = std::move(value);
   n.name = std::move(name);
@@ -125,7 +130,7 @@ Var Graph::apply(std::shared_ptr<Op> op, std::span<const Var> inputs) {
   Tensor out(out_shape.rows, out_shape.cols);
   op->forward(ForwardArgs{{values, inputs.size()}, {ops, inputs.size()}, out});
 
-  Node& n = nodes_.emplace_back();
+  Node& n = emplace_node();
   n.kind = NodeKind::Op;
   n.op = std::move(op);
   n.first_input = static_cast<int>(inputs_.size());
@@ -137,7 +142,7 @@ Var Graph::apply(std::shared_ptr<Op> op, std::span<const Var> inputs) {
 
 void Graph::set_value(Var leaf, const Tensor& value) {
   check_owns(leaf, "set_value");
-  Node& n = nodes_[static_cast<std::size_t>(leaf.id())];
+  Node& n = at(leaf.id());
   if (n.kind == NodeKind::Input) {
     if (value.cols() != n.value.cols())
       throw ShapeError(fmt::format("input '{}' expects {} columns, was given {}", n.name,
@@ -156,21 +161,24 @@ void Graph::set_value(Var leaf, const Tensor& value) {
 
 Tensor& Graph::parameter_value(Var parameter) {
   check_owns(parameter, "parameter_value");
-  Node& n = nodes_[static_cast<std::size_t>(parameter.id())];
+  Node& n = at(parameter.id());
   if (n.kind != NodeKind::Parameter)
     throw ValueError(fmt::format("parameter_value: {} is not a parameter",
                                  describe(*this, parameter.id())));
   return n.value;
 }
 
-void Graph::set_name(int id, std::string name) { nodes_[static_cast<std::size_t>(id)].name = std::move(name); }
+void Graph::set_name(int id, std::string name) { at(id).name = std::move(name); }
 
 Graph Graph::clone() const {
   Graph copy;
-  copy.nodes_ = nodes_;
-  copy.inputs_ = inputs_;
-  for (Node& n : copy.nodes_)
+  for (int id = 0; id < size_; ++id) {
+    Node& n = copy.emplace_node();
+    n = at(id);
     if (n.op) n.op = n.op->clone(n.op);
+  }
+  copy.inputs_ = inputs_;
+  copy.shape_version_ = shape_version_;
   return copy;
 }
 

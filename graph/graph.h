@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <span>
 #include <string>
@@ -57,8 +56,8 @@ class Graph {
     return apply(std::move(op), std::span<const Var>(inputs.begin(), inputs.size()));
   }
 
-  int size() const { return static_cast<int>(nodes_.size()); }
-  const Node& node(int id) const { return nodes_[static_cast<std::size_t>(id)]; }
+  int size() const { return size_; }
+  const Node& node(int id) const { return at(id); }
   Var var(int id) { return Var(this, id); }
   std::span<const int> inputs_of(int id) const {
     const Node& n = node(id);
@@ -84,10 +83,19 @@ class Graph {
 
  private:
   friend class Executor;
-  Tensor& mutable_value(int id) { return nodes_[static_cast<std::size_t>(id)].value; }
+  Tensor& mutable_value(int id) { return at(id).value; }
   Var add_leaf(NodeKind kind, Tensor value, std::string name);
 
-  std::deque<Node> nodes_;   // deque: node addresses (and their values) stay put as it grows
+  // Nodes live in fixed-size chunks: addresses (and values) stay put as the graph grows, and
+  // indexing is a shift and a mask.
+  static constexpr int kChunkBits = 10;
+  static constexpr int kChunkSize = 1 << kChunkBits;
+  Node& emplace_node();
+  Node& at(int id) { return chunks_[static_cast<std::size_t>(id >> kChunkBits)][id & (kChunkSize - 1)]; }
+  const Node& at(int id) const { return chunks_[static_cast<std::size_t>(id >> kChunkBits)][id & (kChunkSize - 1)]; }
+
+  std::vector<std::unique_ptr<Node[]>> chunks_;
+  int size_ = 0;
   std::vector<int> inputs_;  // the input ids of all nodes, concatenated
   std::uint64_t shape_version_ = 0;
 };

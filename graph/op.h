@@ -43,6 +43,32 @@ class Var {
   int id_ = -1;
 };
 
+// A short list of Vars: the cotangents an op's VJP returns, one per input. Up to three are held
+// inline, so the reverse pass allocates no list for the common ops.
+class VarList {
+ public:
+  VarList() = default;
+  VarList(std::initializer_list<Var> vars) {
+    for (const Var& v : vars) push_back(v);
+  }
+  VarList(const std::vector<Var>& vars) {  // NOLINT: implicit, so ops may return a vector
+    for (const Var& v : vars) push_back(v);
+  }
+  void push_back(const Var& v) {
+    if (size_ < kInline) inline_[size_] = v;
+    else heap_.push_back(v);
+    ++size_;
+  }
+  std::size_t size() const { return size_; }
+  const Var& operator[](std::size_t i) const { return i < kInline ? inline_[i] : heap_[i - kInline]; }
+
+ private:
+  static constexpr std::size_t kInline = 3;
+  Var inline_[kInline];
+  std::vector<Var> heap_;
+  std::size_t size_ = 0;
+};
+
 // What forward receives: the input values, the ops of the input nodes (nullptr for leaves; a
 // backward op reads the factorization its forward op saved through this), and the output,
 // already sized to the inferred shape.
@@ -77,7 +103,7 @@ class Op {
 
   // Cotangents of the inputs, built from graph ops on g.graph(); an invalid Var means a zero
   // gradient. The default throws: the op has no derivative.
-  virtual std::vector<Var> vjp(const VjpArgs& args) const;
+  virtual VarList vjp(const VjpArgs& args) const;
 
   // Attributes shown in exports ("start=2, count=3"); empty by default.
   virtual std::string attributes() const { return {}; }

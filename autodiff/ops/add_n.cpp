@@ -28,7 +28,7 @@ class AddN final : public Op {
     a.out = *a.in[0];
     for (std::size_t k = 1; k < a.in.size(); ++k) a.out += *a.in[k];
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override { return std::vector<Var>(a.in.size(), a.g); }
+  VarList vjp(const VjpArgs& a) const override { return std::vector<Var>(a.in.size(), a.g); }
 };
 }  // namespace
 

@@ -7,6 +7,7 @@ namespace {
 struct AddScalarTraits {
   static constexpr const char* kName = "add_scalar";
   Scalar s;
+  bool operator==(const AddScalarTraits&) const = default;
   std::string attributes() const { return fmt::format("s={}", s); }
   template <class X, class Y>
   void forward(const X& x, Y& y) const { y.array() = x.array() + s; }

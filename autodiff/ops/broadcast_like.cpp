@@ -28,7 +28,7 @@ class BroadcastLike final : public Op {
       case Axis::PerColumn: y = (s * g).replicate(y.rows(), 1); break;
     }
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override {
+  VarList vjp(const VjpArgs& a) const override {
     return {reduce_sum(a.g, axis_, mean_), Var{}};
   }
 

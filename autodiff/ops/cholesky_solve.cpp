@@ -9,7 +9,7 @@ namespace {
 
 // A symmetric, y = A⁻¹ r with w = A⁻¹ ȳ:  r̄ = w,  Ā = −½ (w yᵀ + y wᵀ)   (symmetrised, since only
 // symmetric perturbations of A keep it symmetric).
-std::vector<Var> spd_solve_vjp(Var A, Var factor, Var y, Var g) {
+VarList spd_solve_vjp(Var A, Var factor, Var y, Var g) {
   const Var w = cholesky_solve_with(A, factor, g);
   const Var wy = matmul(w, y, false, true);
   return {scale(wy + transpose(wy), -0.5), w};
@@ -24,7 +24,7 @@ class CholeskySolve final : public CholeskyFactorOp {
     factorize(*a.in[0]);
     a.out = llt().solve(Eigen::MatrixXd(*a.in[1]));
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override { return spd_solve_vjp(a.in[0], a.out, a.out, a.g); }
+  VarList vjp(const VjpArgs& a) const override { return spd_solve_vjp(a.in[0], a.out, a.out, a.g); }
   std::shared_ptr<Op> clone(const std::shared_ptr<Op>&) const override { return std::make_shared<CholeskySolve>(*this); }
 };
 
@@ -38,8 +38,8 @@ class CholeskySolveWith final : public Op {
     DAGML_CHECK(factor != nullptr, "cholesky_solve_with needs a Cholesky-factored node as input 1");
     a.out = factor->llt().solve(Eigen::MatrixXd(*a.in[2]));
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override {
-    std::vector<Var> g = spd_solve_vjp(a.in[0], a.in[1], a.out, a.g);
+  VarList vjp(const VjpArgs& a) const override {
+    const VarList g = spd_solve_vjp(a.in[0], a.in[1], a.out, a.g);
     return {g[0], Var{}, g[1]};
   }
 };

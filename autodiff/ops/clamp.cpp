@@ -7,6 +7,7 @@ namespace {
 struct ClampTraits {
   static constexpr const char* kName = "clamp";
   Scalar lo, hi;
+  bool operator==(const ClampTraits&) const = default;
   std::string attributes() const { return fmt::format("lo={}, hi={}", lo, hi); }
   template <class X, class Y>
   void forward(const X& x, Y& y) const { y.array() = x.array().max(lo).min(hi); }

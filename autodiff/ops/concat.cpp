@@ -32,7 +32,7 @@ class Concat final : public Op {
       at += rows_ ? x->rows() : x->cols();
     }
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override {
+  VarList vjp(const VjpArgs& a) const override {
     std::vector<Var> grads;
     Index at = 0;
     for (const Var& x : a.in) {

@@ -16,7 +16,7 @@ class Diag final : public Op {
     const Tensor& v = *a.in[0];
     for (Index i = 0; i < v.size(); ++i) a.out(i, i) = v.data()[i];
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override {
+  VarList vjp(const VjpArgs& a) const override {
     Var d = diag_part(a.g);
     return {a.in[0].rows() == 1 ? transpose(d) : d};
   }

@@ -12,7 +12,7 @@ class DiagPart final : public Op {
     return {in[0].rows, 1};
   }
   void forward(const ForwardArgs& a) override { a.out = a.in[0]->diagonal(); }
-  std::vector<Var> vjp(const VjpArgs& a) const override { return {diag(a.g)}; }
+  VarList vjp(const VjpArgs& a) const override { return {diag(a.g)}; }
 };
 }  // namespace
 

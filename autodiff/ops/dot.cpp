@@ -13,7 +13,7 @@ class Dot final : public Op {
     return {1, 1};
   }
   void forward(const ForwardArgs& a) override { a.out(0, 0) = a.in[0]->cwiseProduct(*a.in[1]).sum(); }
-  std::vector<Var> vjp(const VjpArgs& a) const override { return {a.g * a.in[1], a.g * a.in[0]}; }
+  VarList vjp(const VjpArgs& a) const override { return {a.g * a.in[1], a.g * a.in[0]}; }
 };
 }  // namespace
 

@@ -34,7 +34,7 @@ class UnaryOp final : public Op {
       traits_.forward(x, a.out);
     }
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override { return {traits_.vjp(a.in[0], a.out, a.g)}; }
+  VarList vjp(const VjpArgs& a) const override { return {traits_.vjp(a.in[0], a.out, a.g)}; }
   std::string attributes() const override {
     if constexpr (requires(const Traits& t) { t.attributes(); }) return traits_.attributes();
     return {};
@@ -50,7 +50,16 @@ Var apply_unary(Var x, Args&&... args) {
     static const auto op = std::make_shared<UnaryOp<Traits>>();  // stateless: one shared instance
     return x.graph().apply(op, {x});
   } else {
-    return x.graph().apply(std::make_shared<UnaryOp<Traits>>(Traits{std::forward<Args>(args)...}), {x});
+    // Ops with attributes are immutable, so consecutive nodes with equal attributes (the same
+    // scale factor in a loop) share one instance.
+    thread_local std::shared_ptr<Op> last_op;
+    thread_local Traits last_traits;
+    const Traits traits{std::forward<Args>(args)...};
+    if (!last_op || !(traits == last_traits)) {
+      last_op = std::make_shared<UnaryOp<Traits>>(traits);
+      last_traits = traits;
+    }
+    return x.graph().apply(last_op, {x});
   }
 }
 
@@ -92,7 +101,7 @@ class BinaryOp final : public Op {
       a.out.array() = Traits::f(expand(x, s), expand(y, s));
     }
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override {
+  VarList vjp(const VjpArgs& a) const override {
     const std::array<Var, 2> full = Traits{}.vjp(a.in[0], a.in[1], a.out, a.g);
     return {full[0] ? sum_to(full[0], pattern_[0]) : Var{}, full[1] ? sum_to(full[1], pattern_[1]) : Var{}};
   }

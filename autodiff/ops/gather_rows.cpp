@@ -32,7 +32,7 @@ class GatherRows final : public Op {
     const Tensor& x = *a.in[0];
     for (Index i = 0; i < a.out.rows(); ++i) a.out.row(i) = x.row(row_index(*a.in[1], i, x.rows(), name()));
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override { return {scatter_add_rows(a.g, a.in[1], a.in[0]), Var{}}; }
+  VarList vjp(const VjpArgs& a) const override { return {scatter_add_rows(a.g, a.in[1], a.in[0]), Var{}}; }
 };
 
 // Y = 0 shaped like L; Y[idx[i]] += G[i]. Linear in G:  Ḡ = gather_rows(Ȳ, idx).
@@ -50,7 +50,7 @@ class ScatterAddRows final : public Op {
     a.out.setZero();
     for (Index i = 0; i < g.rows(); ++i) a.out.row(row_index(*a.in[1], i, a.out.rows(), name())) += g.row(i);
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override { return {gather_rows(a.g, a.in[1]), Var{}, Var{}}; }
+  VarList vjp(const VjpArgs& a) const override { return {gather_rows(a.g, a.in[1]), Var{}, Var{}}; }
 };
 
 }  // namespace

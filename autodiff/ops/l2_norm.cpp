@@ -11,7 +11,7 @@ class L2Norm final : public Op {
   const char* name() const override { return "l2_norm"; }
   Shape infer_shape(std::span<const Shape>) const override { return {1, 1}; }
   void forward(const ForwardArgs& a) override { a.out(0, 0) = a.in[0]->norm(); }
-  std::vector<Var> vjp(const VjpArgs& a) const override {
+  VarList vjp(const VjpArgs& a) const override {
     const Var safe = maximum(a.out, a.out.graph().constant(scalar_tensor(std::numeric_limits<Scalar>::min())));
     return {a.in[0] * (a.g / safe)};
   }

@@ -18,7 +18,7 @@ class LogSoftmax final : public Op {
       a.out.row(i) = x.row(i).array() - lse;
     }
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override { return {a.g - exp(a.out) * row_sums(a.g)}; }
+  VarList vjp(const VjpArgs& a) const override { return {a.g - exp(a.out) * row_sums(a.g)}; }
 };
 }  // namespace
 

@@ -18,7 +18,7 @@ class LogDet final : public detail::CholeskyFactorOp {
     factorize(*a.in[0]);
     a.out(0, 0) = 2 * llt().matrixL().nestedExpression().diagonal().array().log().sum();
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override {
+  VarList vjp(const VjpArgs& a) const override {
     const Var inverse = detail::cholesky_solve_with(a.in[0], a.out, identity(a.g.graph(), a.in[0].rows()));
     return {a.g * inverse};
   }

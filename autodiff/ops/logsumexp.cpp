@@ -28,7 +28,7 @@ class LogSumExp final : public Op {
       }
     }
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override { return {a.g * exp(a.in[0] - a.out)}; }
+  VarList vjp(const VjpArgs& a) const override { return {a.g * exp(a.in[0] - a.out)}; }
 
  private:
   Axis axis_;

@@ -31,7 +31,7 @@ class Lstsq final : public Op {
                                        a.in[0]->cols()));
     a.out = qr_.solve(ColMatrix(*a.in[1]));
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override;
+  VarList vjp(const VjpArgs& a) const override;
   std::shared_ptr<Op> clone(const std::shared_ptr<Op>&) const override { return std::make_shared<Lstsq>(*this); }
 
   // (AᵀA)⁻¹ r = R⁻¹ R⁻ᵀ r.
@@ -59,7 +59,7 @@ class NormalSolveWith final : public Op {
     DAGML_CHECK(lstsq != nullptr, "normal_solve_with needs a lstsq node as input 1");
     a.out = lstsq->normal_solve(ColMatrix(*a.in[2]));
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override {
+  VarList vjp(const VjpArgs& a) const override {
     const Var w = with(a.in[0], a.in[1], a.g);
     const Var wz = matmul(w, a.out, false, true);
     return {neg(matmul(a.in[0], wz + transpose(wz))), Var{}, w};
@@ -71,7 +71,7 @@ class NormalSolveWith final : public Op {
 };
 
 // With z = (AᵀA)⁻¹ x̄ and r = b − A x:  b̄ = A z,  Ā = r zᵀ − b̄ xᵀ.
-std::vector<Var> Lstsq::vjp(const VjpArgs& a) const {
+VarList Lstsq::vjp(const VjpArgs& a) const {
   const Var A = a.in[0], b = a.in[1], x = a.out;
   const Var z = NormalSolveWith::with(A, x, a.g);
   const Var b_bar = matmul(A, z);

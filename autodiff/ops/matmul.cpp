@@ -42,7 +42,7 @@ class MatMul final : public Op {
       a.out.noalias() = A.transpose() * B.transpose();
     }
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override {
+  VarList vjp(const VjpArgs& a) const override {
     const Var A = a.in[0], B = a.in[1], G = a.g;
     if (!ta_ && !tb_) return {matmul(G, B, false, true), matmul(A, G, true, false)};
     if (ta_ && !tb_) return {matmul(B, G, false, true), matmul(A, G)};

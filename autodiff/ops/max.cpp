@@ -34,7 +34,7 @@ class Max final : public Op {
       }
     }
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override;
+  VarList vjp(const VjpArgs& a) const override;
   std::shared_ptr<Op> clone(const std::shared_ptr<Op>&) const override { return std::make_shared<Max>(*this); }
   const std::vector<Index>& argmax() const { return argmax_; }
 
@@ -63,7 +63,7 @@ class MaxScatter final : public Op {
     a.out.setZero();
     for (std::size_t i = 0; i < idx.size(); ++i) a.out.data()[idx[i]] += g.data()[i];
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override { return {Var{}, Var{}, max_gather(a.g, a.in[1])}; }
+  VarList vjp(const VjpArgs& a) const override { return {Var{}, Var{}, max_gather(a.g, a.in[1])}; }
 };
 
 // y = the entries of h at the argmax positions saved by `max_node` (its output shape); linear:
@@ -77,14 +77,14 @@ class MaxGather final : public Op {
     const Tensor& h = *a.in[0];
     for (std::size_t i = 0; i < idx.size(); ++i) a.out.data()[i] = h.data()[idx[i]];
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override {
+  VarList vjp(const VjpArgs& a) const override {
     return {a.g.graph().apply(std::make_shared<MaxScatter>(), {a.in[0], a.in[1], a.g}), Var{}};
   }
 };
 
 Var max_gather(Var h, Var max_node) { return h.graph().apply(std::make_shared<MaxGather>(), {h, max_node}); }
 
-std::vector<Var> Max::vjp(const VjpArgs& a) const {
+VarList Max::vjp(const VjpArgs& a) const {
   return {a.g.graph().apply(std::make_shared<MaxScatter>(), {a.in[0], a.out, a.g})};
 }
 

@@ -29,7 +29,7 @@ class OneHot final : public Op {
       a.out(i, static_cast<Index>(v)) = 1;
     }
   }
-  std::vector<Var> vjp(const VjpArgs&) const override { return {Var{}}; }
+  VarList vjp(const VjpArgs&) const override { return {Var{}}; }
 
  private:
   Index k_;

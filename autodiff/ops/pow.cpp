@@ -7,6 +7,7 @@ namespace {
 struct PowTraits {
   static constexpr const char* kName = "pow";
   Scalar p;
+  bool operator==(const PowTraits&) const = default;
   std::string attributes() const { return fmt::format("p={}", p); }
   template <class X, class Y>
   void forward(const X& x, Y& y) const { y.array() = x.array().pow(p); }

@@ -28,9 +28,9 @@ class Reshape final : public Op {
   void forward(const ForwardArgs& a) override {
     a.out = Eigen::Map<const Tensor>(a.in[0]->data(), a.out.rows(), a.out.cols());
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override {
-    std::vector<Var> grads{reshape_like(a.g, a.in[0])};
-    if (like_mode()) grads.emplace_back();
+  VarList vjp(const VjpArgs& a) const override {
+    VarList grads{reshape_like(a.g, a.in[0])};
+    if (like_mode()) grads.push_back(Var{});
     return grads;
   }
 

@@ -7,6 +7,7 @@ namespace {
 struct ScaleTraits {
   static constexpr const char* kName = "scale";
   Scalar s;
+  bool operator==(const ScaleTraits&) const = default;
   std::string attributes() const { return fmt::format("s={}", s); }
   template <class X, class Y>
   void forward(const X& x, Y& y) const { y.array() = s * x.array(); }

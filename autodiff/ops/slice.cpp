@@ -25,7 +25,7 @@ class Slice final : public Op {
     if (rows_) a.out = x.middleRows(start_, count_);
     else a.out = x.middleCols(start_, count_);
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override;
+  VarList vjp(const VjpArgs& a) const override;
 
  private:
   friend class SlicePad;
@@ -51,7 +51,7 @@ class SlicePad final : public Op {
     if (rows_) a.out.middleRows(start_, g.rows()) = g;
     else a.out.middleCols(start_, g.cols()) = g;
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override {
+  VarList vjp(const VjpArgs& a) const override {
     const Index count = rows_ ? a.in[0].rows() : a.in[0].cols();
     return {rows_ ? slice_rows(a.g, start_, count) : slice_cols(a.g, start_, count), Var{}};
   }
@@ -61,7 +61,7 @@ class SlicePad final : public Op {
   Index start_;
 };
 
-std::vector<Var> Slice::vjp(const VjpArgs& a) const {
+VarList Slice::vjp(const VjpArgs& a) const {
   return {a.g.graph().apply(std::make_shared<SlicePad>(rows_, start_), {a.g, a.in[0]})};
 }
 

@@ -18,7 +18,7 @@ class Softmax final : public Op {
       a.out.row(i) /= a.out.row(i).sum();
     }
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override {
+  VarList vjp(const VjpArgs& a) const override {
     const Var y = a.out;
     return {y * (a.g - row_sums(a.g * y))};
   }

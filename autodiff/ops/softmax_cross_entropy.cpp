@@ -32,7 +32,7 @@ class SoftmaxCrossEntropy final : public Op {
       a.out(i, 0) = m + std::log((z.row(i).array() - m).exp().sum()) - z(i, static_cast<Index>(label));
     }
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override {
+  VarList vjp(const VjpArgs& a) const override {
     const Var z = a.in[0];
     return {a.g * (softmax(z) - one_hot(a.in[1], z.cols())), Var{}};
   }

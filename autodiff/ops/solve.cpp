@@ -30,7 +30,7 @@ class Solve final : public Op {
                                        a.in[0]->rows(), a.in[0]->cols(), lu_.rcond()));
     a.out = lu_.solve(ColMatrix(*a.in[1]));
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override;
+  VarList vjp(const VjpArgs& a) const override;
   std::shared_ptr<Op> clone(const std::shared_ptr<Op>&) const override { return std::make_shared<Solve>(*this); }
   const Eigen::PartialPivLU<ColMatrix>& lu() const { return lu_; }
 
@@ -53,7 +53,7 @@ class LuSolveWith final : public Op {
     const ColMatrix r = *a.in[2];
     a.out = transposed_ ? ColMatrix(solve->lu().transpose().solve(r)) : ColMatrix(solve->lu().solve(r));
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override {
+  VarList vjp(const VjpArgs& a) const override {
     const Var w = with(a.in[0], a.in[1], a.g, !transposed_);
     const Var dA = transposed_ ? matmul(a.out, w, false, true) : matmul(w, a.out, false, true);
     return {neg(dA), Var{}, w};
@@ -68,7 +68,7 @@ class LuSolveWith final : public Op {
   bool transposed_;
 };
 
-std::vector<Var> Solve::vjp(const VjpArgs& a) const {
+VarList Solve::vjp(const VjpArgs& a) const {
   const Var w = LuSolveWith::with(a.in[0], a.out, a.g, true);
   return {neg(matmul(w, a.out, false, true)), w};
 }

@@ -38,7 +38,7 @@ class Sum final : public Op {
         break;
     }
   }
-  std::vector<Var> vjp(const VjpArgs& a) const override {
+  VarList vjp(const VjpArgs& a) const override {
     return {broadcast_like(a.g, a.in[0], axis_, mean_)};
   }
 

@@ -13,7 +13,7 @@ class Trace final : public Op {
     return {1, 1};
   }
   void forward(const ForwardArgs& a) override { a.out(0, 0) = a.in[0]->trace(); }
-  std::vector<Var> vjp(const VjpArgs& a) const override {
+  VarList vjp(const VjpArgs& a) const override {
     return {diag(broadcast_like(a.g, diag_part(a.in[0]), Axis::All))};
   }
 };

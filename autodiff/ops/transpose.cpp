@@ -9,7 +9,7 @@ class Transpose final : public Op {
   const char* name() const override { return "transpose"; }
   Shape infer_shape(std::span<const Shape> in) const override { return {in[0].cols, in[0].rows}; }
   void forward(const ForwardArgs& a) override { a.out = a.in[0]->transpose(); }
-  std::vector<Var> vjp(const VjpArgs& a) const override { return {transpose(a.g)}; }
+  VarList vjp(const VjpArgs& a) const override { return {transpose(a.g)}; }
 };
 }  // namespace
 

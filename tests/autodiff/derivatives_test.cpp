@@ -127,7 +127,7 @@ TEST(Gradcheck, ReportsAWrongDerivative) {
     const char* name() const override { return "wrong"; }
     Shape infer_shape(std::span<const Shape> in) const override { return in[0]; }
     void forward(const ForwardArgs& a) override { a.out = a.in[0]->array().square(); }
-    std::vector<Var> vjp(const VjpArgs& a) const override { return {a.g * a.in[0]}; }  // should be 2x
+    VarList vjp(const VjpArgs& a) const override { return {a.g * a.in[0]}; }  // should be 2x
   };
   Graph g;
   const Var x = g.parameter("x", Tensor::Constant(2, 2, 0.5));

@@ -1,0 +1,69 @@
+"""Runs each benchmark workload in dagml and in its reference in the same run, and prints one
+line per workload:  NAME: dagml=SECONDS reference=SECONDS ratio=DAGML/REFERENCE
+Usage: bench/compare.py BUILD_DIR [FILTER]   (FILTER: a substring of the workload names)"""
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REFERENCE_PYTHON = "/usr/bin/python3"  # Debian's interpreter, where python3-torch/-sklearn/-scipy live
+
+
+def run_dagml(build_dir, program, bench_filter):
+    """Google Benchmark results of one program as {name: seconds (real time per iteration)}."""
+    path = os.path.join(build_dir, "bench", program)
+    out = subprocess.run([path, f"--benchmark_filter={bench_filter}", "--benchmark_format=json",
+                          "--benchmark_min_time=0.5"], check=True, capture_output=True, text=True).stdout
+    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+    return {b["name"]: b["real_time"] * scale[b["time_unit"]] for b in json.loads(out)["benchmarks"]}
+
+
+def run_reference(script, arg):
+    out = subprocess.run([REFERENCE_PYTHON, os.path.join(HERE, script), arg], check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def line(name, dagml, reference, note=""):
+    print(f"{name}: dagml={dagml:.6g} reference={reference:.6g} ratio={dagml / reference:.4g}{note}", flush=True)
+
+
+def foundation(build_dir, wanted):
+    """The four workloads of the foundation issue (autodiff_bench vs PyTorch eager, float64, 1 thread)."""
+    names = ["scalar_chain_build", "scalar_chain_replay", "mlp_backward_ratio", "matmul_replay"]
+    names = [n for n in names if wanted in n]
+    if not names:
+        return
+    d = run_dagml(build_dir, "autodiff_bench", ".")
+    r = run_reference("reference_autodiff.py", "")
+    ops = 100_000
+    if "scalar_chain_build" in names:
+        line("scalar_chain_build", d["scalar_chain_build"], r["scalar_chain_build"],
+             " (target ratio <= 0.02; reference: PyTorch eager autograd)")
+    if "scalar_chain_replay" in names:
+        per_op = d["scalar_chain_replay"] / ops
+        line("scalar_chain_replay", d["scalar_chain_replay"], r["scalar_chain_build"],
+             f" ({per_op * 1e9:.1f} ns per op, target < 20 ns; reference: PyTorch eager build+backward)")
+    if "mlp_backward_ratio" in names:
+        ours = d["mlp_forward_backward"] / d["mlp_forward"]
+        theirs = r["mlp_forward_backward"] / r["mlp_forward"]
+        line("mlp_forward_backward", d["mlp_forward_backward"], r["mlp_forward_backward"],
+             f" (forward+backward / forward: dagml {ours:.2f}, target <= 3; PyTorch {theirs:.2f})")
+    if "matmul_replay" in names:
+        line("matmul_replay", d["matmul_replay"], d["matmul_eigen"],
+             f" (target ratio <= 1.05; reference: raw Eigen product; PyTorch {r['matmul']:.6g} s)")
+
+
+WORKLOADS = [foundation]
+
+
+def main():
+    build_dir = sys.argv[1]
+    wanted = sys.argv[2] if len(sys.argv) > 2 else ""
+    for workload in WORKLOADS:
+        workload(build_dir, wanted)
+
+
+if __name__ == "__main__":
+    main()
