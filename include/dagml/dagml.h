@@ -1,6 +1,7 @@
 // The umbrella header for users of dagml. Library code never includes it.
 #pragma once
 
+#include "autodiff/conv.h"
 #include "autodiff/derivatives.h"
 #include "autodiff/elementwise.h"
 #include "autodiff/gradcheck.h"

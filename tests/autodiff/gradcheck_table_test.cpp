@@ -110,6 +110,19 @@ std::vector<OpCase> op_cases() {
       {"softmax_cross_entropy", "", {{4, 3}}, [](Graph& g, V x) {
          return softmax_cross_entropy_rows(x[0], g.constant(constant_labels({0, 2, 1, 2}))); }},
       {"l2_norm", "", {{3, 2}}, [](Graph&, V x) { return square(l2_norm(x[0])) + l2_norm(x[0]); }},
+      {"argmax_routing", "via max and second order", {{2, 3}}, [](Graph&, V x) { return square(row_max(x[0])); }},
+      {"conv2d", "bias, stride 1, padding 1", {{2, 2 * 4 * 4}, {3, 2 * 3 * 3}, {1, 3}}, [](Graph&, V x) {
+         return conv2d(x[0], x[1], x[2], {.input = {2, 4, 4}, .filters = 3, .kernel_height = 3, .kernel_width = 3,
+                                          .stride = 1, .padding = 1}); }},
+      {"conv2d", "stride 2, 1×2 kernel", {{3, 1 * 5 * 4}, {2, 1 * 1 * 2}}, [](Graph&, V x) {
+         return conv2d(x[0], x[1], {.input = {1, 5, 4}, .filters = 2, .kernel_height = 1, .kernel_width = 2,
+                                    .stride = 2}); }},
+      {"max_pool2d", "2×2", {{2, 2 * 4 * 4}}, [](Graph&, V x) {
+         return square(max_pool2d(x[0], {.input = {2, 4, 4}, .window = 2})); }},
+      {"max_pool2d", "overlapping", {{1, 1 * 5 * 5}}, [](Graph&, V x) {
+         return square(max_pool2d(x[0], {.input = {1, 5, 5}, .window = 3, .stride = 1})); }},
+      {"avg_pool2d", "overlapping", {{2, 2 * 5 * 5}}, [](Graph&, V x) {
+         return square(avg_pool2d(x[0], {.input = {2, 5, 5}, .window = 3, .stride = 2})); }},
       {"solve", "", {{3, 3}, {3, 2}}, [](Graph&, V x) { return solve(well_conditioned(x[0]), x[1]); }},
       {"cholesky_solve", "", {{3, 3}, {3, 2}}, [](Graph&, V x) { return cholesky_solve(spd(x[0]), x[1]); }},
       {"logdet", "", {{3, 3}}, [](Graph&, V x) { return logdet(spd(x[0])); }},

@@ -1,0 +1,25 @@
+// Internal: ops that route their gradient through saved argmax positions (max, max_pool2d), and
+// the two linear ops that do the routing. Both routing ops are each other's adjoint.
+#pragma once
+
+#include <vector>
+
+#include "graph/graph.h"
+
+namespace dagml::detail {
+
+class ArgmaxSource : public Op {
+ public:
+  // For each output entry (row-major), the flat row-major index of the input entry it took.
+  const std::vector<Index>& argmax() const { return argmax_; }
+
+ protected:
+  std::vector<Index> argmax_;
+};
+
+// y = zeros shaped like `like`, with y.flat[argmax[j]] += g.flat[j] (source: an ArgmaxSource node).
+Var argmax_scatter(Var like, Var source, Var g);
+// y.flat[j] = h.flat[argmax[j]], shaped like the source node's output.
+Var argmax_gather(Var h, Var source);
+
+}  // namespace dagml::detail

@@ -1,0 +1,112 @@
+// Convolution and pooling against direct loops, geometry errors, and thread-count independence.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "dagml/dagml.h"
+
+namespace dagml {
+namespace {
+
+Tensor random_tensor(Index r, Index c, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal;
+  Tensor t(r, c);
+  for (Index i = 0; i < t.size(); ++i) t.data()[i] = normal(rng);
+  return t;
+}
+
+// Direct definition: y[i, k, oy, ox] = b[k] + Σ_{c,dy,dx} W[k, c, dy, dx] · x[i, c, oy·s − p + dy, ox·s − p + dx].
+Tensor conv_loops(const Tensor& x, const Tensor& w, const Tensor& b, const Conv2dGeometry& g) {
+  const ImageShape o = g.output();
+  Tensor y(x.rows(), o.size());
+  for (Index i = 0; i < x.rows(); ++i)
+    for (Index k = 0; k < g.filters; ++k)
+      for (Index oy = 0; oy < o.height; ++oy)
+        for (Index ox = 0; ox < o.width; ++ox) {
+          double acc = b(0, k);
+          for (Index c = 0; c < g.input.channels; ++c)
+            for (Index dy = 0; dy < g.kernel_height; ++dy)
+              for (Index dx = 0; dx < g.kernel_width; ++dx) {
+                const Index yy = oy * g.stride - g.padding + dy, xx = ox * g.stride - g.padding + dx;
+                if (yy < 0 || yy >= g.input.height || xx < 0 || xx >= g.input.width) continue;
+                acc += w(k, (c * g.kernel_height + dy) * g.kernel_width + dx) *
+                       x(i, (c * g.input.height + yy) * g.input.width + xx);
+              }
+          y(i, (k * o.height + oy) * o.width + ox) = acc;
+        }
+  return y;
+}
+
+Tensor pool_loops(const Tensor& x, const Pool2dGeometry& g, bool max) {
+  const ImageShape o = g.output();
+  const Index s = g.effective_stride();
+  Tensor y(x.rows(), o.size());
+  for (Index i = 0; i < x.rows(); ++i)
+    for (Index c = 0; c < o.channels; ++c)
+      for (Index oy = 0; oy < o.height; ++oy)
+        for (Index ox = 0; ox < o.width; ++ox) {
+          double acc = max ? -1e300 : 0;
+          for (Index dy = 0; dy < g.window; ++dy)
+            for (Index dx = 0; dx < g.window; ++dx) {
+              const double v = x(i, (c * g.input.height + oy * s + dy) * g.input.width + ox * s + dx);
+              acc = max ? std::max(acc, v) : acc + v / static_cast<double>(g.window * g.window);
+            }
+          y(i, (c * o.height + oy) * o.width + ox) = acc;
+        }
+  return y;
+}
+
+TEST(Conv2d, MatchesDirectLoops) {
+  for (const Conv2dGeometry g : {Conv2dGeometry{{1, 8, 8}, 4, 5, 5, 1, 0}, Conv2dGeometry{{3, 7, 6}, 2, 3, 3, 2, 1},
+                                 Conv2dGeometry{{2, 5, 5}, 3, 1, 1, 1, 0}, Conv2dGeometry{{2, 6, 9}, 5, 2, 4, 3, 2}}) {
+    Graph graph;
+    const Tensor x = random_tensor(5, g.input.size(), 1), w = random_tensor(g.filters, g.filter_size(), 2),
+                 b = random_tensor(1, g.filters, 3);
+    const Var y = conv2d(graph.input("x", x), graph.parameter("w", w), graph.parameter("b", b), g);
+    EXPECT_TRUE(y.value().isApprox(conv_loops(x, w, b, g), 1e-12));
+    EXPECT_EQ(y.cols(), g.output().size());
+  }
+}
+
+TEST(Pool2d, MaxAndAverageMatchDirectLoops) {
+  for (const Pool2dGeometry g : {Pool2dGeometry{{2, 6, 6}, 2, 0}, Pool2dGeometry{{3, 7, 5}, 3, 2}, Pool2dGeometry{{1, 4, 4}, 4, 0}}) {
+    Graph graph;
+    const Tensor x = random_tensor(3, g.input.size(), 4);
+    EXPECT_TRUE(max_pool2d(graph.input("x", x), g).value().isApprox(pool_loops(x, g, true)));
+    EXPECT_TRUE(avg_pool2d(graph.input("x2", x), g).value().isApprox(pool_loops(x, g, false)));
+  }
+}
+
+TEST(Conv2d, BadGeometryAndShapesAreClearErrors) {
+  Graph g;
+  const Var x = g.input("x", 2, 16);
+  const Var w = g.parameter("w", Tensor::Zero(2, 9));
+  EXPECT_THAT([&] { conv2d(x, w, {.input = {1, 4, 4}, .filters = 2, .kernel_height = 5, .kernel_width = 5}); },
+              ::testing::ThrowsMessage<ValueError>(::testing::HasSubstr("larger than the padded 4×4 image")));
+  EXPECT_THAT([&] { conv2d(x, w, {.input = {1, 5, 5}, .filters = 2, .kernel_height = 3, .kernel_width = 3}); },
+              ::testing::ThrowsMessage<ShapeError>(::testing::HasSubstr("the images (C·H·W) must have 25 columns")));
+  EXPECT_THROW(conv2d(x, w, {.input = {1, 4, 4}, .filters = 3, .kernel_height = 3, .kernel_width = 3}), ShapeError);
+  EXPECT_THROW(conv2d(x, w, {.input = {1, 4, 4}, .filters = 2, .kernel_height = 3, .kernel_width = 3, .stride = 0}),
+               ValueError);
+  EXPECT_THROW(max_pool2d(x, {.input = {1, 4, 4}, .window = 5}), ValueError);
+}
+
+TEST(Conv2d, GradientsAreBitwiseIdenticalForOneAndTwoThreads) {
+  const Conv2dGeometry geo{{2, 10, 10}, 4, 3, 3, 1, 1};
+  auto run = [&](int threads) {
+    set_num_threads(threads);
+    Graph g;
+    const Var x = g.input("x", random_tensor(37, geo.input.size(), 5));
+    const Var w = g.parameter("w", random_tensor(geo.filters, geo.filter_size(), 6));
+    const Var loss = sum(square(max_pool2d(relu(conv2d(x, w, geo)), {.input = geo.output(), .window = 2})));
+    const Tensor dw = gradient(loss, w).value();
+    set_num_threads(0);
+    return dw;
+  };
+  EXPECT_EQ(run(1), run(2));
+}
+
+}  // namespace
+}  // namespace dagml
