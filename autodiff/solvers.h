@@ -24,4 +24,23 @@ Var logdet(Var A);
 // b̄ = A z, Ā = r zᵀ − b̄ xᵀ.
 Var lstsq(Var A, Var b);
 
+struct RidgeOptions {
+  // The column of X left out of the penalty (an intercept column of ones), or −1 for none.
+  Index unpenalized_column = -1;
+  // Solve in the dual, w = Xᵀ (X Xᵀ + λI)⁻¹ y, instead of the primal (XᵀX + λD)⁻¹ Xᵀ y.
+  // Automatic: the dual when there are fewer samples than features and every column is
+  // penalized (the dual has no unpenalized form).
+  enum class Form { Automatic, Primal, Dual } form = Form::Automatic;
+};
+
+// Ridge regression as one node: w = argmin ‖X w − y‖² + λ ‖D w‖², i.e. (XᵀX + λD)⁻¹ Xᵀ y with D
+// the identity except a 0 at the unpenalized column. X n×d, y n×m, λ 1×1 (a node, so that it can
+// be learned); result d×m. Throws NumericalError when the system is not positive definite (λ = 0
+// and X rank deficient, or λ < 0). Backward, by implicit differentiation with the Cholesky factor
+// kept by forward; with z = (XᵀX + λD)⁻¹ w̄ and r = y − X w:
+//   ȳ = X z,   X̄ = r zᵀ − X z wᵀ,   λ̄ = −⟨z, D w⟩.
+// (Dual form: with a = (XXᵀ + λI)⁻¹ y and u = (XXᵀ + λI)⁻¹ X w̄: ȳ = u, X̄ = a w̄ᵀ − (u aᵀ + a uᵀ) X,
+// λ̄ = −⟨u, a⟩.)
+Var ridge_solve(Var X, Var y, Var lambda, const RidgeOptions& options = {});
+
 }  // namespace dagml

@@ -16,8 +16,9 @@ class CholeskyFactorOp : public Op {
 
  protected:
   // Factorizes A (lower triangle read); throws NumericalError when A is not positive definite.
-  void factorize(const Tensor& A) {
-    llt_.compute(Eigen::MatrixXd(A));
+  template <class Matrix>
+  void factorize(const Matrix& A) {
+    llt_.compute(A);
     if (llt_.info() != Eigen::Success)
       throw NumericalError(fmt::format("{}: the {}×{} matrix is not symmetric positive definite", name(),
                                        A.rows(), A.cols()));

@@ -47,6 +47,28 @@ TEST(Solvers, SingularAndIndefiniteSystemsAreNumericalErrors) {
   EXPECT_THROW(lstsq(g.input("wide", 2, 3), b), ShapeError);
 }
 
+TEST(RidgeSolve, PrimalAndDualAgreeWithTheClosedForm) {
+  Graph g;
+  const Tensor wide = sample(4, 7, 0.2), yw = sample(4, 2, 0.5), tall = sample(9, 3, 0.4), yt = sample(9, 1, 0.8);
+  const Var lambda = g.parameter("lambda", scalar_tensor(0.7));
+  const Tensor closed = (wide.transpose() * wide + 0.7 * Tensor::Identity(7, 7)).ldlt().solve(wide.transpose() * yw);
+  const Var Xw = g.input("Xw", wide), Yw = g.input("Yw", yw);
+  EXPECT_TRUE(ridge_solve(Xw, Yw, lambda).value().isApprox(closed, 1e-12));  // automatic: dual
+  EXPECT_TRUE(ridge_solve(Xw, Yw, lambda, {.form = RidgeOptions::Form::Primal}).value().isApprox(closed, 1e-12));
+  // Unpenalized intercept column: the same as centring X and y, then fitting the intercept.
+  Tensor with_bias(9, 4);
+  with_bias << Tensor::Ones(9, 1), tall;
+  const Tensor w = ridge_solve(g.input("Xb", with_bias), g.input("yt", yt), lambda, {.unpenalized_column = 0}).value();
+  const Tensor xc = tall.rowwise() - tall.colwise().mean();
+  const Tensor yc = yt.array() - yt.mean();
+  const Tensor slopes = (xc.transpose() * xc + 0.7 * Tensor::Identity(3, 3)).ldlt().solve(xc.transpose() * yc);
+  EXPECT_TRUE(w.bottomRows(3).isApprox(slopes, 1e-12));
+  EXPECT_NEAR(w(0, 0), yt.mean() - (tall.colwise().mean() * slopes)(0, 0), 1e-12);
+  EXPECT_THROW(ridge_solve(Xw, Yw, g.parameter("negative", scalar_tensor(-1))), ValueError);
+  EXPECT_THROW(ridge_solve(Xw, Yw, lambda, {.unpenalized_column = 0, .form = RidgeOptions::Form::Dual}), ValueError);
+  EXPECT_THROW(ridge_solve(Xw, g.input("short", sample(3, 1)), lambda), ShapeError);
+}
+
 TEST(Solvers, ValidationLossDifferentiatesThroughARidgeFitWithRespectToLambda) {
   // w(λ) = (XᵀX + λI)⁻¹ Xᵀy;  L(λ) = ‖X_v w(λ) − y_v‖²;  dL/dλ by autodiff vs central differences.
   Graph g;

@@ -1,0 +1,83 @@
+#include <fmt/format.h>
+
+#include "autodiff/elementwise.h"
+#include "autodiff/linalg.h"
+#include "autodiff/ops/cholesky_factor.h"
+#include "autodiff/reduce.h"
+#include "autodiff/solvers.h"
+
+namespace dagml {
+namespace {
+
+// w = (XᵀX + λD)⁻¹ Xᵀ y (primal) or Xᵀ (XXᵀ + λI)⁻¹ y (dual). Forward keeps the Cholesky factor
+// of the system matrix; the VJP rebuilds that matrix as graph nodes (so that second derivatives
+// see its dependence on X and λ) and solves with the kept factor.
+class RidgeSolve final : public detail::CholeskyFactorOp {
+ public:
+  RidgeSolve(Index unpenalized, bool dual) : unpenalized_(unpenalized), dual_(dual) {}
+  const char* name() const override { return "ridge_solve"; }
+  std::string attributes() const override {
+    return fmt::format("{}{}", dual_ ? "dual" : "primal",
+                       unpenalized_ >= 0 ? fmt::format(", column {} unpenalized", unpenalized_) : "");
+  }
+  Shape infer_shape(std::span<const Shape> in) const override {
+    const Shape X = in[0], y = in[1];
+    if (y.rows != X.rows) shape_error(*this, in, "X and y need one row per sample");
+    if (in[2] != Shape{1, 1}) shape_error(*this, in, "λ must be 1×1");
+    if (unpenalized_ >= X.cols) shape_error(*this, in, fmt::format("the unpenalized column {} is not a column of X", unpenalized_));
+    return {X.cols, y.cols};
+  }
+  void forward(const ForwardArgs& a) override {
+    const Tensor& X = *a.in[0];
+    const Tensor& y = *a.in[1];
+    const Scalar lambda = (*a.in[2])(0, 0);
+    if (!(lambda >= 0)) throw ValueError(fmt::format("ridge_solve: λ must be ≥ 0, found {}", lambda));
+    if (dual_) {
+      Eigen::MatrixXd K = X * X.transpose();
+      K.diagonal().array() += lambda;
+      factorize(K);
+      a.out.noalias() = X.transpose() * llt().solve(Eigen::MatrixXd(y));
+    } else {
+      Eigen::MatrixXd M = X.transpose() * X;
+      M.diagonal().array() += lambda;
+      if (unpenalized_ >= 0) M(unpenalized_, unpenalized_) -= lambda;
+      factorize(M);
+      a.out = llt().solve(Eigen::MatrixXd(X.transpose() * y));
+    }
+  }
+  VarList vjp(const VjpArgs& a) const override {
+    const Var X = a.in[0], y = a.in[1], lambda = a.in[2], w = a.out, g = a.g;
+    Graph& graph = g.graph();
+    if (dual_) {
+      const Var K = matmul(X, X, false, true) + identity(graph, X.rows()) * lambda;
+      const Var dual_coef = detail::cholesky_solve_with(K, w, y);
+      const Var u = detail::cholesky_solve_with(K, w, matmul(X, g));
+      const Var ua = matmul(u, dual_coef, false, true);
+      return {matmul(dual_coef, g, false, true) - matmul(ua + transpose(ua), X), u, neg(sum(u * dual_coef))};
+    }
+    Tensor d = Tensor::Identity(X.cols(), X.cols());
+    if (unpenalized_ >= 0) d(unpenalized_, unpenalized_) = 0;
+    const Var D = graph.constant(d, "ridge penalty pattern");
+    const Var M = matmul(X, X, true, false) + D * lambda;
+    const Var z = detail::cholesky_solve_with(M, w, g);
+    const Var zw = matmul(z, w, false, true);
+    return {matmul(y, z, false, true) - matmul(X, zw + transpose(zw)), matmul(X, z), neg(sum(z * matmul(D, w)))};
+  }
+  std::shared_ptr<Op> clone(const std::shared_ptr<Op>&) const override { return std::make_shared<RidgeSolve>(*this); }
+
+ private:
+  Index unpenalized_;
+  bool dual_;
+};
+
+}  // namespace
+
+Var ridge_solve(Var X, Var y, Var lambda, const RidgeOptions& options) {
+  const bool dual = options.form == RidgeOptions::Form::Dual ||
+                    (options.form == RidgeOptions::Form::Automatic && X.rows() < X.cols() && options.unpenalized_column < 0);
+  if (dual && options.unpenalized_column >= 0)
+    throw ValueError("ridge_solve: the dual form penalizes every column; use the primal form with an unpenalized column");
+  return X.graph().apply(std::make_shared<RidgeSolve>(options.unpenalized_column, dual), {X, y, lambda});
+}
+
+}  // namespace dagml
