@@ -50,5 +50,6 @@ inline Var operator-(Scalar s, Var a) { return add_scalar(neg(a), s); }
 inline Var operator*(Var a, Scalar s) { return scale(a, s); }
 inline Var operator*(Scalar s, Var a) { return scale(a, s); }
 inline Var operator/(Var a, Scalar s) { return scale(a, 1 / s); }
+inline Var operator/(Scalar s, Var a) { return scale(pow(a, -1), s); }
 
 }  // namespace dagml

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "autodiff/conv.h"
+#include "autodiff/decompositions.h"
 #include "autodiff/derivatives.h"
 #include "autodiff/elementwise.h"
 #include "autodiff/gradcheck.h"

@@ -130,6 +130,16 @@ std::vector<OpCase> op_cases() {
       {"ridge_solve", "primal, unpenalized column", {{6, 3}, {6, 1}, {1, 1}}, [](Graph&, V x) {
          return ridge_solve(x[0], x[1], square(x[2]) + 0.5, {.unpenalized_column = 0}); }},
       {"ridge_solve", "dual", {{3, 5}, {3, 2}, {1, 1}}, [](Graph&, V x) { return ridge_solve(x[0], x[1], square(x[2]) + 0.5); }},
+      {"inverse_gap_product", "", {{4, 1}, {4, 4}}, [](Graph&, V x) { return inverse_gap_product(x[0], x[1]); }},
+      {"symmetric_eigen", "values and vectors", {{4, 4}}, [](Graph&, V x) {
+         const SymmetricEigen e = symmetric_eigen(x[0] + transpose(x[0]));
+         return concat_rows({transpose(e.values), e.vectors}); }},
+      {"svd", "tall", {{5, 3}}, [](Graph&, V x) {
+         const ThinSvd d = thin_svd(x[0]);
+         return concat_rows({d.u, transpose(d.s), d.v}); }},
+      {"svd", "wide", {{3, 5}}, [](Graph&, V x) {
+         const ThinSvd d = thin_svd(x[0]);
+         return concat_rows({d.u, transpose(d.s), d.v}); }},
       {"lstsq", "", {{6, 3}, {6, 2}}, [](Graph&, V x) { return lstsq(x[0], x[1]); }},
   };
 }

@@ -1,0 +1,56 @@
+#include <Eigen/Eigenvalues>
+
+#include "autodiff/decompositions.h"
+#include "autodiff/elementwise.h"
+#include "autodiff/linalg.h"
+#include "autodiff/structure.h"
+#include "graph/graph.h"
+
+namespace dagml {
+namespace {
+
+// Flips each column so that its largest-magnitude entry is positive.
+void fix_signs(Eigen::MatrixXd& vectors) {
+  for (Index j = 0; j < vectors.cols(); ++j) {
+    Index r = 0;
+    vectors.col(j).cwiseAbs().maxCoeff(&r);
+    if (vectors(r, j) < 0) vectors.col(j) *= -1;
+  }
+}
+
+// E = [λ | V], n×(n+1): A = V diag(λ) Vᵀ, λ ascending. With Ē = [λ̄ | V̄] and Fᵢⱼ = 1/(λⱼ − λᵢ):
+// Ā = ½ (B + Bᵀ), B = V (diag(λ̄) + F ⊙ (Vᵀ V̄)) Vᵀ.
+class SymmetricEigenOp final : public Op {
+ public:
+  const char* name() const override { return "symmetric_eigen"; }
+  Shape infer_shape(std::span<const Shape> in) const override {
+    if (in[0].rows != in[0].cols) shape_error(*this, in, "expected a square (symmetric) matrix");
+    return {in[0].rows, in[0].rows + 1};
+  }
+  void forward(const ForwardArgs& a) override {
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(Eigen::MatrixXd(*a.in[0]));
+    if (solver.info() != Eigen::Success) throw NumericalError("symmetric_eigen: the eigensolver did not converge");
+    Eigen::MatrixXd vectors = solver.eigenvectors();
+    fix_signs(vectors);
+    a.out.col(0) = solver.eigenvalues();
+    a.out.rightCols(vectors.cols()) = vectors;
+  }
+  VarList vjp(const VjpArgs& a) const override {
+    const Index n = a.in[0].rows();
+    const Var values = slice_cols(a.out, 0, 1), vectors = slice_cols(a.out, 1, n);
+    const Var value_bar = slice_cols(a.g, 0, 1), vector_bar = slice_cols(a.g, 1, n);
+    const Var inner = diag(value_bar) + inverse_gap_product(values, matmul(vectors, vector_bar, true, false));
+    const Var b = matmul(matmul(vectors, inner), vectors, false, true);
+    return {scale(b + transpose(b), 0.5)};
+  }
+};
+
+}  // namespace
+
+SymmetricEigen symmetric_eigen(Var A) {
+  static const auto op = std::make_shared<SymmetricEigenOp>();
+  const Var packed = A.graph().apply(op, {A});
+  return {slice_cols(packed, 0, 1), slice_cols(packed, 1, A.rows())};
+}
+
+}  // namespace dagml
