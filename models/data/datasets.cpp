@@ -1,5 +1,6 @@
 #include "models/data/datasets.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 

@@ -62,9 +62,10 @@ bool multiply_within(std::uint64_t a, std::uint64_t b, std::uint64_t limit, std:
   return true;
 }
 
-IdxArray parse_plain(std::span<const unsigned char> b, const std::string& source) {
+// `where` says whether offsets refer to the file or to its decompressed contents.
+IdxArray parse_plain(std::span<const unsigned char> b, const std::string& source, const char* where) {
   const auto fail = [&](std::size_t offset, const std::string& what) {
-    return ParseError(source, 0, static_cast<long>(offset), what);
+    return ParseError(source, 0, static_cast<long>(offset), where + what);
   };
   if (b.size() < kMagicBytes) {
     throw fail(b.size(), fmt::format("truncated IDX header: expected at least {} bytes, found {}",
@@ -128,9 +129,9 @@ IdxArray parse_plain(std::span<const unsigned char> b, const std::string& source
 IdxArray parse_idx(std::span<const unsigned char> bytes, const std::string& source) {
   if (is_gzip(bytes)) {
     const std::vector<unsigned char> plain = gunzip(bytes, source, kMaxIdxBytes);
-    return parse_plain(plain, source + " (decompressed)");
+    return parse_plain(plain, source, "in the decompressed data: ");
   }
-  return parse_plain(bytes, source);
+  return parse_plain(bytes, source, "");
 }
 
 IdxArray read_idx(const std::filesystem::path& path) {

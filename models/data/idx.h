@@ -9,9 +9,10 @@
 //   then        the elements, row-major (last index fastest)
 // The file must hold exactly 4 + 4·D + (d₁·…·d_D)·(element size) bytes. Anything else (too
 // short or too long, a wrong magic number, an unknown type, sizes whose product overflows) is a
-// ParseError whose line is 0 and whose column is the byte offset of the fault; a corrupt or
-// truncated gzip stream is a ParseError too. Nothing is read past the end of the data and no
-// memory is allocated for a size the data does not contain.
+// ParseError whose line is 0 and whose column is the byte offset of the fault (for a gzip file,
+// into the decompressed data, as the message then says); a corrupt or truncated gzip stream is
+// a ParseError too. Nothing is read past the end of the data and no memory is allocated for a
+// size the data does not contain.
 #pragma once
 
 #include <cstddef>
