@@ -4,6 +4,8 @@
 //
 //   datasets                 all of them
 //   datasets iris digits     only these (fashion-mnist is a valid name too)
+#include "models/data/datasets.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -11,7 +13,6 @@
 #include <vector>
 
 #include "graph/error.h"
-#include "models/data/datasets.h"
 #include "models/data/labels.h"
 #include "models/data/standard_scaler.h"
 
@@ -23,7 +24,8 @@ using dagml::Index;
 void print_summary(const std::string& name, const Dataset& d, bool per_feature) {
   const bool classification = d.target_names.size() > 1;
   fmt::print("{}: {} samples × {} features, {}\n", name, d.num_samples(), d.num_features(),
-             classification ? fmt::format("{} classes", d.target_names.size()) : std::string("regression"));
+             classification ? fmt::format("{} classes", d.target_names.size())
+                            : std::string("regression"));
   if (classification) {
     const std::vector<Index> counts =
         dagml::class_counts(d.target, static_cast<Index>(d.target_names.size()));
@@ -36,8 +38,8 @@ void print_summary(const std::string& name, const Dataset& d, bool per_feature) 
     const auto& y = d.target;
     const double mean = y.mean();
     const double sd = std::sqrt((y.array() - mean).square().mean());
-    fmt::print("  target {}: mean {:.4g}, std {:.4g}, min {:.4g}, max {:.4g}\n", d.target_names.at(0),
-               mean, sd, y.minCoeff(), y.maxCoeff());
+    fmt::print("  target {}: mean {:.4g}, std {:.4g}, min {:.4g}, max {:.4g}\n",
+               d.target_names.at(0), mean, sd, y.minCoeff(), y.maxCoeff());
   }
   // The scaler's fitted mean and variance are the per-feature statistics (population std).
   dagml::StandardScaler scaler;
@@ -47,7 +49,8 @@ void print_summary(const std::string& name, const Dataset& d, bool per_feature) 
   if (per_feature) {
     fmt::print("  {:<28} {:>12} {:>12}\n", "feature", "mean", "std");
     for (Index j = 0; j < d.num_features(); ++j) {
-      fmt::print("  {:<28} {:>12.5g} {:>12.5g}\n", d.feature_names[static_cast<std::size_t>(j)], mean(j), sd(j));
+      fmt::print("  {:<28} {:>12.5g} {:>12.5g}\n", d.feature_names[static_cast<std::size_t>(j)],
+                 mean(j), sd(j));
     }
   } else {
     fmt::print("  feature means in [{:.4g}, {:.4g}], stds in [{:.4g}, {:.4g}]\n", mean.minCoeff(),
@@ -80,7 +83,8 @@ int main(int argc, char** argv) {
         continue;
       }
       // 784 pixel columns: print the range of their statistics rather than each one.
-      print_summary("fashion-mnist (test split, pixels / 255)", dagml::load_fashion_mnist(options), false);
+      print_summary("fashion-mnist (test split, pixels / 255)", dagml::load_fashion_mnist(options),
+                    false);
     }
   } catch (const dagml::Error& e) {
     fmt::print(stderr, "error: {}\n", e.what());

@@ -1,12 +1,12 @@
 #include "models/data/csv.h"
 
+#include <fmt/ranges.h>
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
 #include <system_error>
-
-#include <fmt/ranges.h>
 
 #include "graph/error.h"
 #include "models/data/file_io.h"
@@ -24,8 +24,8 @@ struct Field {
 
 struct Record {
   std::vector<Field> fields;
-  long line = 0;        // line of the first field
-  long end_line = 0;    // where the record ends (after its last field)
+  long line = 0;      // line of the first field
+  long end_line = 0;  // where the record ends (after its last field)
   long end_column = 0;
 };
 
@@ -85,7 +85,8 @@ class Tokenizer {
   }
 
   bool at_line_break() const {
-    return text_[pos_] == '\n' || (text_[pos_] == '\r' && (pos_ + 1 == text_.size() || text_[pos_ + 1] == '\n'));
+    return text_[pos_] == '\n' ||
+           (text_[pos_] == '\r' && (pos_ + 1 == text_.size() || text_[pos_ + 1] == '\n'));
   }
 
   void skip_empty_lines() {
@@ -112,8 +113,9 @@ class Tokenizer {
     ++pos_;  // opening quote
     for (;;) {
       if (at_end()) {
-        throw ParseError(source_, field.line, field.column,
-                         "unterminated quoted field: expected a closing '\"' before the end of the file");
+        throw ParseError(
+            source_, field.line, field.column,
+            "unterminated quoted field: expected a closing '\"' before the end of the file");
       }
       const char c = text_[pos_];
       if (c == kQuote) {
@@ -178,8 +180,9 @@ double parse_number(const Field& f, const std::string& column_name, std::size_t 
                                  quote_for_message(f.text)));
   }
   if (ec != std::errc() || end != last) {
-    throw ParseError(source, f.line, f.column,
-                     fmt::format("{}: expected a number, found {}", where(), quote_for_message(f.text)));
+    throw ParseError(
+        source, f.line, f.column,
+        fmt::format("{}: expected a number, found {}", where(), quote_for_message(f.text)));
   }
   return value;
 }
@@ -193,8 +196,9 @@ std::size_t target_column(const std::vector<std::string>& names, const CsvOption
     for (std::size_t j = 0; j < names.size(); ++j) {
       if (names[j] != options.target) continue;
       if (found != names.size()) {
-        throw ValueError(fmt::format("{}: target column '{}' is ambiguous: columns {} and {} both have that name",
-                                     source, options.target, found, j));
+        throw ValueError(fmt::format(
+            "{}: target column '{}' is ambiguous: columns {} and {} both have that name", source,
+            options.target, found, j));
       }
       found = j;
     }
@@ -219,8 +223,9 @@ Dataset parse_csv(std::string_view text, const CsvOptions& options, const std::s
   Tokenizer tokenizer(text, options.delimiter, source);
   Record record;
   if (!tokenizer.next(record)) {
-    throw ParseError(source, 1, 1, options.header ? "empty file: expected a header row"
-                                                  : "empty file: expected at least one data row");
+    throw ParseError(source, 1, 1,
+                     options.header ? "empty file: expected a header row"
+                                    : "empty file: expected at least one data row");
   }
   const std::size_t ncols = record.fields.size();
   std::vector<std::string> names;
@@ -251,7 +256,8 @@ Dataset parse_csv(std::string_view text, const CsvOptions& options, const std::s
     ++nrows;
   }
   if (nrows == 0) {
-    throw ParseError(source, record.end_line + 1, 1, "expected at least one data row after the header, found none");
+    throw ParseError(source, record.end_line + 1, 1,
+                     "expected at least one data row after the header, found none");
   }
 
   Dataset out;
@@ -305,11 +311,13 @@ std::string csv_name(const std::string& name, char delimiter) {
 
 }  // namespace
 
-std::string format_csv(const Tensor& values, const std::vector<std::string>& header, char delimiter) {
+std::string format_csv(const Tensor& values, const std::vector<std::string>& header,
+                       char delimiter) {
   check_delimiter(delimiter, "format_csv");
   if (static_cast<Index>(header.size()) != values.cols()) {
-    throw ShapeError(fmt::format("format_csv: expected one header name per column ({}), found {} names",
-                                 values.cols(), header.size()));
+    throw ShapeError(
+        fmt::format("format_csv: expected one header name per column ({}), found {} names",
+                    values.cols(), header.size()));
   }
   std::string out;
   for (std::size_t j = 0; j < header.size(); ++j) {

@@ -1,10 +1,10 @@
 #include "models/data/datasets.h"
 
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <array>
 #include <cstdlib>
-
-#include <fmt/ranges.h>
 
 #include "graph/error.h"
 #include "models/data/csv.h"
@@ -82,9 +82,9 @@ Dataset load_dataset(std::string_view name) {
   const std::filesystem::path path = dataset_path(name);
   Dataset d = read_csv(path);  // target = last column
   if (d.num_samples() != info.rows || d.num_features() != info.features) {
-    throw ValueError(fmt::format("{}: expected {} samples × {} features for dataset '{}', found {} × {}",
-                                 path.string(), info.rows, info.features, name, d.num_samples(),
-                                 d.num_features()));
+    throw ValueError(fmt::format(
+        "{}: expected {} samples × {} features for dataset '{}', found {} × {}", path.string(),
+        info.rows, info.features, name, d.num_samples(), d.num_features()));
   }
   if (!info.classes.empty()) {
     const std::string who = path.string();
@@ -117,32 +117,34 @@ bool fashion_mnist_available(const FashionMnistOptions& options) {
 
 Dataset load_fashion_mnist(const FashionMnistOptions& options) {
   if (options.max_samples < -1) {
-    throw ValueError(fmt::format("load_fashion_mnist: expected max_samples ≥ 0 or −1 (all), found {}",
-                                 options.max_samples));
+    throw ValueError(fmt::format(
+        "load_fashion_mnist: expected max_samples ≥ 0 or −1 (all), found {}", options.max_samples));
   }
   const FashionFiles f = fashion_files(options);
   std::error_code ec;
   for (const auto& p : {f.images, f.labels}) {
     if (!std::filesystem::is_regular_file(p, ec)) {
-      throw IoError(fmt::format(
-          "Fashion-MNIST not found: expected the file '{}'; install the Debian package "
-          "dataset-fashion-mnist (apt-get install dataset-fashion-mnist), or set "
-          "FashionMnistOptions::dir to a folder holding its files",
-          p.string()));
+      throw IoError(
+          fmt::format("Fashion-MNIST not found: expected the file '{}'; install the Debian package "
+                      "dataset-fashion-mnist (apt-get install dataset-fashion-mnist), or set "
+                      "FashionMnistOptions::dir to a folder holding its files",
+                      p.string()));
     }
   }
   Tensor images = read_idx_images(f.images);
   Vector labels = read_idx_labels(f.labels);
   if (images.rows() != labels.size()) {
-    throw ValueError(fmt::format("load_fashion_mnist: expected one label per image, found {} images in "
-                                 "'{}' and {} labels in '{}'",
-                                 images.rows(), f.images.string(), labels.size(), f.labels.string()));
+    throw ValueError(
+        fmt::format("load_fashion_mnist: expected one label per image, found {} images in "
+                    "'{}' and {} labels in '{}'",
+                    images.rows(), f.images.string(), labels.size(), f.labels.string()));
   }
   const std::string who = f.labels.string();
   check_labels(labels, who.c_str(), static_cast<Index>(kFashionClasses.size()));
 
   Dataset d;
-  const Index n = options.max_samples < 0 ? images.rows() : std::min(options.max_samples, images.rows());
+  const Index n =
+      options.max_samples < 0 ? images.rows() : std::min(options.max_samples, images.rows());
   if (n == images.rows()) {
     d.features = std::move(images);
     d.target = std::move(labels);

@@ -44,8 +44,8 @@ enum class FashionMnistSplit { Train, Test };
 
 struct FashionMnistOptions {
   FashionMnistSplit split = FashionMnistSplit::Train;  // 60,000 or 10,000 images
-  bool scale = true;           // pixels / 255, in [0, 1]; false keeps the stored 0..255
-  Index max_samples = -1;      // keep only the first max_samples images; −1 keeps all
+  bool scale = true;       // pixels / 255, in [0, 1]; false keeps the stored 0..255
+  Index max_samples = -1;  // keep only the first max_samples images; −1 keeps all
   std::filesystem::path dir = kFashionMnistDir;
 };
 

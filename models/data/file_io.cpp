@@ -25,7 +25,8 @@ std::string system_reason() { return errno != 0 ? std::strerror(errno) : "unknow
 std::vector<unsigned char> read_file_bytes(const std::filesystem::path& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
-    throw IoError(fmt::format("cannot read '{}': expected a file, found a directory", path.string()));
+    throw IoError(
+        fmt::format("cannot read '{}': expected a file, found a directory", path.string()));
   }
   errno = 0;
   FilePtr f(std::fopen(path.c_str(), "rb"));
@@ -46,8 +47,10 @@ std::vector<unsigned char> read_file_bytes(const std::filesystem::path& path) {
 void write_text_file(const std::filesystem::path& path, std::string_view text) {
   errno = 0;
   FilePtr f(std::fopen(path.c_str(), "wb"));
-  if (!f) throw IoError(fmt::format("cannot open '{}' for writing: {}", path.string(), system_reason()));
-  if (std::fwrite(text.data(), 1, text.size(), f.get()) != text.size() || std::fflush(f.get()) != 0) {
+  if (!f)
+    throw IoError(fmt::format("cannot open '{}' for writing: {}", path.string(), system_reason()));
+  if (std::fwrite(text.data(), 1, text.size(), f.get()) != text.size() ||
+      std::fflush(f.get()) != 0) {
     throw IoError(fmt::format("cannot write '{}': {}", path.string(), system_reason()));
   }
   if (std::fclose(f.release()) != 0) {

@@ -57,7 +57,8 @@ Fold Folds::fold(Index i) const {
   return f;
 }
 
-KFold::KFold(Index n, const KFoldOptions& options) : Folds(kfold_assignment(n, options), options.k) {}
+KFold::KFold(Index n, const KFoldOptions& options)
+    : Folds(kfold_assignment(n, options), options.k) {}
 
 StratifiedKFold::StratifiedKFold(const Vector& labels, const KFoldOptions& options)
     : Folds(stratified_assignment(labels, options), options.k) {}

@@ -1,10 +1,10 @@
 #include "models/data/idx.h"
 
+#include <fmt/ranges.h>
+
 #include <bit>
 #include <cstdint>
 #include <limits>
-
-#include <fmt/ranges.h>
 
 #include "graph/error.h"
 #include "models/data/file_io.h"
@@ -63,7 +63,8 @@ bool multiply_within(std::uint64_t a, std::uint64_t b, std::uint64_t limit, std:
 }
 
 // `where` says whether offsets refer to the file or to its decompressed contents.
-IdxArray parse_plain(std::span<const unsigned char> b, const std::string& source, const char* where) {
+IdxArray parse_plain(std::span<const unsigned char> b, const std::string& source,
+                     const char* where) {
   const auto fail = [&](std::size_t offset, const std::string& what) {
     return ParseError(source, 0, static_cast<long>(offset), where + what);
   };
@@ -79,14 +80,17 @@ IdxArray parse_plain(std::span<const unsigned char> b, const std::string& source
   const auto type = static_cast<IdxType>(b[2]);
   const std::size_t esize = element_size(type);
   if (esize == 0) {
-    throw fail(2, fmt::format("unknown IDX element type 0x{:02x}: expected one of 08 09 0b 0c 0d 0e", b[2]));
+    throw fail(
+        2,
+        fmt::format("unknown IDX element type 0x{:02x}: expected one of 08 09 0b 0c 0d 0e", b[2]));
   }
   const std::size_t ndims = b[3];
   if (ndims == 0) throw fail(3, "expected at least one dimension, found 0");
   const std::size_t header = kMagicBytes + 4 * ndims;
   if (b.size() < header) {
-    throw fail(b.size(), fmt::format("truncated IDX header: {} dimensions need {} bytes, the data has {}",
-                                     ndims, header, b.size()));
+    throw fail(b.size(),
+               fmt::format("truncated IDX header: {} dimensions need {} bytes, the data has {}",
+                           ndims, header, b.size()));
   }
 
   // Sizes and their product, checked against overflow and against the bytes present.
@@ -105,10 +109,12 @@ IdxArray parse_plain(std::span<const unsigned char> b, const std::string& source
   overflow = overflow || !multiply_within(count, esize, kLimit, need);
   const std::uint64_t have = b.size() - header;
   if (overflow || need > have) {
-    throw fail(b.size(), fmt::format("truncated IDX data: dimensions {} of {}-byte elements need {} "
-                                     "bytes after the header, the data has {}",
-                                     fmt::join(out.dims, "×"), esize,
-                                     overflow ? std::string("more than 2⁶³") : fmt::format("{}", need), have));
+    throw fail(
+        b.size(),
+        fmt::format("truncated IDX data: dimensions {} of {}-byte elements need {} "
+                    "bytes after the header, the data has {}",
+                    fmt::join(out.dims, "×"), esize,
+                    overflow ? std::string("more than 2⁶³") : fmt::format("{}", need), have));
   }
   if (need < have) {
     throw fail(header + need, fmt::format("corrupt IDX data: dimensions {} need {} bytes after the "

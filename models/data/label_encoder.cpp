@@ -28,9 +28,10 @@ Vector LabelEncoder::transform(const Vector& y) const {
   for (Index i = 0; i < y.size(); ++i) {
     const double* it = std::lower_bound(begin, end, y(i));
     if (it == end || *it != y(i)) {
-      throw ValueError(fmt::format("LabelEncoder::transform: expected one of the {} classes seen at fit, "
-                                   "found {} at row {}",
-                                   classes_.size(), y(i), i));
+      throw ValueError(
+          fmt::format("LabelEncoder::transform: expected one of the {} classes seen at fit, "
+                      "found {} at row {}",
+                      classes_.size(), y(i), i));
     }
     out(i) = static_cast<double>(it - begin);
   }

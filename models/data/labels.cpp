@@ -7,7 +7,8 @@ namespace dagml {
 
 Tensor to_one_hot(const Vector& labels, Index num_classes) {
   const Index k = check_labels(labels, "to_one_hot", num_classes);
-  if (k == 0) throw ValueError("to_one_hot: expected at least one label or num_classes > 0, found neither");
+  if (k == 0)
+    throw ValueError("to_one_hot: expected at least one label or num_classes > 0, found neither");
   Tensor out = Tensor::Zero(labels.size(), k);
   for (Index i = 0; i < labels.size(); ++i) out(i, static_cast<Index>(labels(i))) = 1.0;
   return out;
@@ -26,13 +27,15 @@ Vector from_one_hot(const Tensor& one_hot) {
       if (v == 1.0 && hot < 0) {
         hot = c;
       } else if (v != 0.0) {
-        throw ValueError(fmt::format("from_one_hot: expected rows with exactly one 1 and 0s elsewhere, "
-                                     "found {} at row {}, column {}",
-                                     v, i, c));
+        throw ValueError(
+            fmt::format("from_one_hot: expected rows with exactly one 1 and 0s elsewhere, "
+                        "found {} at row {}, column {}",
+                        v, i, c));
       }
     }
     if (hot < 0) {
-      throw ValueError(fmt::format("from_one_hot: expected rows with exactly one 1, found none in row {}", i));
+      throw ValueError(
+          fmt::format("from_one_hot: expected rows with exactly one 1, found none in row {}", i));
     }
     out(i) = static_cast<double>(hot);
   }
@@ -43,8 +46,8 @@ Vector to_plus_minus(const Vector& labels) {
   Vector out(labels.size());
   for (Index i = 0; i < labels.size(); ++i) {
     if (labels(i) != 0.0 && labels(i) != 1.0) {
-      throw ValueError(fmt::format("to_plus_minus: expected binary labels 0 or 1, found {} at row {}",
-                                   labels(i), i));
+      throw ValueError(fmt::format(
+          "to_plus_minus: expected binary labels 0 or 1, found {} at row {}", labels(i), i));
     }
     out(i) = 2.0 * labels(i) - 1.0;
   }

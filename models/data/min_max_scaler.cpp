@@ -25,8 +25,10 @@ MinMaxScaler& MinMaxScaler::fit(const Tensor& X) {
     const double range = max_(j) - min_(j);
     // A range that overflows to infinity (columns spanning ±1e308) would give s = 0.
     if (!std::isfinite(range)) {
-      throw ValueError(fmt::format("MinMaxScaler::fit: expected column ranges that fit in a double, "
-                                   "found [{}, {}] in column {}", min_(j), max_(j), j));
+      throw ValueError(
+          fmt::format("MinMaxScaler::fit: expected column ranges that fit in a double, "
+                      "found [{}, {}] in column {}",
+                      min_(j), max_(j), j));
     }
     scale_(j) = width / (range > 0 ? range : 1.0);
   }

@@ -32,7 +32,7 @@ class MinMaxScaler {
   Tensor inverse_transform(const Tensor& Z) const;
 
   bool fitted() const { return fitted_; }
-  Index num_features() const;     // d; throws NotFittedError before fit
+  Index num_features() const;      // d; throws NotFittedError before fit
   const Vector& data_min() const;  // m, length d
   const Vector& data_max() const;  // M, length d
   const Vector& scale() const;     // s, length d

@@ -11,18 +11,21 @@ namespace dagml {
 MinibatchIndices::MinibatchIndices(Index n, const MinibatchOptions& options) : options_(options) {
   if (n < 1) throw ValueError(fmt::format("MinibatchIndices: expected n ≥ 1 samples, found {}", n));
   const Index bs = options.batch_size;
-  if (bs < 1) throw ValueError(fmt::format("MinibatchIndices: expected batch_size ≥ 1, found {}", bs));
+  if (bs < 1)
+    throw ValueError(fmt::format("MinibatchIndices: expected batch_size ≥ 1, found {}", bs));
   num_batches_ = options.drop_last ? n / bs : (n + bs - 1) / bs;
   if (num_batches_ == 0) {
-    throw ValueError(fmt::format("MinibatchIndices: drop_last with batch_size {} > n = {} leaves no batch",
-                                 bs, n));
+    throw ValueError(fmt::format(
+        "MinibatchIndices: drop_last with batch_size {} > n = {} leaves no batch", bs, n));
   }
   order_ = iota_indices(n);
   set_epoch(0);
 }
 
 void MinibatchIndices::set_epoch(Index epoch) {
-  if (epoch < 0) throw ValueError(fmt::format("MinibatchIndices::set_epoch: expected epoch ≥ 0, found {}", epoch));
+  if (epoch < 0)
+    throw ValueError(
+        fmt::format("MinibatchIndices::set_epoch: expected epoch ≥ 0, found {}", epoch));
   epoch_ = epoch;
   order_ = iota_indices(num_samples());  // restart from 0..n−1: the order depends on epoch only
   if (options_.shuffle) {
@@ -33,8 +36,8 @@ void MinibatchIndices::set_epoch(Index epoch) {
 
 std::span<const Index> MinibatchIndices::batch(Index b) const {
   if (b < 0 || b >= num_batches_) {
-    throw ValueError(fmt::format("MinibatchIndices::batch: expected a batch index in [0, {}), found {}",
-                                 num_batches_, b));
+    throw ValueError(fmt::format(
+        "MinibatchIndices::batch: expected a batch index in [0, {}), found {}", num_batches_, b));
   }
   const Index bs = options_.batch_size;
   const Index begin = b * bs;

@@ -8,12 +8,14 @@ namespace dagml {
 
 OneHotEncoder::OneHotEncoder(const OneHotEncoderOptions& options) : options_(options) {
   if (options.num_classes < 0) {
-    throw ValueError(fmt::format("OneHotEncoder: expected num_classes ≥ 0, found {}", options.num_classes));
+    throw ValueError(
+        fmt::format("OneHotEncoder: expected num_classes ≥ 0, found {}", options.num_classes));
   }
 }
 
 OneHotEncoder& OneHotEncoder::fit(const Vector& y) {
-  if (y.size() == 0) throw ValueError("OneHotEncoder::fit: expected at least one label, found none");
+  if (y.size() == 0)
+    throw ValueError("OneHotEncoder::fit: expected at least one label, found none");
   num_classes_ = check_labels(y, "OneHotEncoder::fit", options_.num_classes);
   fitted_ = true;
   return *this;

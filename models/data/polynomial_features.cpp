@@ -14,8 +14,9 @@ namespace dagml {
 // r·(M+i)/i = (r/g)·((M+i)/(i/g)), and i/g divides M+i because gcd(r/g, i/g) = 1.
 std::uint64_t num_polynomial_features(Index num_inputs, Index degree) {
   if (num_inputs < 0 || degree < 0) {
-    throw ValueError(fmt::format("num_polynomial_features: expected ℓ ≥ 0 and p ≥ 0, found ℓ = {}, p = {}",
-                                 num_inputs, degree));
+    throw ValueError(
+        fmt::format("num_polynomial_features: expected ℓ ≥ 0 and p ≥ 0, found ℓ = {}, p = {}",
+                    num_inputs, degree));
   }
   const auto m = static_cast<std::uint64_t>(std::min(num_inputs, degree));
   const auto big = static_cast<std::uint64_t>(std::max(num_inputs, degree));
@@ -32,9 +33,11 @@ std::uint64_t num_polynomial_features(Index num_inputs, Index degree) {
   return r;
 }
 
-PolynomialFeatures::PolynomialFeatures(const PolynomialFeaturesOptions& options) : options_(options) {
+PolynomialFeatures::PolynomialFeatures(const PolynomialFeaturesOptions& options)
+    : options_(options) {
   if (options.degree < 0) {
-    throw ValueError(fmt::format("PolynomialFeatures: expected degree ≥ 0, found {}", options.degree));
+    throw ValueError(
+        fmt::format("PolynomialFeatures: expected degree ≥ 0, found {}", options.degree));
   }
   if (options.max_output_features < 1) {
     throw ValueError(fmt::format("PolynomialFeatures: expected max_output_features ≥ 1, found {}",
@@ -52,9 +55,10 @@ PolynomialFeatures& PolynomialFeatures::fit(const Tensor& X) {
   const std::uint64_t total = num_polynomial_features(ell, p);
   const std::uint64_t outputs = total - (options_.include_bias ? 0 : 1);
   if (outputs > static_cast<std::uint64_t>(options_.max_output_features)) {
-    throw ValueError(fmt::format("PolynomialFeatures::fit: degree {} on {} inputs gives {} features, "
-                                 "more than max_output_features = {}",
-                                 p, ell, outputs, options_.max_output_features));
+    throw ValueError(
+        fmt::format("PolynomialFeatures::fit: degree {} on {} inputs gives {} features, "
+                    "more than max_output_features = {}",
+                    p, ell, outputs, options_.max_output_features));
   }
 
   // Degree-k monomials from degree-(k−1) ones: extend each, in order, by every variable v at or
@@ -127,7 +131,8 @@ Index PolynomialFeatures::num_output_features() const {
   return coefficients_.size();
 }
 
-Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> PolynomialFeatures::powers() const {
+Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> PolynomialFeatures::powers()
+    const {
   check_fitted(fitted_, "PolynomialFeatures::powers");
   const auto total = static_cast<Index>(parent_.size());
   Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> all =
@@ -145,11 +150,13 @@ const Vector& PolynomialFeatures::coefficients() const {
   return coefficients_;
 }
 
-std::vector<std::string> PolynomialFeatures::feature_names(const std::vector<std::string>& input_names) const {
+std::vector<std::string> PolynomialFeatures::feature_names(
+    const std::vector<std::string>& input_names) const {
   check_fitted(fitted_, "PolynomialFeatures::feature_names");
   if (!input_names.empty() && static_cast<Index>(input_names.size()) != num_inputs_) {
-    throw ShapeError(fmt::format("PolynomialFeatures::feature_names: expected {} input names, found {}",
-                                 num_inputs_, input_names.size()));
+    throw ShapeError(
+        fmt::format("PolynomialFeatures::feature_names: expected {} input names, found {}",
+                    num_inputs_, input_names.size()));
   }
   const auto name = [&](Index j) {
     return input_names.empty() ? fmt::format("x{}", j) : input_names[static_cast<std::size_t>(j)];

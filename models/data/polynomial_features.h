@@ -34,9 +34,9 @@ namespace dagml {
 std::uint64_t num_polynomial_features(Index num_inputs, Index degree);
 
 struct PolynomialFeaturesOptions {
-  Index degree = 2;              // p ≥ 0
-  bool include_bias = true;      // output the constant monomial 1 (the first column)
-  bool kernel_scaling = false;   // the √-scaled map with φ(x)ᵀφ(z) = (xᵀz + 1)^p
+  Index degree = 2;             // p ≥ 0
+  bool include_bias = true;     // output the constant monomial 1 (the first column)
+  bool kernel_scaling = false;  // the √-scaled map with φ(x)ᵀφ(z) = (xᵀz + 1)^p
   Index max_output_features = Index{1} << 24;  // fit refuses a larger map (memory guard)
 };
 

@@ -53,9 +53,10 @@ SplitIndices train_test_indices(Index n, const SplitOptions& options, const Vect
   const auto n_test = static_cast<Index>(
       std::abs(exact - nearest) <= 1e-9 * std::max(1.0, exact) ? nearest : std::ceil(exact));
   if (n_test < 1 || n_test >= n) {
-    throw ValueError(fmt::format("train_test_split: expected at least one train and one test row, "
-                                 "found {} rows of which {} would be test rows",
-                                 n, n_test));
+    throw ValueError(
+        fmt::format("train_test_split: expected at least one train and one test row, "
+                    "found {} rows of which {} would be test rows",
+                    n, n_test));
   }
   std::mt19937_64 rng(options.seed);
   SplitIndices out;
@@ -67,10 +68,12 @@ SplitIndices train_test_indices(Index n, const SplitOptions& options, const Vect
     return out;
   }
 
-  if (labels == nullptr) throw ValueError("train_test_split: stratify needs class labels, found none");
+  if (labels == nullptr)
+    throw ValueError("train_test_split: stratify needs class labels, found none");
   if (!options.shuffle) throw ValueError("train_test_split: stratify needs shuffle = true");
   if (labels->size() != n) {
-    throw ShapeError(fmt::format("train_test_split: expected {} labels, found {}", n, labels->size()));
+    throw ShapeError(
+        fmt::format("train_test_split: expected {} labels, found {}", n, labels->size()));
   }
   const Index k = check_labels(*labels, "train_test_split");
   std::vector<std::vector<Index>> members(static_cast<std::size_t>(k));
@@ -100,8 +103,8 @@ namespace {
 void check_rows(std::span<const Index> rows, Index n) {
   for (std::size_t r = 0; r < rows.size(); ++r) {
     if (rows[r] < 0 || rows[r] >= n) {
-      throw ShapeError(fmt::format("take_rows: expected row indices in [0, {}), found {} at position {}",
-                                   n, rows[r], r));
+      throw ShapeError(fmt::format(
+          "take_rows: expected row indices in [0, {}), found {} at position {}", n, rows[r], r));
     }
   }
 }

@@ -13,9 +13,9 @@ struct SplitOptions {
   // n_test = ⌈test_fraction · n⌉ (a product within 1e-9 of an integer counts as that integer);
   // both parts must be non-empty.
   double test_fraction = 0.25;
-  std::uint64_t seed = 0;       // the same seed gives the same split on every platform
-  bool shuffle = true;          // false: the last n_test rows are the test set (not with stratify)
-  bool stratify = false;        // keep each class's share in both parts (labels 0..K−1)
+  std::uint64_t seed = 0;  // the same seed gives the same split on every platform
+  bool shuffle = true;     // false: the last n_test rows are the test set (not with stratify)
+  bool stratify = false;   // keep each class's share in both parts (labels 0..K−1)
 };
 
 struct SplitIndices {

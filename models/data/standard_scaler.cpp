@@ -39,7 +39,8 @@ Tensor StandardScaler::transform(const Tensor& X) const {
   check_fitted(fitted_, "StandardScaler::transform");
   check_columns(X, mean_.size(), "StandardScaler::transform");
   check_finite(X, "StandardScaler::transform");
-  return ((X.rowwise() - mean_.transpose()).array().rowwise() / scale_.transpose().array()).matrix();
+  return ((X.rowwise() - mean_.transpose()).array().rowwise() / scale_.transpose().array())
+      .matrix();
 }
 
 Tensor StandardScaler::fit_transform(const Tensor& X) { return fit(X).transform(X); }
@@ -48,7 +49,8 @@ Tensor StandardScaler::inverse_transform(const Tensor& Z) const {
   check_fitted(fitted_, "StandardScaler::inverse_transform");
   check_columns(Z, mean_.size(), "StandardScaler::inverse_transform");
   check_finite(Z, "StandardScaler::inverse_transform");
-  return ((Z.array().rowwise() * scale_.transpose().array()).matrix().rowwise() + mean_.transpose());
+  return ((Z.array().rowwise() * scale_.transpose().array()).matrix().rowwise() +
+          mean_.transpose());
 }
 
 Index StandardScaler::num_features() const {

@@ -32,7 +32,7 @@ class StandardScaler {
   Tensor inverse_transform(const Tensor& Z) const;
 
   bool fitted() const { return fitted_; }
-  Index num_features() const;     // d; throws NotFittedError before fit
+  Index num_features() const;      // d; throws NotFittedError before fit
   const Vector& mean() const;      // μ (zeros if with_mean is false), length d
   const Vector& variance() const;  // σ² (population), length d, 0 for constant columns
   const Vector& scale() const;     // s, length d

@@ -35,8 +35,8 @@ void check_columns(const Tensor& X, Index expected, const char* who) {
 
 void check_not_empty(const Tensor& X, const char* who) {
   if (X.rows() == 0 || X.cols() == 0) {
-    throw ValueError(fmt::format("{}: expected a non-empty input, found {}", who,
-                                 to_string(shape_of(X))));
+    throw ValueError(
+        fmt::format("{}: expected a non-empty input, found {}", who, to_string(shape_of(X))));
   }
 }
 
