@@ -1,0 +1,345 @@
+#include "models/data/csv.h"
+
+#include <fmt/ranges.h>
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <system_error>
+
+#include "graph/error.h"
+#include "models/data/file_io.h"
+
+namespace dagml {
+namespace {
+
+constexpr char kQuote = '"';
+
+struct Field {
+  std::string text;  // unquoted, unescaped, trimmed
+  long line = 0;     // 1-based position of the field's first character
+  long column = 0;
+};
+
+struct Record {
+  std::vector<Field> fields;
+  long line = 0;      // line of the first field
+  long end_line = 0;  // where the record ends (after its last field)
+  long end_column = 0;
+};
+
+void check_delimiter(char d, const char* who) {
+  const auto u = static_cast<unsigned char>(d);
+  if (d == kQuote || d == '\n' || d == '\r' || d == '.' || d == '+' || d == '-' || d == '\0' ||
+      std::isalnum(u)) {
+    throw ValueError(fmt::format(
+        "{}: expected a delimiter that cannot occur in a number or a line break, found '{}'", who,
+        d == '\n' ? std::string("\\n") : std::string(1, d)));
+  }
+}
+
+// Splits CSV text into records of fields, tracking line and column for error messages.
+class Tokenizer {
+ public:
+  Tokenizer(std::string_view text, char delimiter, const std::string& source)
+      : text_(text), delimiter_(delimiter), source_(source) {
+    if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = line_start_ = 3;  // byte-order mark
+  }
+
+  // Reads the next non-empty record into `record`; false at the end of the text.
+  bool next(Record& record) {
+    skip_empty_lines();
+    if (at_end()) return false;
+    record.fields.clear();
+    record.line = line_;
+    for (;;) {
+      Field& field = record.fields.emplace_back();
+      read_field(field);
+      if (!at_end() && text_[pos_] == delimiter_) {
+        ++pos_;
+        continue;
+      }
+      record.end_line = line_;
+      record.end_column = column();
+      if (!at_end()) consume_line_break();
+      return true;
+    }
+  }
+
+ private:
+  bool at_end() const { return pos_ >= text_.size(); }
+  long column() const { return static_cast<long>(pos_ - line_start_) + 1; }
+  bool is_blank(char c) const { return (c == ' ' || c == '\t') && c != delimiter_; }
+
+  void new_line() {
+    ++line_;
+    line_start_ = pos_;
+  }
+
+  // At '\n' or "\r\n": step over it.
+  void consume_line_break() {
+    if (text_[pos_] == '\r') ++pos_;
+    if (!at_end() && text_[pos_] == '\n') ++pos_;
+    new_line();
+  }
+
+  bool at_line_break() const {
+    return text_[pos_] == '\n' ||
+           (text_[pos_] == '\r' && (pos_ + 1 == text_.size() || text_[pos_ + 1] == '\n'));
+  }
+
+  void skip_empty_lines() {
+    while (!at_end() && at_line_break()) consume_line_break();
+  }
+
+  void read_field(Field& field) {
+    field.text.clear();
+    while (!at_end() && is_blank(text_[pos_])) ++pos_;
+    field.line = line_;
+    field.column = column();
+    if (!at_end() && text_[pos_] == kQuote) {
+      read_quoted(field);
+      return;
+    }
+    const std::size_t begin = pos_;
+    while (!at_end() && text_[pos_] != delimiter_ && !at_line_break()) ++pos_;
+    std::size_t end = pos_;
+    while (end > begin && is_blank(text_[end - 1])) --end;
+    field.text.assign(text_.substr(begin, end - begin));
+  }
+
+  void read_quoted(Field& field) {
+    ++pos_;  // opening quote
+    for (;;) {
+      if (at_end()) {
+        throw ParseError(
+            source_, field.line, field.column,
+            "unterminated quoted field: expected a closing '\"' before the end of the file");
+      }
+      const char c = text_[pos_];
+      if (c == kQuote) {
+        if (pos_ + 1 < text_.size() && text_[pos_ + 1] == kQuote) {  // "" is an escaped quote
+          field.text.push_back(kQuote);
+          pos_ += 2;
+          continue;
+        }
+        ++pos_;
+        break;
+      }
+      field.text.push_back(c);
+      ++pos_;
+      if (c == '\n') new_line();
+    }
+    while (!at_end() && is_blank(text_[pos_])) ++pos_;
+    if (!at_end() && text_[pos_] != delimiter_ && !at_line_break()) {
+      throw ParseError(source_, line_, column(),
+                       fmt::format("expected a delimiter or the end of the line after a closing "
+                                   "quote, found '{}'",
+                                   text_[pos_]));
+    }
+  }
+
+  std::string_view text_;
+  char delimiter_;
+  const std::string& source_;
+  std::size_t pos_ = 0;
+  std::size_t line_start_ = 0;
+  long line_ = 1;
+};
+
+// A field for an error message: at most 40 characters.
+std::string quote_for_message(const std::string& s) {
+  if (s.size() <= 40) return "'" + s + "'";
+  return "'" + s.substr(0, 37) + "...'";
+}
+
+bool is_missing(const std::string& s) { return s.empty() || s == "NA"; }
+
+// Parses the whole field as a double; std::from_chars rounds correctly, so the shortest or the
+// 17-significant-digit form of a double reads back to that double.
+double parse_number(const Field& f, const std::string& column_name, std::size_t index,
+                    bool missing_as_nan, const std::string& source) {
+  const auto where = [&] { return fmt::format("column '{}' (field {})", column_name, index + 1); };
+  if (is_missing(f.text)) {
+    if (missing_as_nan) return std::numeric_limits<double>::quiet_NaN();
+    throw ParseError(source, f.line, f.column,
+                     fmt::format("{}: expected a number, found a missing value ({}); set "
+                                 "CsvOptions::missing_as_nan to read it as NaN",
+                                 where(), f.text.empty() ? "empty field" : "NA"));
+  }
+  const char* first = f.text.data();
+  const char* last = first + f.text.size();
+  // from_chars accepts '-' but not '+'.
+  if (*first == '+' && last - first > 1 && first[1] != '-' && first[1] != '+') ++first;
+  double value = 0;
+  const auto [end, ec] = std::from_chars(first, last, value);
+  if (ec == std::errc::result_out_of_range) {
+    throw ParseError(source, f.line, f.column,
+                     fmt::format("{}: number {} is out of the range of double", where(),
+                                 quote_for_message(f.text)));
+  }
+  if (ec != std::errc() || end != last) {
+    throw ParseError(
+        source, f.line, f.column,
+        fmt::format("{}: expected a number, found {}", where(), quote_for_message(f.text)));
+  }
+  return value;
+}
+
+// Resolves the target column to an index in [0, ncols), or throws ValueError.
+std::size_t target_column(const std::vector<std::string>& names, const CsvOptions& options,
+                          const std::string& source) {
+  const auto n = static_cast<Index>(names.size());
+  if (!options.target.empty()) {
+    std::size_t found = names.size();
+    for (std::size_t j = 0; j < names.size(); ++j) {
+      if (names[j] != options.target) continue;
+      if (found != names.size()) {
+        throw ValueError(fmt::format(
+            "{}: target column '{}' is ambiguous: columns {} and {} both have that name", source,
+            options.target, found, j));
+      }
+      found = j;
+    }
+    if (found == names.size()) {
+      throw ValueError(fmt::format("{}: expected a target column named '{}', found columns: {}",
+                                   source, options.target, fmt::join(names, ", ")));
+    }
+    return found;
+  }
+  const Index j = options.target_index < 0 ? options.target_index + n : options.target_index;
+  if (j < 0 || j >= n) {
+    throw ValueError(fmt::format("{}: expected a target column index in [{}, {}), found {}", source,
+                                 -n, n, options.target_index));
+  }
+  return static_cast<std::size_t>(j);
+}
+
+}  // namespace
+
+Dataset parse_csv(std::string_view text, const CsvOptions& options, const std::string& source) {
+  check_delimiter(options.delimiter, "CsvOptions::delimiter");
+  Tokenizer tokenizer(text, options.delimiter, source);
+  Record record;
+  if (!tokenizer.next(record)) {
+    throw ParseError(source, 1, 1,
+                     options.header ? "empty file: expected a header row"
+                                    : "empty file: expected at least one data row");
+  }
+  const std::size_t ncols = record.fields.size();
+  std::vector<std::string> names;
+  bool have_row = !options.header;  // without a header the first record is data
+  for (std::size_t j = 0; j < ncols; ++j) {
+    names.push_back(options.header ? record.fields[j].text : fmt::format("c{}", j));
+  }
+  const std::size_t target = options.no_target ? ncols : target_column(names, options, source);
+
+  std::vector<double> values;  // row-major, ncols per row
+  Index nrows = 0;
+  for (;;) {
+    if (!have_row && !tokenizer.next(record)) break;
+    have_row = false;
+    if (record.fields.size() != ncols) {
+      const bool too_many = record.fields.size() > ncols;
+      const long line = too_many ? record.fields[ncols].line : record.end_line;
+      const long col = too_many ? record.fields[ncols].column : record.end_column;
+      throw ParseError(source, line, col,
+                       fmt::format("expected {} fields per record (as in the {}), found {} in the "
+                                   "record starting on line {}",
+                                   ncols, options.header ? "header" : "first record",
+                                   record.fields.size(), record.line));
+    }
+    for (std::size_t j = 0; j < ncols; ++j) {
+      values.push_back(parse_number(record.fields[j], names[j], j, options.missing_as_nan, source));
+    }
+    ++nrows;
+  }
+  if (nrows == 0) {
+    throw ParseError(source, record.end_line + 1, 1,
+                     "expected at least one data row after the header, found none");
+  }
+
+  Dataset out;
+  const Index nfeatures = static_cast<Index>(target < ncols ? ncols - 1 : ncols);
+  out.features.resize(nrows, nfeatures);
+  if (target < ncols) {
+    out.target.resize(nrows);
+    out.target_names = {names[target]};
+  }
+  for (std::size_t j = 0; j < ncols; ++j) {
+    if (j != target) out.feature_names.push_back(names[j]);
+  }
+  for (Index i = 0; i < nrows; ++i) {
+    Index f = 0;
+    for (std::size_t j = 0; j < ncols; ++j) {
+      const double v = values[static_cast<std::size_t>(i) * ncols + j];
+      if (j == target) {
+        out.target(i) = v;
+      } else {
+        out.features(i, f++) = v;
+      }
+    }
+  }
+  return out;
+}
+
+Dataset read_csv(const std::filesystem::path& path, const CsvOptions& options) {
+  const std::vector<unsigned char> bytes = read_file_bytes(path);
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  return parse_csv(text, options, path.string());
+}
+
+namespace {
+
+// Quotes a header name if the reader would otherwise split or trim it.
+std::string csv_name(const std::string& name, char delimiter) {
+  const bool needs_quotes =
+      name.find_first_of(std::string{delimiter, kQuote, '\n', '\r'}) != std::string::npos ||
+      (!name.empty() && (name.front() == ' ' || name.front() == '\t' || name.back() == ' ' ||
+                         name.back() == '\t')) ||
+      name == "NA";
+  if (!needs_quotes) return name;
+  std::string out(1, kQuote);
+  for (const char c : name) {
+    if (c == kQuote) out.push_back(kQuote);
+    out.push_back(c);
+  }
+  out.push_back(kQuote);
+  return out;
+}
+
+}  // namespace
+
+std::string format_csv(const Tensor& values, const std::vector<std::string>& header,
+                       char delimiter) {
+  check_delimiter(delimiter, "format_csv");
+  if (static_cast<Index>(header.size()) != values.cols()) {
+    throw ShapeError(
+        fmt::format("format_csv: expected one header name per column ({}), found {} names",
+                    values.cols(), header.size()));
+  }
+  std::string out;
+  for (std::size_t j = 0; j < header.size(); ++j) {
+    if (j > 0) out.push_back(delimiter);
+    out += csv_name(header[j], delimiter);
+  }
+  out.push_back('\n');
+  auto it = std::back_inserter(out);
+  for (Index i = 0; i < values.rows(); ++i) {
+    for (Index j = 0; j < values.cols(); ++j) {
+      if (j > 0) out.push_back(delimiter);
+      // fmt's default for double is the shortest representation that round-trips.
+      fmt::format_to(it, "{}", values(i, j));
+    }
+    out.push_back('\n');
+  }
+  return out;
+}
+
+void write_csv(const std::filesystem::path& path, const Tensor& values,
+               const std::vector<std::string>& header, char delimiter) {
+  write_text_file(path, format_csv(values, header, delimiter));
+}
+
+}  // namespace dagml

@@ -1,0 +1,65 @@
+// CSV reading and writing.
+//
+// Format read (RFC 4180 with common relaxations):
+// - Records are separated by LF or CRLF; a UTF-8 byte-order mark at the start is skipped; lines
+//   that are completely empty are skipped.
+// - Fields are separated by `delimiter`. A field may be quoted with '"': inside quotes the
+//   delimiter and line breaks are literal and "" stands for one '"'. Spaces and tabs around a
+//   field (outside quotes) are ignored.
+// - The first record is the header (column names) unless `header` is false.
+// - Every value must be a number in the syntax of std::from_chars (general format): decimal or
+//   scientific notation, "inf", "nan", with an optional sign. This is exact (correctly rounded)
+//   for what printf("%.17g") or write_csv writes, so written doubles read back bit for bit.
+// - A missing value is an empty field or "NA".
+//
+// Errors: a malformed file throws ParseError with the file name, the 1-based line and the
+// 1-based character column where the fault is, and a message naming the column:
+// empty file, no data rows, a record with a different number of fields than the header, an
+// unterminated quote, text after a closing quote, a non-numeric or out-of-range value, a
+// missing value (unless missing_as_nan). A target column that does not exist is a ValueError; a
+// file that cannot be opened is an IoError.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "graph/tensor.h"
+#include "models/data/dataset.h"
+
+namespace dagml {
+
+struct CsvOptions {
+  char delimiter = ',';  // any character but '"', CR, LF, letters, digits, '.', '+', '-'
+  bool header = true;    // first record holds the column names; if false they are c0, c1, …
+  // The target column, by name (when not empty) or else by 0-based index; a negative index
+  // counts from the end (−1 is the last column, the layout of the bundled datasets).
+  std::string target = {};
+  Index target_index = -1;
+  bool no_target = false;       // every column is a feature; target and target_names stay empty
+  bool missing_as_nan = false;  // missing values become NaN instead of a ParseError
+};
+
+// Reads a CSV file into a Dataset: the target column goes to `target` (its name is the one entry
+// of `target_names`), the other columns, in file order, to `features` and `feature_names`.
+// Throws IoError, ParseError or ValueError as described above.
+Dataset read_csv(const std::filesystem::path& path, const CsvOptions& options = {});
+
+// The same for CSV text in memory; `source` names it in errors.
+Dataset parse_csv(std::string_view text, const CsvOptions& options = {},
+                  const std::string& source = "<csv text>");
+
+// CSV text for a matrix: the header (one name per column, quoted where needed), then one line
+// per row. Each value is written in the shortest form that reads back to the identical double
+// ("nan", "inf" and "-inf" for non-finite values), so read_csv(write_csv(X)) == X bit for bit.
+// Throws ShapeError if header.size() != values.cols(), ValueError for a bad delimiter.
+std::string format_csv(const Tensor& values, const std::vector<std::string>& header,
+                       char delimiter = ',');
+
+// Writes format_csv(values, header, delimiter) to `path` (for predictions, histories, …).
+// Throws as format_csv, and IoError if the file cannot be written.
+void write_csv(const std::filesystem::path& path, const Tensor& values,
+               const std::vector<std::string>& header, char delimiter = ',');
+
+}  // namespace dagml

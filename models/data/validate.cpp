@@ -1,0 +1,75 @@
+#include "models/data/validate.h"
+
+#include <cmath>
+
+namespace dagml {
+
+void check_finite(const Tensor& X, const char* who) {
+  // Fast path: a sum of finite values is finite unless it overflows; only then look closer.
+  if (std::isfinite(X.sum())) return;
+  for (Index i = 0; i < X.rows(); ++i) {
+    for (Index j = 0; j < X.cols(); ++j) {
+      if (!std::isfinite(X(i, j))) {
+        throw ValueError(fmt::format("{}: expected finite values, found {} at row {}, column {}",
+                                     who, X(i, j), i, j));
+      }
+    }
+  }
+}
+
+void check_finite(const Vector& v, const char* who) {
+  if (std::isfinite(v.sum())) return;
+  for (Index i = 0; i < v.size(); ++i) {
+    if (!std::isfinite(v(i))) {
+      throw ValueError(fmt::format("{}: expected finite values, found {} at row {}", who, v(i), i));
+    }
+  }
+}
+
+void check_columns(const Tensor& X, Index expected, const char* who) {
+  if (X.cols() != expected) {
+    throw ShapeError(fmt::format("{}: expected {} columns (as at fit), found {} (input is {})", who,
+                                 expected, X.cols(), to_string(shape_of(X))));
+  }
+}
+
+void check_not_empty(const Tensor& X, const char* who) {
+  if (X.rows() == 0 || X.cols() == 0) {
+    throw ValueError(
+        fmt::format("{}: expected a non-empty input, found {}", who, to_string(shape_of(X))));
+  }
+}
+
+void check_same_rows(const Tensor& X, const Vector& y, const char* who) {
+  if (X.rows() != y.size()) {
+    throw ShapeError(fmt::format("{}: expected one target per row of X ({} rows), found {} targets",
+                                 who, X.rows(), y.size()));
+  }
+}
+
+Index check_labels(const Vector& y, const char* who, Index num_classes) {
+  if (num_classes < 0) {
+    throw ValueError(fmt::format("{}: expected num_classes ≥ 0, found {}", who, num_classes));
+  }
+  double max_label = -1;
+  for (Index i = 0; i < y.size(); ++i) {
+    const double v = y(i);
+    // A label must be a non-negative integer small enough to index with.
+    if (!(v >= 0) || v != std::floor(v) || v > 1e15) {
+      throw ValueError(fmt::format(
+          "{}: expected class labels that are integers 0..K−1, found {} at row {}", who, v, i));
+    }
+    if (num_classes > 0 && v >= static_cast<double>(num_classes)) {
+      throw ValueError(fmt::format("{}: expected class labels in 0..{}, found {} at row {}", who,
+                                   num_classes - 1, v, i));
+    }
+    max_label = std::max(max_label, v);
+  }
+  return num_classes > 0 ? num_classes : static_cast<Index>(max_label) + 1;
+}
+
+void check_fitted(bool fitted, const char* who) {
+  if (!fitted) throw NotFittedError(fmt::format("{}: called before fit", who));
+}
+
+}  // namespace dagml

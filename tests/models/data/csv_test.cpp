@@ -1,0 +1,261 @@
+// Tests for read_csv / parse_csv / write_csv.
+#include "models/data/csv.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <random>
+
+#include "graph/error.h"
+#include "models/data/test_files.h"
+
+namespace dagml {
+namespace {
+
+using ::dagml::testing::TempDir;
+
+// Runs f, expects a ParseError at (line, column) whose message contains `what`.
+void expect_parse_error(const std::function<void()>& f, long line, long column, const std::string& what) {
+  try {
+    f();
+    ADD_FAILURE() << "expected a ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.line(), line) << e.what();
+    EXPECT_EQ(e.column(), column) << e.what();
+    EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+  }
+}
+
+TEST(CsvTest, ReadsHeaderFeaturesAndLastColumnAsTarget) {
+  const Dataset d = parse_csv("a,b,y\n1,2,0\n3.5,-4e2,1\n");
+  ASSERT_EQ(d.features.rows(), 2);
+  ASSERT_EQ(d.features.cols(), 2);
+  EXPECT_EQ(d.features(0, 0), 1);
+  EXPECT_EQ(d.features(1, 0), 3.5);
+  EXPECT_EQ(d.features(1, 1), -400);
+  EXPECT_EQ(d.target(0), 0);
+  EXPECT_EQ(d.target(1), 1);
+  EXPECT_EQ(d.feature_names, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(d.target_names, (std::vector<std::string>{"y"}));
+}
+
+TEST(CsvTest, ChoosesTargetByNameOrIndex) {
+  const std::string text = "a,b,c\n1,2,3\n4,5,6\n";
+  const Dataset by_name = parse_csv(text, {.target = "a"});
+  EXPECT_EQ(by_name.target, (Vector(2) << 1, 4).finished());
+  EXPECT_EQ(by_name.feature_names, (std::vector<std::string>{"b", "c"}));
+  EXPECT_EQ(by_name.features(1, 1), 6);
+
+  const Dataset by_index = parse_csv(text, {.target_index = 1});
+  EXPECT_EQ(by_index.target, (Vector(2) << 2, 5).finished());
+  EXPECT_EQ(by_index.target_names, (std::vector<std::string>{"b"}));
+
+  const Dataset from_end = parse_csv(text, {.target_index = -3});
+  EXPECT_EQ(from_end.target_names, (std::vector<std::string>{"a"}));
+
+  const Dataset none = parse_csv(text, {.no_target = true});
+  EXPECT_EQ(none.features.cols(), 3);
+  EXPECT_EQ(none.target.size(), 0);
+  EXPECT_TRUE(none.target_names.empty());
+}
+
+TEST(CsvTest, OnlyTheChosenDelimiterSeparates) {
+  // With ';' as the delimiter, "1,5" is one field, and not a number.
+  expect_parse_error([] { parse_csv("x;y\n1,5;2\n", {.delimiter = ';'}); }, 2, 1, "'1,5'");
+}
+
+TEST(CsvTest, SemicolonTabAndHeaderless) {
+  const Dataset semi = parse_csv("x;y\n1.5;2\n", {.delimiter = ';'});
+  EXPECT_EQ(semi.features(0, 0), 1.5);
+  EXPECT_EQ(semi.target(0), 2);
+  const Dataset tab = parse_csv("x\ty\n 1\t 2 \n", {.delimiter = '\t'});
+  EXPECT_EQ(tab.features(0, 0), 1);
+  EXPECT_EQ(tab.target(0), 2);
+  const Dataset raw = parse_csv("1,2\n3,4\n", {.header = false});
+  EXPECT_EQ(raw.features.rows(), 2);
+  EXPECT_EQ(raw.feature_names, (std::vector<std::string>{"c0"}));
+  EXPECT_EQ(raw.target_names, (std::vector<std::string>{"c1"}));
+}
+
+TEST(CsvTest, QuotedFieldsCrlfBomBlankLinesAndSpaces) {
+  const std::string text =
+      "\xEF\xBB\xBF\"a, with comma\",\"say \"\"hi\"\"\",\"multi\nline\"\r\n"
+      "\r\n"
+      "  \"1.25\" , +2 ,3\r\n"
+      "\n"
+      "4,  5e-1,\"-6\"\r\n";
+  const Dataset d = parse_csv(text, {.no_target = true});
+  EXPECT_EQ(d.feature_names, (std::vector<std::string>{"a, with comma", "say \"hi\"", "multi\nline"}));
+  ASSERT_EQ(d.features.rows(), 2);
+  EXPECT_EQ(d.features(0, 0), 1.25);
+  EXPECT_EQ(d.features(0, 1), 2);
+  EXPECT_EQ(d.features(0, 2), 3);
+  EXPECT_EQ(d.features(1, 1), 0.5);
+  EXPECT_EQ(d.features(1, 2), -6);
+}
+
+TEST(CsvTest, NonFiniteLiteralsAndMissingAsNan) {
+  const Dataset d = parse_csv("a,b,c\ninf,-inf,nan\n", {.no_target = true});
+  EXPECT_EQ(d.features(0, 0), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(d.features(0, 1), -std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isnan(d.features(0, 2)));
+
+  const Dataset m = parse_csv("a,b,c\n1,,NA\n", {.no_target = true, .missing_as_nan = true});
+  EXPECT_EQ(m.features(0, 0), 1);
+  EXPECT_TRUE(std::isnan(m.features(0, 1)));
+  EXPECT_TRUE(std::isnan(m.features(0, 2)));
+}
+
+// std::from_chars is correctly rounded: whatever printf("%.17g") writes reads back bit for bit.
+TEST(CsvTest, ParsingIsExactForPrintf17g) {
+  std::mt19937_64 rng(2024);
+  std::string text = "v\n";
+  std::vector<double> expected;
+  for (int i = 0; i < 2000; ++i) {
+    double v = std::bit_cast<double>(rng());
+    if (!std::isfinite(v)) continue;
+    expected.push_back(v);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g\n", v);
+    text += buf;
+  }
+  for (const double v : {4.9406564584124654e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
+                         0.1, -0.0, 1.0 / 3.0}) {
+    expected.push_back(v);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g\n", v);
+    text += buf;
+  }
+  const Dataset d = parse_csv(text, {.no_target = true});
+  ASSERT_EQ(d.features.rows(), static_cast<Index>(expected.size()));
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(d.features(static_cast<Index>(i), 0)),
+              std::bit_cast<std::uint64_t>(expected[i]))
+        << "row " << i;
+  }
+}
+
+TEST(CsvTest, WriteThenReadGivesIdenticalDoubles) {
+  TempDir dir;
+  std::mt19937_64 rng(7);
+  Tensor X(300, 4);
+  for (Index i = 0; i < X.rows(); ++i) {
+    for (Index j = 0; j < X.cols(); ++j) {
+      double v = std::bit_cast<double>(rng());
+      if (!std::isfinite(v)) v = std::ldexp(static_cast<double>(rng() >> 11), -53);  // in [0, 1)
+      X(i, j) = v;
+    }
+  }
+  X(0, 0) = -0.0;
+  X(0, 1) = std::numeric_limits<double>::denorm_min();
+  X(0, 2) = std::numeric_limits<double>::max();
+  X(0, 3) = std::numeric_limits<double>::lowest();
+  X(1, 0) = std::numeric_limits<double>::infinity();
+  X(1, 1) = -std::numeric_limits<double>::infinity();
+  X(1, 2) = std::numeric_limits<double>::quiet_NaN();
+  X(1, 3) = 0.1;
+  const std::vector<std::string> header = {"plain", "with,comma", "with \"quote\"", " padded "};
+  write_csv(dir / "x.csv", X, header);
+  const Dataset d = read_csv(dir / "x.csv", {.no_target = true});
+  EXPECT_EQ(d.feature_names, header);
+  ASSERT_EQ(d.features.rows(), X.rows());
+  ASSERT_EQ(d.features.cols(), X.cols());
+  for (Index i = 0; i < X.rows(); ++i) {
+    for (Index j = 0; j < X.cols(); ++j) {
+      if (std::isnan(X(i, j))) {
+        EXPECT_TRUE(std::isnan(d.features(i, j)));
+      } else {
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(d.features(i, j)), std::bit_cast<std::uint64_t>(X(i, j)))
+            << "at " << i << "," << j;
+      }
+    }
+  }
+  // Another delimiter round-trips too.
+  const Dataset semi = parse_csv(format_csv(X.topRows(1), header, ';'), {.delimiter = ';', .no_target = true});
+  EXPECT_EQ(std::bit_cast<std::uint64_t>(semi.features(0, 0)), std::bit_cast<std::uint64_t>(-0.0));
+}
+
+TEST(CsvTest, FormatWritesShortestForm) {
+  Tensor X(2, 2);
+  X << 0.1, 5, -2.5e-10, 1e100;
+  EXPECT_EQ(format_csv(X, {"a", "b"}), "a,b\n0.1,5\n-2.5e-10,1e+100\n");
+}
+
+TEST(CsvTest, EmptyFileAndHeaderOnly) {
+  expect_parse_error([] { parse_csv(""); }, 1, 1, "empty file");
+  expect_parse_error([] { parse_csv("\n\r\n\n"); }, 1, 1, "empty file");
+  expect_parse_error([] { parse_csv("a,b\n"); }, 2, 1, "at least one data row");
+}
+
+TEST(CsvTest, RaggedRows) {
+  // Too few fields: the fault is at the end of the short record.
+  expect_parse_error([] { parse_csv("a,b,c\n1,2,3\n4,5\n"); }, 3, 4, "expected 3 fields");
+  // Too many: the fault is at the first extra field.
+  expect_parse_error([] { parse_csv("a,b\n1,2\n3,4,5\n"); }, 3, 5, "found 3");
+}
+
+TEST(CsvTest, NonNumericAndMissingFieldsNameLineAndColumn) {
+  expect_parse_error([] { parse_csv("a,b,y\n1,2,0\n1,abc,0\n"); }, 3, 3, "column 'b' (field 2): expected a number, found 'abc'");
+  expect_parse_error([] { parse_csv("a,b,y\n1,2.5x,0\n"); }, 2, 3, "'2.5x'");
+  expect_parse_error([] { parse_csv("a,b,y\n1,,0\n"); }, 2, 3, "missing value");
+  expect_parse_error([] { parse_csv("a,b,y\n1,NA,0\n"); }, 2, 3, "missing_as_nan");
+  expect_parse_error([] { parse_csv("a,b,y\n1,1e400,0\n"); }, 2, 3, "out of the range");
+  // Line numbers count the physical lines of a quoted header field.
+  expect_parse_error([] { parse_csv("\"a\nb\",y\n1,x\n"); }, 3, 3, "column 'y'");
+}
+
+TEST(CsvTest, QuoteErrors) {
+  expect_parse_error([] { parse_csv("a,b\n1,\"2\n"); }, 2, 3, "unterminated");
+  expect_parse_error([] { parse_csv("a,b\n1,\"2\"x\n"); }, 2, 6, "after a closing quote");
+}
+
+TEST(CsvTest, MissingTargetColumnIsAValueErrorListingColumns) {
+  try {
+    parse_csv("a,b\n1,2\n", {.target = "label"}, "f.csv");
+    ADD_FAILURE();
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("'label'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("a, b"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parse_csv("a,b\n1,2\n", {.target_index = 2}), ValueError);
+  EXPECT_THROW(parse_csv("a,b\n1,2\n", {.target_index = -3}), ValueError);
+  EXPECT_THROW(parse_csv("a,a\n1,2\n", {.target = "a"}), ValueError);
+}
+
+TEST(CsvTest, BadDelimiterAndHeaderMismatch) {
+  EXPECT_THROW(parse_csv("a\n1\n", {.delimiter = '"'}), ValueError);
+  EXPECT_THROW(parse_csv("a\n1\n", {.delimiter = '.'}), ValueError);
+  EXPECT_THROW(format_csv(Tensor::Zero(1, 2), {"a"}), ShapeError);
+  EXPECT_THROW(format_csv(Tensor::Zero(1, 1), {"a"}, '\n'), ValueError);
+}
+
+TEST(CsvTest, MissingFileIsAnIoErrorNamingThePath) {
+  TempDir dir;
+  try {
+    read_csv(dir / "nope.csv");
+    ADD_FAILURE();
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find("nope.csv"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(read_csv(dir.path()), IoError);  // a directory
+  EXPECT_THROW(write_csv(dir / "no_such_dir" / "x.csv", Tensor::Zero(1, 1), {"a"}), IoError);
+}
+
+TEST(CsvTest, ParseErrorNamesTheFile) {
+  TempDir dir;
+  dagml::testing::write_text(dir / "bad.csv", "a,b\n1,2\n3\n");
+  try {
+    read_csv(dir / "bad.csv");
+    ADD_FAILURE();
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.file(), (dir / "bad.csv").string());
+    EXPECT_EQ(e.line(), 3);
+  }
+}
+
+}  // namespace
+}  // namespace dagml

@@ -1,0 +1,155 @@
+// Tests for the IDX reader: every element type, gzip, and each malformed input.
+#include "models/data/idx.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <functional>
+
+#include "graph/error.h"
+#include "models/data/test_files.h"
+
+namespace dagml {
+namespace {
+
+using ::dagml::testing::Bytes;
+using ::dagml::testing::gzip_bytes;
+using ::dagml::testing::make_idx;
+using ::dagml::testing::TempDir;
+using ::dagml::testing::write_bytes;
+
+void expect_parse_error(const std::function<void()>& f, long column, const std::string& what) {
+  try {
+    f();
+    ADD_FAILURE() << "expected a ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.line(), 0) << e.what();
+    EXPECT_EQ(e.column(), column) << e.what();
+    EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+  }
+}
+
+Bytes images_2x2x3() { return make_idx(0x08, {2, 2, 3}, {0, 1, 2, 3, 4, 5, 250, 251, 252, 253, 254, 255}); }
+
+TEST(IdxTest, ParsesUnsignedByteImagesOnePerRow) {
+  const IdxArray a = parse_idx(images_2x2x3());
+  EXPECT_EQ(a.type, IdxType::UnsignedByte);
+  EXPECT_EQ(a.dims, (std::vector<Index>{2, 2, 3}));
+  ASSERT_EQ(a.values.rows(), 2);
+  ASSERT_EQ(a.values.cols(), 6);
+  EXPECT_EQ(a.values(0, 5), 5);
+  EXPECT_EQ(a.values(1, 0), 250);
+  EXPECT_EQ(a.values(1, 5), 255);
+}
+
+TEST(IdxTest, ParsesEveryElementTypeBigEndian) {
+  EXPECT_EQ(parse_idx(make_idx(0x09, {2}, {0xFF, 0x7F})).values.col(0), (Vector(2) << -1, 127).finished());
+  EXPECT_EQ(parse_idx(make_idx(0x0B, {2}, {0x80, 0x00, 0x01, 0x02})).values.col(0),
+            (Vector(2) << -32768, 258).finished());
+  EXPECT_EQ(parse_idx(make_idx(0x0C, {1}, {0xFF, 0xFF, 0xFF, 0xFE})).values(0, 0), -2);
+  // 1.5f = 0x3FC00000
+  EXPECT_EQ(parse_idx(make_idx(0x0D, {1}, {0x3F, 0xC0, 0x00, 0x00})).values(0, 0), 1.5);
+  // 0.1 = 0x3FB999999999999A
+  EXPECT_EQ(parse_idx(make_idx(0x0E, {1}, {0x3F, 0xB9, 0x99, 0x99, 0x99, 0x99, 0x99, 0x9A})).values(0, 0), 0.1);
+}
+
+TEST(IdxTest, GzipGivesTheSameArray) {
+  const IdxArray plain = parse_idx(images_2x2x3());
+  const IdxArray gz = parse_idx(gzip_bytes(images_2x2x3()));
+  EXPECT_EQ(gz.dims, plain.dims);
+  EXPECT_EQ(gz.values, plain.values);
+  // Two concatenated gzip members are one stream (as gunzip reads them).
+  const Bytes whole = images_2x2x3();
+  const Bytes head(whole.begin(), whole.begin() + 7), tail(whole.begin() + 7, whole.end());
+  Bytes two = gzip_bytes(head);
+  const Bytes second = gzip_bytes(tail);
+  two.insert(two.end(), second.begin(), second.end());
+  EXPECT_EQ(parse_idx(two).values, plain.values);
+}
+
+TEST(IdxTest, ReadsImageAndLabelFiles) {
+  TempDir dir;
+  write_bytes(dir / "images.gz", gzip_bytes(images_2x2x3()));
+  write_bytes(dir / "labels", make_idx(0x08, {2}, {7, 3}));
+  const Tensor images = read_idx_images(dir / "images.gz");
+  EXPECT_EQ(images.rows(), 2);
+  EXPECT_EQ(images.cols(), 6);
+  EXPECT_EQ(read_idx_labels(dir / "labels"), (Vector(2) << 7, 3).finished());
+  EXPECT_THROW(read_idx_images(dir / "labels"), ParseError);  // 1 dimension, not 3
+  EXPECT_THROW(read_idx_labels(dir / "images.gz"), ParseError);
+  EXPECT_THROW(read_idx(dir / "missing"), IoError);
+}
+
+TEST(IdxTest, EmptyAndShortHeaders) {
+  expect_parse_error([] { parse_idx(Bytes{}); }, 0, "truncated IDX header");
+  expect_parse_error([] { parse_idx(Bytes{0, 0, 8}); }, 3, "truncated IDX header");
+  // Three dimensions declared, only one size present.
+  expect_parse_error([] { parse_idx(Bytes{0, 0, 8, 3, 0, 0, 0, 1}); }, 8, "3 dimensions need 16 bytes");
+  expect_parse_error([] { parse_idx(Bytes{0, 0, 8, 0}); }, 3, "at least one dimension");
+}
+
+TEST(IdxTest, WrongMagicAndType) {
+  Bytes b = images_2x2x3();
+  b[1] = 0x01;
+  expect_parse_error([&] { parse_idx(b); }, 0, "wrong magic number");
+  b = images_2x2x3();
+  b[2] = 0x07;
+  expect_parse_error([&] { parse_idx(b); }, 2, "unknown IDX element type 0x07");
+  // A text file is not IDX.
+  const std::string text = "hello";
+  expect_parse_error([&] { parse_idx(Bytes(text.begin(), text.end())); }, 0, "wrong magic number");
+}
+
+TEST(IdxTest, TruncatedAndOverlongData) {
+  Bytes b = images_2x2x3();
+  b.pop_back();
+  expect_parse_error([&] { parse_idx(b); }, static_cast<long>(b.size()), "need 12 bytes after the header, the data has 11");
+  b = images_2x2x3();
+  b.push_back(0);
+  expect_parse_error([&] { parse_idx(b); }, 4 + 12 + 12, "1 more");
+}
+
+TEST(IdxTest, HugeDeclaredDimensionsAreRejectedWithoutAllocating) {
+  // 4·10⁹ × 4·10⁹ × 4·10⁹ elements: the product overflows 64 bits.
+  expect_parse_error([] { parse_idx(make_idx(0x08, {0xEE6B2800, 0xEE6B2800, 0xEE6B2800}, {1, 2, 3})); },
+                     4 + 12 + 3, "more than 2⁶³");
+  // 2³¹ × 2³¹ doubles fit in 64 bits but not in the 8 bytes present.
+  expect_parse_error([] { parse_idx(make_idx(0x0E, {0x80000000, 0x80000000}, {1, 2, 3, 4, 5, 6, 7, 8})); },
+                     4 + 8 + 8, "the data has 8");
+  // Fashion-MNIST's header with almost no pixels.
+  expect_parse_error([] { parse_idx(gzip_bytes(make_idx(0x08, {60000, 28, 28}, {1, 2, 3}))); }, 4 + 12 + 3,
+                     "need 47040000 bytes");
+}
+
+TEST(IdxTest, TruncatedOrCorruptGzip) {
+  const Bytes gz = gzip_bytes(images_2x2x3());
+  const Bytes cut(gz.begin(), gz.end() - 6);
+  EXPECT_THROW(parse_idx(cut), ParseError);
+  const Bytes header_only(gz.begin(), gz.begin() + 10);
+  EXPECT_THROW(parse_idx(header_only), ParseError);
+  Bytes flipped = gz;
+  flipped[gz.size() - 5] ^= 0xFF;  // the stored length no longer matches
+  EXPECT_THROW(parse_idx(flipped), ParseError);
+  Bytes trailing = gz;
+  trailing.push_back('x');
+  EXPECT_THROW(parse_idx(trailing), ParseError);
+  Bytes padded = gz;
+  padded.insert(padded.end(), 8, 0);  // zero padding after the stream is accepted
+  EXPECT_EQ(parse_idx(padded).values.rows(), 2);
+}
+
+TEST(IdxTest, ErrorsNameTheFile) {
+  TempDir dir;
+  Bytes b = images_2x2x3();
+  b.resize(b.size() - 3);
+  write_bytes(dir / "short.idx", b);
+  try {
+    read_idx(dir / "short.idx");
+    ADD_FAILURE();
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.file(), (dir / "short.idx").string());
+  }
+}
+
+}  // namespace
+}  // namespace dagml
