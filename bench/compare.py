@@ -1,6 +1,12 @@
 """Runs each benchmark workload in dagml and in its reference in the same run, and prints one
 line per workload:  NAME: dagml=SECONDS reference=SECONDS ratio=DAGML/REFERENCE
-Usage: bench/compare.py BUILD_DIR [FILTER]   (FILTER: a substring of the workload names)"""
+Usage: bench/compare.py BUILD_DIR [FILTER]   (FILTER: a substring of the workload names)
+
+Workload families live in bench/compare_<family>.py modules, each with a function
+run(build_dir, wanted) that prints its lines with line() and may use run_dagml()/run_reference()
+from this module. This file runs the foundation workloads, then every such module in name order."""
+import glob
+import importlib.util
 import json
 import os
 import subprocess
@@ -55,14 +61,21 @@ def foundation(build_dir, wanted):
              f" (target ratio <= 1.05; reference: raw Eigen product; PyTorch {r['matmul']:.6g} s)")
 
 
-WORKLOADS = [foundation]
+def family_modules():
+    for path in sorted(glob.glob(os.path.join(HERE, "compare_*.py"))):
+        name = os.path.splitext(os.path.basename(path))[0]
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        yield module
 
 
 def main():
     build_dir = sys.argv[1]
     wanted = sys.argv[2] if len(sys.argv) > 2 else ""
-    for workload in WORKLOADS:
-        workload(build_dir, wanted)
+    foundation(build_dir, wanted)
+    for module in family_modules():
+        module.run(build_dir, wanted)
 
 
 if __name__ == "__main__":
