@@ -28,7 +28,7 @@ class Adam final : public UpdateRule {
   const AdamOptions& options() const { return options_; }
 
  protected:
-  void update(Vector& x, const Vector& gradient, Index t) override;
+  void update(Eigen::Ref<Vector> x, const Eigen::Ref<const Vector>& gradient, Index t) override;
   void init_state(Index p) override {
     m_ = Vector::Zero(p);
     v_ = Vector::Zero(p);

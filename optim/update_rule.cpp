@@ -8,7 +8,7 @@
 
 namespace dagml {
 
-void UpdateRule::step(Vector& x, const Vector& gradient) {
+void UpdateRule::step(Eigen::Ref<Vector> x, const Eigen::Ref<const Vector>& gradient) {
   if (gradient.size() != x.size())
     throw ShapeError(fmt::format("{}: step expects a gradient of x's length {}, got {}", name(), x.size(),
                                  gradient.size()));
@@ -29,7 +29,7 @@ void UpdateRule::reset() {
 
 GradientStep::GradientStep(GradientStepOptions options) : options_(options) {}
 
-void GradientStep::update(Vector& x, const Vector& g, Index t) { x.noalias() -= options_.schedule.at(t) * g; }
+void GradientStep::update(Eigen::Ref<Vector> x, const Eigen::Ref<const Vector>& g, Index t) { x.noalias() -= options_.schedule.at(t) * g; }
 
 void check_beta(Scalar beta, const char* owner, const char* field, bool strict) {
   const bool ok = strict ? (beta > 0 && beta < 1) : (beta >= 0 && beta < 1);

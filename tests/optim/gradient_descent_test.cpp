@@ -88,6 +88,15 @@ TEST(UpdateRule, NesterovStepEqualsLookAheadForm) {
   }
 }
 
+TEST(UpdateRule, StepsAParameterTensorInPlace) {
+  // A trainer with its own gradients updates each parameter tensor where it lives.
+  Tensor W = (Tensor(2, 2) << 1, 2, 3, 4).finished();
+  const Tensor G = (Tensor(2, 2) << 10, 20, 30, 40).finished();
+  GradientStep gd({.schedule = StepSchedule::constant(0.1)});
+  gd.step(Eigen::Map<Vector>(W.data(), W.size()), Eigen::Map<const Vector>(G.data(), G.size()));
+  EXPECT_LT(W.cwiseAbs().maxCoeff(), 1e-15);  // W − 0.1 G = 0 up to rounding
+}
+
 TEST(UpdateRule, RejectsBadOptionsAndShapes) {
   EXPECT_THROW(Momentum({.beta = 1.0}), ValueError);
   EXPECT_THROW(Nesterov({.beta = -0.1}), ValueError);
