@@ -69,10 +69,10 @@ int main(int argc, char** argv) {
        }},
       {"projected_gradient",  // box [−2, 2]², backtracking along the projection arc
        [&](HistoryRecorder& h) {
-         return minimize(objective, x0,
-                         ProjectedGradientOptions{.stop = first_order,
-                                                  .box = {Vector::Constant(2, -2), Vector::Constant(2, 2)}},
-                         h);
+         return minimize(
+             objective, x0,
+             ProjectedGradientOptions{.stop = first_order, .box = {Vector::Constant(2, -2), Vector::Constant(2, 2)}},
+             h);
        }},
       {"steepest_descent_exact",  // notes 000 Algorithm 8: −∇f with Brent's exact line search
        [&](HistoryRecorder& h) {

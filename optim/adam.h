@@ -14,8 +14,8 @@ namespace dagml {
 
 struct AdamOptions {
   StepSchedule schedule = StepSchedule::constant(1e-3);
-  Scalar beta1 = 0.9;    // in (0, 1)
-  Scalar beta2 = 0.999;  // in (0, 1)
+  Scalar beta1 = 0.9;     // in (0, 1)
+  Scalar beta2 = 0.999;   // in (0, 1)
   Scalar epsilon = 1e-8;  // > 0
 };
 

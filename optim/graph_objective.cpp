@@ -40,12 +40,13 @@ GraphObjective::GraphObjective(Var loss, std::vector<Var> parameters, GraphObjec
       throw ValueError(fmt::format("GraphObjective: data for {} must have {} columns, got {}",
                                    describe(*graph_, input.id()), input.cols(), value.cols()));
     if (value.rows() < 1 || (num_samples_ > 0 && value.rows() != num_samples_))
-      throw ValueError(fmt::format("GraphObjective: every data tensor must have the same row count n >= 1; "
-                                   "{} has {} rows, expected {}",
-                                   describe(*graph_, input.id()), value.rows(), num_samples_));
+      throw ValueError(
+          fmt::format("GraphObjective: every data tensor must have the same row count n >= 1; "
+                      "{} has {} rows, expected {}",
+                      describe(*graph_, input.id()), value.rows(), num_samples_));
     if (!value.allFinite())
-      throw ValueError(fmt::format("GraphObjective: data for {} has NaN or infinite values",
-                                   describe(*graph_, input.id())));
+      throw ValueError(
+          fmt::format("GraphObjective: data for {} has NaN or infinite values", describe(*graph_, input.id())));
     num_samples_ = value.rows();
   }
   batch_scratch_.resize(options_.data.size());

@@ -24,7 +24,9 @@ Result LineSearchDescent::minimize(Objective& objective, const Vector& x0, const
           [&](const Vector&, const Vector& g, Vector& u, Index&) {
             const Index p = g.size();
             switch (options_.direction) {
-              case DescentDirection::SteepestDescent: u = -g; return;
+              case DescentDirection::SteepestDescent:
+                u = -g;
+                return;
               case DescentDirection::RandomDirection: {
                 // Box–Muller normals from raw 64-bit words (portable), normalised to the sphere.
                 u.resize(p);
@@ -45,8 +47,8 @@ Result LineSearchDescent::minimize(Objective& objective, const Vector& x0, const
             if (g.dot(u) > 0) u = -u;
           },
   };
-  const bool sampled = options_.line_search.kind == LineSearchKind::Exact ||
-                       options_.line_search.kind == LineSearchKind::Grid;
+  const bool sampled =
+      options_.line_search.kind == LineSearchKind::Exact || options_.line_search.kind == LineSearchKind::Grid;
   if (sampled && options_.direction != DescentDirection::SteepestDescent) {
     // A direction may not decrease f (orthogonal to ∇f, or a minimum along it already): keep x
     // and go on to the next direction instead of stopping.

@@ -2,9 +2,7 @@
 
 namespace dagml {
 
-Momentum::Momentum(MomentumOptions options) : options_(options) {
-  check_beta(options.beta, "Momentum", "beta", false);
-}
+Momentum::Momentum(MomentumOptions options) : options_(options) { check_beta(options.beta, "Momentum", "beta", false); }
 
 void Momentum::update(Eigen::Ref<Vector> x, const Eigen::Ref<const Vector>& g, Index t) {
   const Scalar alpha = options_.schedule.at(t);

@@ -2,9 +2,7 @@
 
 namespace dagml {
 
-Nesterov::Nesterov(NesterovOptions options) : options_(options) {
-  check_beta(options.beta, "Nesterov", "beta", false);
-}
+Nesterov::Nesterov(NesterovOptions options) : options_(options) { check_beta(options.beta, "Nesterov", "beta", false); }
 
 Vector Nesterov::position(const Vector& y) const {
   if (v_.size() != y.size()) return y;  // before the first step: y = x

@@ -36,7 +36,8 @@ Scalar regularized_newton_direction(const Tensor& H, const Vector& g, Scalar reg
       if (p.allFinite()) return lambda;
     }
   }
-  throw NumericalError(fmt::format("Newton: no λ makes the {}x{} Hessian + λI positive definite (is it finite?)", n, n));
+  throw NumericalError(
+      fmt::format("Newton: no λ makes the {}x{} Hessian + λI positive definite (is it finite?)", n, n));
 }
 
 Result Newton::minimize(Objective& objective, const Vector& x0, const CallbackList& callbacks) const {

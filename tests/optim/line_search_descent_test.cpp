@@ -14,9 +14,10 @@ TEST(LineSearchDescent, SteepestDescentWithExactAndGridSearches) {
   Result r = minimize(f, Vector::Zero(3), LineSearchDescentOptions{.stop = {.gradient_tolerance = 1e-6}});
   EXPECT_TRUE(r.converged()) << r.message;
   EXPECT_LT((r.x - x_star).norm(), 1e-6);
-  r = minimize(f, Vector::Zero(3),
-               LineSearchDescentOptions{.stop = {.max_iterations = 5000, .gradient_tolerance = 1e-6},
-                                        .line_search = {.kind = LineSearchKind::Grid, .max_step = 1, .grid_points = 50}});
+  r = minimize(
+      f, Vector::Zero(3),
+      LineSearchDescentOptions{.stop = {.max_iterations = 5000, .gradient_tolerance = 1e-6},
+                               .line_search = {.kind = LineSearchKind::Grid, .max_step = 1, .grid_points = 50}});
   EXPECT_TRUE(r.converged()) << r.message;
   EXPECT_LT((r.x - x_star).norm(), 1e-5);
 }
@@ -30,7 +31,8 @@ TEST(LineSearchDescent, CoordinateAndRandomDirections) {
   EXPECT_NEAR(r.x[0], 1, 1e-6);
   EXPECT_NEAR(r.x[1], 3, 1e-6);
   const LineSearchDescentOptions random{.stop = {.max_iterations = 5000, .gradient_tolerance = 1e-7},
-                                        .direction = DescentDirection::RandomDirection, .seed = 4};
+                                        .direction = DescentDirection::RandomDirection,
+                                        .seed = 4};
   r = minimize(f, Vector::Zero(2), random);
   EXPECT_TRUE(r.converged()) << r.message;
   EXPECT_NEAR(r.x[0], 1, 1e-6);
