@@ -55,6 +55,7 @@ class GraphObjective final : public Objective {
   Scalar value_and_gradient(const Vector& x, Vector& gradient) override;
   bool has_hessian() const override { return true; }
   void hessian(const Vector& x, Tensor& hessian) override;
+  Scalar value_gradient_and_hessian(const Vector& x, Vector& gradient, Tensor& hessian) override;
   bool has_hessian_vector_product() const override { return true; }
   void hessian_vector_product(const Vector& x, const Vector& v, Vector& product) override;
   bool has_residuals() const override { return residuals_.valid(); }
@@ -72,6 +73,8 @@ class GraphObjective final : public Objective {
  private:
   void feed_full();
   void read_gradient(Vector& gradient) const;
+  void build_hessian();
+  void read_hessian(Tensor& hessian) const;
 
   Graph* graph_;
   Var loss_;
@@ -90,6 +93,7 @@ class GraphObjective final : public Objective {
   std::vector<Var> hessian_blocks_;  // one per pair i ≤ j, see hessian()
   std::vector<bool> hessian_block_transposed_;
   std::unique_ptr<Executor> hessian_exec_;
+  std::unique_ptr<Executor> fused_exec_;  // loss, gradients and Hessian blocks in one plan
   std::vector<Var> hvp_inputs_, hvp_outputs_;
   std::unique_ptr<Executor> hvp_exec_;
   Tensor hvp_scratch_;
