@@ -32,8 +32,8 @@ Tensor BernoulliNB::binarized(const Tensor& X, const char* who) const {
   for (Index i = 0; i < X.rows(); ++i) {
     for (Index j = 0; j < X.cols(); ++j) {
       if (X(i, j) != 0 && X(i, j) != 1)
-        throw ValueError(fmt::format("{}: expected 0 or 1 (binarize is NaN), found {} at row {}, column {}", who,
-                                     X(i, j), i, j));
+        throw ValueError(
+            fmt::format("{}: expected 0 or 1 (binarize is NaN), found {} at row {}, column {}", who, X(i, j), i, j));
     }
   }
   return X;

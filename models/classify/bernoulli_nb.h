@@ -21,12 +21,12 @@
 namespace dagml {
 
 struct BernoulliNbOptions {
-  Scalar alpha = 1;                                         // a ≥ 0
+  Scalar alpha = 1;                                        // a ≥ 0
   Scalar beta = std::numeric_limits<Scalar>::quiet_NaN();  // b ≥ 0; NaN: equal to alpha
-  Scalar class_prior_alpha = 0;                             // Dirichlet α_k ≥ 0 (same for every class)
-  Scalar binarize = 0;                                      // threshold; NaN: inputs must be 0 or 1
-  bool fit_prior = true;                                    // false: uniform priors
-  Vector priors = Vector();                                            // given priors (override the above)
+  Scalar class_prior_alpha = 0;                            // Dirichlet α_k ≥ 0 (same for every class)
+  Scalar binarize = 0;                                     // threshold; NaN: inputs must be 0 or 1
+  bool fit_prior = true;                                   // false: uniform priors
+  Vector priors = Vector();                                // given priors (override the above)
 };
 
 class BernoulliNB {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <Eigen/Cholesky>
 #include <cmath>
 #include <limits>
 
@@ -24,8 +25,8 @@ Index check_classification_data(const Tensor& X, const Vector& y, const char* wh
   if (every_class_present) {
     for (Index k = 0; k < K; ++k) {
       if (counts(k) < static_cast<Scalar>(min_per_class)) {
-        throw ValueError(fmt::format("{}: expected at least {} sample(s) of each class 0..{}, found {} of class {}", who,
-                                     min_per_class, K - 1, counts(k), k));
+        throw ValueError(fmt::format("{}: expected at least {} sample(s) of each class 0..{}, found {} of class {}",
+                                     who, min_per_class, K - 1, counts(k), k));
       }
     }
   }
@@ -33,7 +34,8 @@ Index check_classification_data(const Tensor& X, const Vector& y, const char* wh
 }
 
 ClassStatistics class_statistics(const Tensor& X, const Vector& y, Index num_classes) {
-  ClassStatistics s{Vector::Zero(num_classes), Tensor::Zero(num_classes, X.cols()), Tensor::Zero(num_classes, X.cols())};
+  ClassStatistics s{Vector::Zero(num_classes), Tensor::Zero(num_classes, X.cols()),
+                    Tensor::Zero(num_classes, X.cols())};
   for (Index i = 0; i < X.rows(); ++i) {
     const auto k = static_cast<Index>(y(i));
     s.counts(k) += 1;
@@ -65,12 +67,24 @@ std::vector<Tensor> class_scatter_matrices(const Tensor& X, const Vector& y, con
 Vector resolve_priors(const Vector& priors, const Vector& counts, const char* who) {
   if (priors.size() == 0) return counts / counts.sum();
   if (priors.size() != counts.size()) {
-    throw ValueError(fmt::format("{}: expected {} priors (one per class), found {}", who, counts.size(), priors.size()));
+    throw ValueError(
+        fmt::format("{}: expected {} priors (one per class), found {}", who, counts.size(), priors.size()));
   }
   if (!priors.allFinite() || (priors.array() < 0).any() || std::abs(priors.sum() - 1) > 1e-8) {
-    throw ValueError(fmt::format("{}: expected non-negative finite priors summing to 1, found sum {}", who, priors.sum()));
+    throw ValueError(
+        fmt::format("{}: expected non-negative finite priors summing to 1, found sum {}", who, priors.sum()));
   }
   return priors / priors.sum();
+}
+
+std::optional<Tensor> cholesky_factor(const Tensor& S) {
+  if (!((S.diagonal().array() > 0).all())) return std::nullopt;
+  Eigen::LLT<Eigen::MatrixXd> llt(S);
+  if (llt.info() != Eigen::Success) return std::nullopt;
+  Tensor L = llt.matrixL();
+  const Vector pivots = L.diagonal().cwiseQuotient(S.diagonal().cwiseSqrt());
+  if (!pivots.allFinite() || !(pivots.minCoeff() > 1e-7)) return std::nullopt;
+  return L;
 }
 
 Vector argmax_rows(const Tensor& scores) {

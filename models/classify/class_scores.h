@@ -2,6 +2,7 @@
 // counts and means, priors, and turning per-class scores into labels and probabilities.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "graph/tensor.h"
@@ -31,6 +32,11 @@ std::vector<Tensor> class_scatter_matrices(const Tensor& X, const Vector& y, con
 // to 1 within 1e-8, then renormalised as scikit-learn does), else the class frequencies n_k / n.
 // Throws ValueError naming `who` for a bad vector.
 Vector resolve_priors(const Vector& priors, const Vector& counts, const char* who);
+
+// The Cholesky factor L (lower, S = LLᵀ) of a symmetric matrix S, or std::nullopt when S is not
+// positive definite to working precision: some pivot of the scale-free factor (of the
+// correlation matrix D^{-1/2} S D^{-1/2}, D = diag S), L_ii / √S_ii, is ≤ 1e-7 or not finite.
+std::optional<Tensor> cholesky_factor(const Tensor& S);
 
 // Row-wise argmax as labels; among equal maxima the smallest class index wins (deterministic,
 // as numpy.argmax).

@@ -18,9 +18,9 @@
 namespace dagml {
 
 struct GaussianNbOptions {
-  Vector priors = Vector();                 // empty: class frequencies n_k / n
-  Scalar var_smoothing = 1e-9;   // ≥ 0
-  bool skip_missing = false;     // predict: NaN features are marginalised out
+  Vector priors = Vector();     // empty: class frequencies n_k / n
+  Scalar var_smoothing = 1e-9;  // ≥ 0
+  bool skip_missing = false;    // predict: NaN features are marginalised out
 };
 
 class GaussianNB {

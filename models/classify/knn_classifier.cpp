@@ -21,7 +21,8 @@ KnnClassifier& KnnClassifier::fit(const Tensor& X, const Vector& y) {
   const char* who = "KnnClassifier::fit";
   const Index K = check_classification_data(X, y, who, false);
   if (options_.k > X.rows())
-    throw ValueError(fmt::format("{}: expected k ≤ {} (the training set size), found k = {}", who, X.rows(), options_.k));
+    throw ValueError(
+        fmt::format("{}: expected k ≤ {} (the training set size), found k = {}", who, X.rows(), options_.k));
   fitted_ = false;
   search_.fit(X);
   y_ = y;

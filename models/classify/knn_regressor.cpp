@@ -23,7 +23,8 @@ KnnRegressor& KnnRegressor::fit(const Tensor& X, const Vector& y) {
   check_finite(X, who);
   check_finite(y, who);
   if (options_.k > X.rows())
-    throw ValueError(fmt::format("{}: expected k ≤ {} (the training set size), found k = {}", who, X.rows(), options_.k));
+    throw ValueError(
+        fmt::format("{}: expected k ≤ {} (the training set size), found k = {}", who, X.rows(), options_.k));
   fitted_ = false;
   search_.fit(X);
   y_ = y;

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
 #include <cmath>
@@ -27,7 +26,8 @@ LinearDiscriminantAnalysis::LinearDiscriminantAnalysis(LdaOptions options) : opt
   if (!(options_.shrinkage >= 0 && options_.shrinkage <= 1))
     throw ValueError(fmt::format("{}: expected shrinkage in [0, 1], found {}", kName, options_.shrinkage));
   if (options_.shrinkage > 0 && options_.solver == LdaSolver::Svd)
-    throw ValueError(fmt::format("{}: shrinkage needs the Cholesky solver; the Svd solver drops null directions", kName));
+    throw ValueError(
+        fmt::format("{}: shrinkage needs the Cholesky solver; the Svd solver drops null directions", kName));
   if (!(options_.tol >= 0)) throw ValueError(fmt::format("{}: expected tol ≥ 0, found {}", kName, options_.tol));
   if (options_.num_components < -1)
     throw ValueError(fmt::format("{}: expected num_components ≥ 0 or −1, found {}", kName, options_.num_components));
@@ -132,15 +132,17 @@ void LinearDiscriminantAnalysis::fit_cholesky(const Tensor& X, const Vector& y) 
   const Scalar delta = options_.shrinkage;
   Eigen::MatrixXd sigma = (1 - delta) * covariance_;
   sigma.diagonal().array() += delta;
-  Eigen::LLT<Eigen::MatrixXd> llt(sigma);
-  const Vector diag = llt.matrixL().toDenseMatrix().diagonal();
-  if (llt.info() != Eigen::Success || !(diag.minCoeff() > 1e-10 * diag.maxCoeff())) {
-    throw NumericalError(fmt::format(
-        "{}::fit: the pooled covariance is singular (a constant feature, or fewer samples than features); "
-        "set shrinkage > 0 or use the Svd solver",
-        kName));
+  const std::optional<Tensor> L = cholesky_factor(sigma);
+  if (!L) {
+    throw NumericalError(
+        fmt::format("{}::fit: the pooled covariance is singular (a constant feature, or fewer samples than features); "
+                    "set shrinkage > 0 or use the Svd solver",
+                    kName));
   }
-  coef_ = llt.solve(Eigen::MatrixXd(means_.transpose())).transpose();
+  Eigen::MatrixXd coef_t = means_.transpose();  // Σ coef_kᵀ = μ_k: two triangular solves
+  L->triangularView<Eigen::Lower>().solveInPlace(coef_t);
+  L->triangularView<Eigen::Lower>().transpose().solveInPlace(coef_t);
+  coef_ = coef_t.transpose();
   intercept_ = -0.5 * means_.cwiseProduct(coef_).rowwise().sum() + priors_.array().log().matrix();
 
   Tensor centred = means_.rowwise() - xbar_.transpose();

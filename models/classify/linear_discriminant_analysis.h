@@ -29,10 +29,10 @@ enum class LdaSolver { Svd, Cholesky };
 
 struct LdaOptions {
   LdaSolver solver = LdaSolver::Svd;
-  Vector priors = Vector();                // empty: class frequencies n_k / n; else K values summing to 1
-  Scalar shrinkage = 0;         // Cholesky solver only: δ ∈ [0, 1]
-  Scalar tol = 1e-4;            // Svd solver: singular values ≤ tol count as zero (scikit-learn's tol)
-  Index num_components = -1;    // columns of transform(); −1: min(K − 1, rank)
+  Vector priors = Vector();   // empty: class frequencies n_k / n; else K values summing to 1
+  Scalar shrinkage = 0;       // Cholesky solver only: δ ∈ [0, 1]
+  Scalar tol = 1e-4;          // Svd solver: singular values ≤ tol count as zero (scikit-learn's tol)
+  Index num_components = -1;  // columns of transform(); −1: min(K − 1, rank)
 };
 
 class LinearDiscriminantAnalysis {
@@ -59,13 +59,13 @@ class LinearDiscriminantAnalysis {
   const LdaOptions& options() const { return options_; }
   Index num_classes() const;
   Index num_features() const;
-  const Tensor& coef() const;         // K×d: row k is Σ⁻¹μ_k (up to terms common to every class)
-  const Vector& intercept() const;    // K
-  const Tensor& means() const;        // K×d
-  const Vector& priors() const;       // K
-  const Tensor& covariance() const;   // d×d: Σ_k π_k Σ̂_k (per-class MLE), both solvers
-  const Tensor& scalings() const;     // d × r projection directions A
-  const Vector& xbar() const;         // d: Σ_k π_k μ_k
+  const Tensor& coef() const;                      // K×d: row k is Σ⁻¹μ_k (up to terms common to every class)
+  const Vector& intercept() const;                 // K
+  const Tensor& means() const;                     // K×d
+  const Vector& priors() const;                    // K
+  const Tensor& covariance() const;                // d×d: Σ_k π_k Σ̂_k (per-class MLE), both solvers
+  const Tensor& scalings() const;                  // d × r projection directions A
+  const Vector& xbar() const;                      // d: Σ_k π_k μ_k
   const Vector& explained_variance_ratio() const;  // r: share of between-class variance per direction
   Index num_components() const;
 

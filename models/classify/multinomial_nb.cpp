@@ -19,7 +19,8 @@ void check_non_negative(const Tensor& X, const char* who) {
   for (Index i = 0; i < X.rows(); ++i) {
     for (Index j = 0; j < X.cols(); ++j) {
       if (X(i, j) < 0)
-        throw ValueError(fmt::format("{}: expected non-negative counts, found {} at row {}, column {}", who, X(i, j), i, j));
+        throw ValueError(
+            fmt::format("{}: expected non-negative counts, found {} at row {}, column {}", who, X(i, j), i, j));
     }
   }
 }

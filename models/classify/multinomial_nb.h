@@ -14,9 +14,9 @@
 namespace dagml {
 
 struct MultinomialNbOptions {
-  Scalar alpha = 1;        // ≥ 0
-  bool fit_prior = true;   // false: uniform priors 1/K
-  Vector priors = Vector();           // given priors (overrides fit_prior)
+  Scalar alpha = 1;          // ≥ 0
+  bool fit_prior = true;     // false: uniform priors 1/K
+  Vector priors = Vector();  // given priors (overrides fit_prior)
 };
 
 class MultinomialNB {

@@ -99,9 +99,8 @@ void NeighborSearch::build_tree() {
     nodes_[id].hi = std::move(hi);
     if (end - begin <= options_.leaf_size || spread == 0) continue;
     const Index mid = begin + (end - begin) / 2;
-    std::nth_element(order_.begin() + begin, order_.begin() + mid, order_.begin() + end, [&](Index a, Index b) {
-      return std::make_pair(X_(a, dim), a) < std::make_pair(X_(b, dim), b);
-    });
+    std::nth_element(order_.begin() + begin, order_.begin() + mid, order_.begin() + end,
+                     [&](Index a, Index b) { return std::make_pair(X_(a, dim), a) < std::make_pair(X_(b, dim), b); });
     const auto left = static_cast<Index>(nodes_.size());
     nodes_[id].left = left;
     nodes_[id].right = left + 1;

@@ -31,13 +31,13 @@ enum class NeighborAlgorithm { Auto, Brute, KdTree };
 
 struct NeighborOptions {
   DistanceMetric metric = DistanceMetric::Euclidean;
-  Scalar p = 2;       // Minkowski order, ≥ 1
-  KernelPtr kernel = nullptr;// required by DistanceMetric::Kernel
+  Scalar p = 2;                // Minkowski order, ≥ 1
+  KernelPtr kernel = nullptr;  // required by DistanceMetric::Kernel
   // Auto: the k-d tree when the metric is Euclidean or Minkowski and d ≤ kd_tree_max_dimension,
   // brute force otherwise (in higher dimension the tree prunes little). The kernel metric is
   // always brute force.
   NeighborAlgorithm algorithm = NeighborAlgorithm::Auto;
-  Index leaf_size = 30;             // ≥ 1: points per k-d tree leaf
+  Index leaf_size = 30;  // ≥ 1: points per k-d tree leaf
   Index kd_tree_max_dimension = 15;
 };
 
@@ -80,9 +80,9 @@ class NeighborSearch {
 
  private:
   struct Node {
-    Index begin, end;     // range in order_
-    Index left, right;    // children, −1 for a leaf
-    Vector lo, hi;        // bounding box
+    Index begin, end;   // range in order_
+    Index left, right;  // children, −1 for a leaf
+    Vector lo, hi;      // bounding box
   };
   void build_tree();
   void query_tree(const Vector& q, Index k, Index* out_index, Scalar* out_reduced) const;

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <Eigen/Cholesky>
 #include <cmath>
 
 #include "graph/error.h"
@@ -47,17 +46,15 @@ void QuadraticDiscriminantAnalysis::factorize() {
   cholesky_.clear();
   logdet_.resize(K);
   for (Index k = 0; k < K; ++k) {
-    Eigen::LLT<Eigen::MatrixXd> llt(covariances_[static_cast<size_t>(k)]);
-    Tensor L = llt.matrixL();
-    const Vector diag = L.diagonal();
-    if (llt.info() != Eigen::Success || !(diag.minCoeff() > 1e-10 * diag.maxCoeff())) {
+    std::optional<Tensor> L = cholesky_factor(covariances_[static_cast<size_t>(k)]);
+    if (!L) {
       throw NumericalError(fmt::format(
           "{}::fit: the covariance of class {} is singular (a feature constant within the class, or no more samples "
           "than features); set reg_param > 0",
           kName, k));
     }
-    logdet_(k) = 2 * diag.array().log().sum();
-    cholesky_.push_back(std::move(L));
+    logdet_(k) = 2 * L->diagonal().array().log().sum();
+    cholesky_.push_back(std::move(*L));
   }
 }
 

@@ -18,7 +18,7 @@
 namespace dagml {
 
 struct QdaOptions {
-  Vector priors = Vector();                // empty: class frequencies n_k / n
+  Vector priors = Vector();     // empty: class frequencies n_k / n
   Scalar reg_param = 0;         // r ∈ [0, 1]
   bool mle_covariance = false;  // false: divide by n_k − 1 (scikit-learn); true: by n_k (notes)
 };
@@ -40,10 +40,10 @@ class QuadraticDiscriminantAnalysis {
   bool fitted() const { return fitted_; }
   const QdaOptions& options() const { return options_; }
   Index num_classes() const;
-  const Tensor& means() const;                    // K×d
-  const Vector& priors() const;                   // K
+  const Tensor& means() const;                     // K×d
+  const Vector& priors() const;                    // K
   const std::vector<Tensor>& covariances() const;  // K of d×d: Σ_k (regularised)
-  const Vector& log_determinants() const;         // K: log det Σ_k
+  const Vector& log_determinants() const;          // K: log det Σ_k
 
   void save(const std::string& path) const;
   static QuadraticDiscriminantAnalysis load(const std::string& path);

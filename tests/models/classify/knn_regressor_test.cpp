@@ -18,8 +18,9 @@ TEST(KnnRegressor, MatchesScikitLearn) {
   auto s = fixed_split("diabetes");
   const Vector p = KnnRegressor().fit(s.X_train, s.y_train).predict(s.X_test.topRows(5));
   for (Index i = 0; i < 5; ++i) EXPECT_NEAR(p(i), ref::k_knn_reg_diabetes[i], 1e-12);
-  const Vector w =
-      KnnRegressor({.k = 4, .weights = NeighborWeights::Distance}).fit(s.X_train, s.y_train).predict(s.X_test.topRows(5));
+  const Vector w = KnnRegressor({.k = 4, .weights = NeighborWeights::Distance})
+                       .fit(s.X_train, s.y_train)
+                       .predict(s.X_test.topRows(5));
   for (Index i = 0; i < 5; ++i) EXPECT_NEAR(w(i), ref::k_knn_reg_dist_diabetes[i], 1e-9);
 }
 
@@ -37,9 +38,10 @@ TEST(KnnRegressor, HandWorkedMean) {
   KnnRegressor weighted({.k = 3, .weights = NeighborWeights::Distance});
   EXPECT_NEAR(weighted.fit(X, y).predict(Tensor::Constant(1, 1, 0.9))(0), (2 * w0 + 1 * w1 + 4 * w2) / (w0 + w1 + w2),
               1e-12);
-  EXPECT_NEAR(knn.score(X, y), 1 - ((1 - 7.0 / 3) * (1 - 7.0 / 3) + (2 - 7.0 / 3) * (2 - 7.0 / 3) +
-                                    (4 - 7.0 / 3) * (4 - 7.0 / 3) + (100 - 106.0 / 3) * (100 - 106.0 / 3)) /
-                                       ((y.array() - y.mean()).square().sum()),
+  EXPECT_NEAR(knn.score(X, y),
+              1 - ((1 - 7.0 / 3) * (1 - 7.0 / 3) + (2 - 7.0 / 3) * (2 - 7.0 / 3) + (4 - 7.0 / 3) * (4 - 7.0 / 3) +
+                   (100 - 106.0 / 3) * (100 - 106.0 / 3)) /
+                      ((y.array() - y.mean()).square().sum()),
               1e-12);
 }
 

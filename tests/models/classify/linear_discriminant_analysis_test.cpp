@@ -43,7 +43,9 @@ TEST(LinearDiscriminantAnalysis, ProbabilitiesMatchScikitLearn) {
   Tensor P = LinearDiscriminantAnalysis().fit(w.X_train, w.y_train).predict_proba(w.X_test.topRows(3));
   for (Index i = 0; i < 9; ++i) EXPECT_NEAR(P(i / 3, i % 3), ref::k_lda_proba_wine[i], 1e-9) << i;
   auto s = fixed_split("iris");
-  P = LinearDiscriminantAnalysis({.solver = LdaSolver::Cholesky}).fit(s.X_train, s.y_train).predict_proba(s.X_test.topRows(3));
+  P = LinearDiscriminantAnalysis({.solver = LdaSolver::Cholesky})
+          .fit(s.X_train, s.y_train)
+          .predict_proba(s.X_test.topRows(3));
   for (Index i = 0; i < 9; ++i) EXPECT_NEAR(P(i / 3, i % 3), ref::k_lda_lsqr_proba_iris[i], 1e-12) << i;
 }
 
