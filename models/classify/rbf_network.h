@@ -9,11 +9,13 @@
 //    penalised, in closed form:
 //      min_{W,b} ‖ΦW + 1bᵀ − Y‖²_F + λ‖W‖²_F  ⇒  W = (Φ_cᵀΦ_c + λI)⁻¹ Φ_cᵀ Y_c,  b = ȳ − Wᵀφ̄,
 //    with Φ_c, Y_c centred on their column means φ̄, ȳ.
+//  * Gradient: the same objective divided by n, minimised over (W, b) by L-BFGS (optim/lbfgs.h)
+//    on a graph loss whose gradient comes from autodiff; it agrees with the closed form up to the
+//    tolerance. fit_report() says how the run ended (a run that stops at max_iter is reported,
+//    not thrown).
 //  * LabelWeights: the notes' fixed-basis network: W has row m equal to the one-hot label of
 //    centre m and b = 0 (only for centres that are training rows: TrainingPoints, RandomSubset).
 //    With TrainingPoints and γ → ∞ this is the 1-nearest-neighbour rule.
-// The gradient-trained output layer is not offered: it minimises the same convex objective as
-// the closed form.
 #pragma once
 
 #include <cstdint>
@@ -24,15 +26,25 @@
 namespace dagml {
 
 enum class RbfCenters { KMeans, TrainingPoints, RandomSubset };
-enum class RbfOutput { LeastSquares, LabelWeights };
+enum class RbfOutput { LeastSquares, Gradient, LabelWeights };
 
 struct RbfNetworkOptions {
   RbfCenters centers = RbfCenters::KMeans;
   Index num_centers = 10;  // M for KMeans and RandomSubset (≤ n)
   Scalar gamma = 1;        // > 0
   RbfOutput output = RbfOutput::LeastSquares;
-  Scalar l2 = 1e-8;        // λ ≥ 0
-  std::uint64_t seed = 0;  // k-means initialisation or the subset draw
+  Scalar l2 = 1e-8;                  // λ ≥ 0
+  std::uint64_t seed = 0;            // k-means initialisation or the subset draw
+  Index max_iter = 1000;             // Gradient: L-BFGS iterations (≥ 1)
+  Scalar gradient_tolerance = 1e-8;  // Gradient: stop when ‖∇f‖ ≤ this (> 0)
+};
+
+// How the gradient fit of the output layer ended (RbfOutput::Gradient only).
+struct RbfFitReport {
+  Index iterations = 0;
+  bool converged = true;
+  Scalar objective = 0;  // f / n at the solution
+  std::string message;
 };
 
 class RbfNetwork {
@@ -54,6 +66,7 @@ class RbfNetwork {
   const Tensor& centers() const;  // M×d
   const Tensor& weights() const;  // M×K
   const Vector& bias() const;     // K
+  const RbfFitReport& fit_report() const;
 
   void save(const std::string& path) const;
   static RbfNetwork load(const std::string& path);
@@ -63,6 +76,7 @@ class RbfNetwork {
   bool fitted_ = false;
   Tensor centers_, weights_;
   Vector bias_;
+  RbfFitReport report_;
 };
 
 }  // namespace dagml

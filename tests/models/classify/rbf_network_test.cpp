@@ -1,6 +1,6 @@
 // Tests for RbfNetwork: the hand-set XOR network of notes 002 §1.7.2 (values derived in notes 000
 // §2.2), XOR and iris with k-means centres, the closed-form output layer against its normal
-// equations, bad input and save/load.
+// equations and the L-BFGS fit, bad input and save/load.
 #include "models/classify/rbf_network.h"
 
 #include <gmock/gmock.h>
@@ -91,7 +91,29 @@ TEST(RbfNetwork, ClosedFormSolvesTheNormalEquations) {
   EXPECT_GE(subset.fit(s.X_train, s.y_train).score(s.X_test, s.y_test), 0.9);
 }
 
+TEST(RbfNetwork, GradientFitAgreesWithTheClosedForm) {
+  auto s = testing::fixed_split("iris");
+  const RbfNetworkOptions base{.num_centers = 12, .gamma = 0.5, .l2 = 0.5, .seed = 4};
+  RbfNetwork closed(base);
+  closed.fit(s.X_train, s.y_train);
+  RbfNetworkOptions o = base;
+  o.output = RbfOutput::Gradient;
+  RbfNetwork grad(o);
+  grad.fit(s.X_train, s.y_train);
+  EXPECT_TRUE(grad.fit_report().converged) << grad.fit_report().message;
+  EXPECT_EQ(grad.centers(), closed.centers());
+  EXPECT_LT((grad.weights() - closed.weights()).cwiseAbs().maxCoeff(), 1e-5);
+  EXPECT_LT((grad.bias() - closed.bias()).cwiseAbs().maxCoeff(), 1e-5);
+  EXPECT_EQ(grad.predict(s.X_test), closed.predict(s.X_test));
+  // An iteration limit is reported, not thrown.
+  o.max_iter = 1;
+  RbfNetwork short_run(o);
+  EXPECT_FALSE(short_run.fit(s.X_train, s.y_train).fit_report().converged);
+  EXPECT_EQ(short_run.fit_report().iterations, 1);
+}
+
 TEST(RbfNetwork, BadInputAndSaveLoad) {
+  EXPECT_THROW(RbfNetwork({.max_iter = 0}), ValueError);
   EXPECT_THROW(RbfNetwork({.num_centers = 0}), ValueError);
   EXPECT_THROW(RbfNetwork({.gamma = 0}), ValueError);
   EXPECT_THROW(RbfNetwork({.l2 = -1}), ValueError);
