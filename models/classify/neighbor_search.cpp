@@ -69,6 +69,11 @@ void NeighborSearch::fit(const Tensor& X) {
   check_finite(X, who);
   X_ = X;
   sq_norms_ = X_.rowwise().squaredNorm();
+  if (options_.metric == DistanceMetric::Kernel) {
+    self_kernel_.resize(X_.rows());
+    for (Index i = 0; i < X_.rows(); ++i)
+      self_kernel_(i) = (*options_.kernel)(X_.row(i).transpose(), X_.row(i).transpose());
+  }
   use_tree_ = options_.algorithm == NeighborAlgorithm::KdTree ||
               (options_.algorithm == NeighborAlgorithm::Auto && options_.metric != DistanceMetric::Kernel &&
                X.cols() <= options_.kd_tree_max_dimension);
@@ -168,10 +173,23 @@ void NeighborSearch::query_brute_block(const Tensor& Q, Index begin, Index count
   const Tensor Qb = Q.middleRows(begin, count);
   std::vector<Candidate> c;
   if (options_.metric == DistanceMetric::Kernel) {
-    const Tensor D2 = kernel_distances_squared(*options_.kernel, Qb, X_);
+    // ‖φ(q) − φ(x)‖² = k(q, q) + k(x, x) − 2 k(q, x); clearly negative values mean k is not PSD.
+    const Kernel& kernel = *options_.kernel;
+    const Tensor G = kernel.gram(Qb, X_);
     for (Index i = 0; i < count; ++i) {
+      const Vector q = Qb.row(i).transpose();
+      const Scalar kqq = kernel(q, q);
       c.clear();
-      for (Index j = 0; j < n; ++j) c.emplace_back(D2(i, j), j);
+      for (Index j = 0; j < n; ++j) {
+        const Scalar d2 = kqq + self_kernel_(j) - 2 * G(i, j);
+        if (d2 < -1e-9 * (std::abs(kqq) + std::abs(self_kernel_(j)) + 1e-300)) {
+          throw ValueError(fmt::format(
+              "{}: the kernel {} is not positive semi-definite: it gives the squared distance {} between query {} "
+              "and training row {}",
+              kName, kernel.name(), d2, begin + i, j));
+        }
+        c.emplace_back(std::max(d2, Scalar(0)), j);
+      }
       write_smallest(c, k, begin + i, out, 2);
     }
     return;

@@ -65,7 +65,8 @@ class NeighborSearch {
   void fit(const Tensor& X);
 
   // The k nearest training rows of each row of Q (m×d). Throws NotFittedError, ShapeError (wrong
-  // column count), ValueError (NaN, k < 1, k larger than the training set).
+  // column count), ValueError (NaN, k < 1, k larger than the training set, a kernel that is not
+  // positive semi-definite: a squared kernel distance below −1e-9 · (k(q,q) + k(x,x))).
   Neighbors query(const Tensor& Q, Index k) const;
 
   // Save/load helpers for the estimators that own a search: the options (not a kernel) and the
@@ -91,7 +92,8 @@ class NeighborSearch {
   NeighborOptions options_;
   bool fitted_ = false, use_tree_ = false;
   Tensor X_;
-  Vector sq_norms_;  // ‖x_i‖², for the Euclidean screen
+  Vector sq_norms_;     // ‖x_i‖², for the Euclidean screen
+  Vector self_kernel_;  // k(x_i, x_i), for the kernel distance
   std::vector<Index> order_;
   std::vector<Node> nodes_;
 };

@@ -172,6 +172,13 @@ TEST(KnnClassifier, BadInput) {
   EXPECT_THROW(k3.predict(nan), ValueError);
   EXPECT_THROW(k3.predict(Tensor::Zero(1, 3)), ShapeError);
   EXPECT_THROW(k3.kneighbors(X, 7), ValueError);
+  // k(x, z) = −xᵀz is not PSD: its "squared distance" −‖x − z‖² is negative.
+  auto negative = std::make_shared<CustomKernel>(
+      "negative", [](Eigen::Ref<const Vector> a, Eigen::Ref<const Vector> b) { return -a.dot(b); });
+  KnnClassifier bad({.k = 3, .search = {.metric = DistanceMetric::Kernel, .kernel = negative}});
+  bad.fit(X, y);
+  EXPECT_THAT([&] { bad.predict(X); },
+              ::testing::ThrowsMessage<ValueError>(::testing::HasSubstr("not positive semi-definite")));
 }
 
 TEST(KnnClassifier, SaveLoadRoundTrip) {
