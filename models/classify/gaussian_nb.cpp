@@ -61,8 +61,8 @@ Tensor GaussianNB::joint_log_likelihood(const Tensor& X) const {
     for (Index i = 0; i < X.rows(); ++i) {
       for (Index j = 0; j < X.cols(); ++j) {
         if (std::isinf(X(i, j)))
-          throw ValueError(fmt::format("{}: expected finite values or NaN, found {} at row {}, column {}", who,
-                                       X(i, j), i, j));
+          throw ValueError(
+              fmt::format("{}: expected finite values or NaN, found {} at row {}, column {}", who, X(i, j), i, j));
       }
     }
   }

@@ -3,6 +3,7 @@
 // Split: test rows are those with index % 4 == 0 of the bundled CSV file, the rest train.
 #pragma once
 
+// clang-format off
 namespace dagml::sklearn_reference {
 
 // LinearDiscriminantAnalysis().fit(X_train, y_train).predict(X_test) on iris
@@ -91,3 +92,4 @@ inline constexpr double k_knn_reg_diabetes[] = {171.2, 135.6, 98.4, 76.4, 149.6}
 inline constexpr double k_knn_reg_dist_diabetes[] = {183.0871854010332, 124.70493362537036, 111.12339752168073, 78.3064052387111, 159.16763267332612};
 
 }  // namespace dagml::sklearn_reference
+// clang-format on
