@@ -122,7 +122,8 @@ TEST(LinearDiscriminantAnalysis, Notes004OneDimensionalCase) {
   const Tensor D = lda.decision_function(q);
   EXPECT_NEAR(D(0, 0), 0.3337092681, 1e-9);  // linear form â_k + b̂_k x
   EXPECT_NEAR(D(0, 1), -0.5108256238, 1e-9);
-  EXPECT_NEAR(D(1, 0) - D(1, 1), 0.0, 1e-9);  // the boundary
+  EXPECT_NEAR(D(1, 0) - D(1, 1), 0.0, 1e-9);                // the boundary
+  EXPECT_NEAR(lda.predict_proba(q)(0, 0), 0.699419, 1e-6);  // notes 000 §2.2: P(A | x = 3)
   EXPECT_EQ(lda.predict(q)(0), 0);
   EXPECT_EQ(lda.predict(q)(2), 1);
   // Shrinkage δ = 0.5 on Σ̂ = 2 gives 1.5: δ_k(x) = x μ_k / 1.5 − μ_k² / 3 + log π_k.
