@@ -18,6 +18,8 @@ constexpr const char* kName = "QuadraticDiscriminantAnalysis";
 QuadraticDiscriminantAnalysis::QuadraticDiscriminantAnalysis(QdaOptions options) : options_(std::move(options)) {
   if (!(options_.reg_param >= 0 && options_.reg_param <= 1))
     throw ValueError(fmt::format("{}: expected reg_param in [0, 1], found {}", kName, options_.reg_param));
+  if (!(options_.rda_alpha >= 0 && options_.rda_alpha <= 1))
+    throw ValueError(fmt::format("{}: expected rda_alpha in [0, 1], found {}", kName, options_.rda_alpha));
 }
 
 QuadraticDiscriminantAnalysis& QuadraticDiscriminantAnalysis::fit(const Tensor& X, const Vector& y) {
@@ -26,14 +28,24 @@ QuadraticDiscriminantAnalysis& QuadraticDiscriminantAnalysis::fit(const Tensor& 
   ClassStatistics stats = class_statistics(X, y, K);
   means_ = stats.means;
   priors_ = resolve_priors(options_.priors, stats.counts, "QuadraticDiscriminantAnalysis::fit");
-  // C_k = Σ_{i:y_i=k} (x_i − μ_k)(x_i − μ_k)ᵀ / (n_k − 1 or n_k);  Σ_k = (1 − r) C_k + r I.
-  std::vector<Tensor> scatter = class_scatter_matrices(X, y, means_);
+  // C_k = Σ_{i:y_i=k} (x_i − μ_k)(x_i − μ_k)ᵀ / (n_k − 1 or n_k); then the blend with the pooled
+  // C̄, the isotropic reduction and reg_param of the header, in that order.
+  const std::vector<Tensor> scatter = class_scatter_matrices(X, y, means_);
+  const Scalar shift = options_.mle_covariance ? 0 : 1;
+  Tensor pooled = Tensor::Zero(X.cols(), X.cols());
+  for (const Tensor& S : scatter) pooled += S;
+  pooled /= static_cast<Scalar>(X.rows()) - shift * static_cast<Scalar>(K);
+  const Scalar a = options_.rda_alpha, r = options_.reg_param;
   covariances_.clear();
   for (Index k = 0; k < K; ++k) {
-    const Tensor& S = scatter[static_cast<size_t>(k)];
-    const Scalar divisor = options_.mle_covariance ? stats.counts(k) : stats.counts(k) - 1;
-    Tensor cov = (1 - options_.reg_param) / divisor * S;
-    cov.diagonal().array() += options_.reg_param;
+    Tensor cov = a / (stats.counts(k) - shift) * scatter[static_cast<size_t>(k)] + (1 - a) * pooled;
+    if (options_.isotropic) {
+      const Scalar sigma2 = cov.trace() / static_cast<Scalar>(X.cols());
+      cov.setZero();
+      cov.diagonal().setConstant(sigma2);
+    }
+    cov *= 1 - r;
+    cov.diagonal().array() += r;
     covariances_.push_back(std::move(cov));
   }
   factorize();
@@ -112,6 +124,8 @@ void QuadraticDiscriminantAnalysis::save(const std::string& path) const {
   ModelWriter w(kName);
   w.put_scalar("reg_param", options_.reg_param);
   w.put_scalar("mle_covariance", options_.mle_covariance ? 1 : 0);
+  w.put_scalar("rda_alpha", options_.rda_alpha);
+  w.put_scalar("isotropic", options_.isotropic ? 1 : 0);
   if (options_.priors.size() > 0) w.put_vector("priors_option", options_.priors);
   w.put_tensor("means", means_);
   w.put_vector("priors", priors_);
@@ -124,6 +138,8 @@ QuadraticDiscriminantAnalysis QuadraticDiscriminantAnalysis::load(const std::str
   QdaOptions o;
   o.reg_param = r.scalar("reg_param");
   o.mle_covariance = r.scalar("mle_covariance") != 0;
+  o.rda_alpha = r.scalar("rda_alpha");
+  o.isotropic = r.scalar("isotropic") != 0;
   if (r.has("priors_option")) o.priors = r.vector("priors_option");
   QuadraticDiscriminantAnalysis m(o);
   m.means_ = r.tensor("means");

@@ -66,6 +66,37 @@ TEST(QuadraticDiscriminantAnalysis, NotesD6FullCovariance) {
   EXPECT_EQ(qda.predict(q), Vector((Vector(2) << 0, 1).finished()));
 }
 
+TEST(QuadraticDiscriminantAnalysis, IsotropicAndRegularisedVariantsOfNotesD6) {
+  Tensor X(7, 2);
+  X << 1, 2, 2, 3, 3, 3, 6, 5, 7, 8, 8, 7, 7, 6;
+  Vector y(7);
+  y << 0, 0, 0, 1, 1, 1, 1;
+  Tensor q(1, 2);
+  q << 4, 4;
+  // Isotropic QDA (notes 001 §7–8): σ²_A = 4/9, σ²_B = 0.875; Q_A(4,4) = −6.536368, Q_B = −9.140370.
+  QuadraticDiscriminantAnalysis iso({.mle_covariance = true, .isotropic = true});
+  const Tensor Q = iso.fit(X, y).decision_function(q);
+  EXPECT_NEAR(iso.covariances()[0](0, 0), 4.0 / 9, 1e-12);
+  EXPECT_NEAR(iso.covariances()[1](1, 1), 0.875, 1e-12);
+  EXPECT_EQ(iso.covariances()[0](0, 1), 0.0);
+  EXPECT_NEAR(Q(0, 0), -6.536368, 1e-6);
+  EXPECT_NEAR(Q(0, 1), -9.140370, 1e-6);
+  // rda_alpha = 0 shares the pooled covariance: QDA becomes LDA, Q_A − Q_B = L_A − L_B = 4.122887.
+  QuadraticDiscriminantAnalysis lda({.mle_covariance = true, .rda_alpha = 0});
+  const Tensor L = lda.fit(X, y).decision_function(q);
+  EXPECT_NEAR(L(0, 0) - L(0, 1), 4.122887, 1e-6);
+  EXPECT_TRUE(lda.covariances()[0].isApprox(lda.covariances()[1], 1e-15));
+  // Both: isotropic LDA with pooled σ² = 29/42 and f(4,4) = w·x + α = 6.571513.
+  QuadraticDiscriminantAnalysis iso_lda({.mle_covariance = true, .rda_alpha = 0, .isotropic = true});
+  const Tensor I = iso_lda.fit(X, y).decision_function(q);
+  EXPECT_NEAR(iso_lda.covariances()[0](0, 0), 29.0 / 42, 1e-12);
+  EXPECT_NEAR(I(0, 0) - I(0, 1), 6.571513, 1e-6);
+  // α = 0.5 lies between: Σ_A = ½ Σ̂_A + ½ Σ̄.
+  QuadraticDiscriminantAnalysis half({.mle_covariance = true, .rda_alpha = 0.5});
+  EXPECT_NEAR(half.fit(X, y).covariances()[0](0, 0), 0.5 * (2.0 / 3) + 0.5 * (4.0 / 7), 1e-12);
+  EXPECT_THROW(QuadraticDiscriminantAnalysis({.rda_alpha = 2}), ValueError);
+}
+
 TEST(QuadraticDiscriminantAnalysis, Notes004OneDimensionalCaseDisagreesWithLda) {
   // class 0 = {0, 2}, class 1 = {4, 6, 8}: Σ̂_0 = 1, Σ̂_1 = 8/3 (MLE); at x = 3 QDA picks class 1.
   Tensor X(5, 1);
