@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import sklearn
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
-from sklearn.naive_bayes import BernoulliNB, GaussianNB, MultinomialNB
+from sklearn.naive_bayes import BernoulliNB, CategoricalNB, GaussianNB, MultinomialNB
 from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 
 
@@ -53,6 +53,7 @@ cases = [
      ["iris", "wine", "breast_cancer", "digits"]),
     ("mnb", "MultinomialNB()", ["digits"]),
     ("bnb", "BernoulliNB(binarize=8.0)", ["digits"]),
+    ("cnb", "CategoricalNB(min_categories=17)", ["digits"]),
 ]
 for key, call, names in cases:
     for name in names:
@@ -70,6 +71,7 @@ emit(f'inline constexpr const char* k_qda_reg_digits = "{labels(model.predict(Xt
 # Probabilities of the first three test rows.
 for key, call, name in [("lda", "LinearDiscriminantAnalysis()", "wine"), ("qda", "QuadraticDiscriminantAnalysis()", "iris"),
                         ("gnb", "GaussianNB()", "breast_cancer"), ("lda_lsqr", "LinearDiscriminantAnalysis(solver='lsqr')", "iris"),
+                        ("cnb", "CategoricalNB(min_categories=17)", "digits"),
                         ("knn_dist_p1", "KNeighborsClassifier(n_neighbors=7, weights='distance', p=1)", "wine")]:
     Xtr, ytr, Xte, yte = load(name)
     model = eval(call).fit(Xtr, ytr)
