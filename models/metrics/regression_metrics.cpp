@@ -7,8 +7,8 @@ namespace {
 
 void check_pair(const Vector& y_true, const Vector& y_pred, const char* who) {
   if (y_true.size() != y_pred.size()) {
-    throw ShapeError(fmt::format("{}: expected predictions of the same length as the targets ({}), found {}",
-                                 who, y_true.size(), y_pred.size()));
+    throw ShapeError(fmt::format("{}: expected predictions of the same length as the targets ({}), found {}", who,
+                                 y_true.size(), y_pred.size()));
   }
   if (y_true.size() == 0) throw ValueError(fmt::format("{}: expected at least one target, found none", who));
 }

@@ -1,0 +1,101 @@
+// Exact k-nearest-neighbour search shared by KnnClassifier and KnnRegressor: brute force or a
+// k-d tree, under the Euclidean, Minkowski Lᵖ or a kernel-induced distance.
+//
+// Distances (notes 000 §5.7, notes 004 Algorithm 11):
+//   Euclidean  ‖x − z‖₂
+//   Minkowski  (Σ_j |x_j − z_j|ᵖ)^{1/p}, p ≥ 1 (p = 1 Manhattan, p = 2 Euclidean)
+//   Kernel     ‖φ(x) − φ(z)‖ = √(k(x, x) + k(z, z) − 2 k(x, z))   (models/kernel/kernel.h)
+//
+// Note [Neighbour order]
+// The k neighbours of a query are the k smallest pairs (distance, training index) in
+// lexicographic order: among training points at the same distance the lower index comes first,
+// whatever the algorithm. Brute-force Euclidean search screens candidates with one matrix
+// product (‖q‖² + ‖x‖² − 2qᵀx) and then recomputes the distance of every candidate that could be
+// among the k nearest directly as Σ_j (q_j − x_j)², the same sum the k-d tree computes, so both
+// algorithms return identical neighbours and exact ties are broken by index.
+//
+// Queries run in parallel (TBB) over fixed blocks of queries; each query is independent, so the
+// result does not depend on the thread count.
+#pragma once
+
+#include <vector>
+
+#include "graph/tensor.h"
+#include "models/io/model_file.h"
+#include "models/kernel/kernel.h"
+
+namespace dagml {
+
+enum class DistanceMetric { Euclidean, Minkowski, Kernel };
+enum class NeighborAlgorithm { Auto, Brute, KdTree };
+
+struct NeighborOptions {
+  DistanceMetric metric = DistanceMetric::Euclidean;
+  Scalar p = 2;                // Minkowski order, ≥ 1
+  KernelPtr kernel = nullptr;  // required by DistanceMetric::Kernel
+  // Auto: the k-d tree when the metric is Euclidean or Minkowski and d ≤ kd_tree_max_dimension,
+  // brute force otherwise (in higher dimension the tree prunes little). The kernel metric is
+  // always brute force.
+  NeighborAlgorithm algorithm = NeighborAlgorithm::Auto;
+  Index leaf_size = 30;  // ≥ 1: points per k-d tree leaf
+  Index kd_tree_max_dimension = 15;
+};
+
+// indices(i, r) is the training row of the r-th nearest neighbour of query i, distances(i, r) its
+// distance; both n_queries × k, ordered by Note [Neighbour order].
+struct Neighbors {
+  Eigen::Matrix<Index, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> indices;
+  Tensor distances;
+};
+
+// How the k neighbours of a query are weighted (KnnClassifier votes, KnnRegressor averages).
+// Uniform: weight 1 each. Distance: weight 1/d; when some neighbours are at distance 0, they get
+// weight 1 and the others 0 (scikit-learn's weights="distance").
+enum class NeighborWeights { Uniform, Distance };
+
+// n_queries × k weights for the neighbour distances.
+Tensor neighbor_weights(const Tensor& distances, NeighborWeights weights);
+
+class NeighborSearch {
+ public:
+  // Throws ValueError: p < 1 or not finite, a kernel metric without a kernel, leaf_size < 1.
+  explicit NeighborSearch(NeighborOptions options = {});
+
+  // Stores X (n×d, non-empty, finite) and builds the k-d tree when the algorithm uses one.
+  void fit(const Tensor& X);
+
+  // The k nearest training rows of each row of Q (m×d). Throws NotFittedError, ShapeError (wrong
+  // column count), ValueError (NaN, k < 1, k larger than the training set, a kernel that is not
+  // positive semi-definite: a squared kernel distance below −1e-9 · (k(q,q) + k(x,x))).
+  Neighbors query(const Tensor& Q, Index k) const;
+
+  // Save/load helpers for the estimators that own a search: the options (not a kernel) and the
+  // training rows. save_to throws ValueError for the kernel metric (a kernel cannot be saved).
+  void save_to(ModelWriter& w) const;
+  static NeighborSearch load_from(const ModelReader& r);
+
+  bool fitted() const { return fitted_; }
+  bool uses_kd_tree() const { return use_tree_; }
+  const NeighborOptions& options() const { return options_; }
+  const Tensor& data() const { return X_; }
+
+ private:
+  struct Node {
+    Index begin, end;   // range in order_
+    Index left, right;  // children, −1 for a leaf
+    Vector lo, hi;      // bounding box
+  };
+  void build_tree();
+  void query_tree(const Vector& q, Index k, Index* out_index, Scalar* out_reduced) const;
+  void query_brute_block(const Tensor& Q, Index begin, Index count, Index k, Neighbors& out) const;
+
+  NeighborOptions options_;
+  bool fitted_ = false, use_tree_ = false;
+  Tensor X_;
+  Vector sq_norms_;     // ‖x_i‖², for the Euclidean screen
+  Vector self_kernel_;  // k(x_i, x_i), for the kernel distance
+  std::vector<Index> order_;
+  std::vector<Node> nodes_;
+};
+
+}  // namespace dagml

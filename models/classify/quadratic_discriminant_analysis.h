@@ -1,0 +1,67 @@
+// Quadratic discriminant analysis: Gaussian classes N(μ_k, Σ_k), each with its own covariance.
+//
+// Discriminant (notes 001 §9, notes 004 §2.2.2, notes 000 §5.4), evaluated in log space with a
+// Cholesky factor Σ_k = L_k L_kᵀ:
+//   Q_k(x) = −½ ‖L_k⁻¹(x − μ_k)‖² − ½ log det Σ_k + log π_k,   log det Σ_k = 2 Σ_i log (L_k)_ii,
+//   ŷ = argmax_k Q_k(x),  P(k|x) = softmax_k Q(x).
+// Covariance, built in this order from C_k, the class-k scatter divided by n_k − 1
+// (scikit-learn) or by n_k (the notes' MLE, option `mle_covariance`):
+//   1. regularised discriminant analysis (notes 004 L368): S_k = α C_k + (1 − α) C̄ with C̄ the
+//      pooled scatter divided by n − K (or n); α = 1 (default) is QDA, α = 0 is LDA;
+//   2. isotropic (notes 001 §7–8): S_k ← (tr S_k / d) I, i.e. σ²_k = Σ‖x_i − μ_k‖² / (d n_k);
+//   3. Σ_k = (1 − r) S_k + r I, scikit-learn's reg_param r, which regularises a singular S_k.
+// With the defaults, predictions equal scikit-learn's QuadraticDiscriminantAnalysis(reg_param = r)
+// whenever every class has more samples than features.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "graph/tensor.h"
+
+namespace dagml {
+
+struct QdaOptions {
+  Vector priors = Vector();     // empty: class frequencies n_k / n
+  Scalar reg_param = 0;         // r ∈ [0, 1]
+  bool mle_covariance = false;  // false: divide by n_k − 1 (scikit-learn); true: by n_k (notes)
+  Scalar rda_alpha = 1;         // α ∈ [0, 1]: 1 QDA, 0 LDA (a shared covariance)
+  bool isotropic = false;       // Σ_k = σ²_k I
+};
+
+class QuadraticDiscriminantAnalysis {
+ public:
+  explicit QuadraticDiscriminantAnalysis(QdaOptions options = {});  // ValueError: reg_param or rda_alpha ∉ [0, 1]
+
+  // Every class needs ≥ 2 samples. Throws ValueError / ShapeError for bad data, NumericalError
+  // naming the class whose covariance is singular (set reg_param > 0).
+  QuadraticDiscriminantAnalysis& fit(const Tensor& X, const Vector& y);
+
+  Tensor decision_function(const Tensor& X) const;  // n×K: Q_k(x)
+  Vector predict(const Tensor& X) const;
+  Tensor predict_proba(const Tensor& X) const;
+  Tensor predict_log_proba(const Tensor& X) const;
+  Scalar score(const Tensor& X, const Vector& y) const;
+
+  bool fitted() const { return fitted_; }
+  const QdaOptions& options() const { return options_; }
+  Index num_classes() const;
+  const Tensor& means() const;                     // K×d
+  const Vector& priors() const;                    // K
+  const std::vector<Tensor>& covariances() const;  // K of d×d: Σ_k (regularised)
+  const Vector& log_determinants() const;          // K: log det Σ_k
+
+  void save(const std::string& path) const;
+  static QuadraticDiscriminantAnalysis load(const std::string& path);
+
+ private:
+  void factorize();  // Cholesky factors and log determinants from covariances_
+
+  QdaOptions options_;
+  bool fitted_ = false;
+  Tensor means_;
+  Vector priors_, logdet_;
+  std::vector<Tensor> covariances_, cholesky_;
+};
+
+}  // namespace dagml

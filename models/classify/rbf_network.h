@@ -1,0 +1,82 @@
+// Radial-basis-function network classifier (notes 002 §1.7.2–1.7.3, notes 000 §2.2): a fixed
+// layer of Gaussian bases followed by a linear output layer,
+//   φ_m(x) = exp(−γ ‖x − c_m‖²),  m = 1..M   (notes 002 Eq. 1.23: unit width, γ = 1)
+//   f(x) = Wᵀφ(x) + b ∈ ℝᴷ,          ŷ = argmax_k f_k(x)  (ties: the smallest class).
+// Centres c_m: k-means centroids of the training rows (models/cluster/k_means.h, seeded), every
+// training row, or a uniformly drawn subset of M training rows (notes 002 L710–720).
+// Output layer:
+//  * LeastSquares (default): ridge regression of the one-hot targets Y on φ, the bias not
+//    penalised, in closed form:
+//      min_{W,b} ‖ΦW + 1bᵀ − Y‖²_F + λ‖W‖²_F  ⇒  W = (Φ_cᵀΦ_c + λI)⁻¹ Φ_cᵀ Y_c,  b = ȳ − Wᵀφ̄,
+//    with Φ_c, Y_c centred on their column means φ̄, ȳ.
+//  * Gradient: the same objective divided by n, minimised over (W, b) by L-BFGS (optim/lbfgs.h)
+//    on a graph loss whose gradient comes from autodiff; it agrees with the closed form up to the
+//    tolerance. fit_report() says how the run ended (a run that stops at max_iter is reported,
+//    not thrown).
+//  * LabelWeights: the notes' fixed-basis network: W has row m equal to the one-hot label of
+//    centre m and b = 0 (only for centres that are training rows: TrainingPoints, RandomSubset).
+//    With TrainingPoints and γ → ∞ this is the 1-nearest-neighbour rule.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "graph/tensor.h"
+
+namespace dagml {
+
+enum class RbfCenters { KMeans, TrainingPoints, RandomSubset };
+enum class RbfOutput { LeastSquares, Gradient, LabelWeights };
+
+struct RbfNetworkOptions {
+  RbfCenters centers = RbfCenters::KMeans;
+  Index num_centers = 10;  // M for KMeans and RandomSubset (≤ n)
+  Scalar gamma = 1;        // > 0
+  RbfOutput output = RbfOutput::LeastSquares;
+  Scalar l2 = 1e-8;                  // λ ≥ 0
+  std::uint64_t seed = 0;            // k-means initialisation or the subset draw
+  Index max_iter = 1000;             // Gradient: L-BFGS iterations (≥ 1)
+  Scalar gradient_tolerance = 1e-8;  // Gradient: stop when ‖∇f‖ ≤ this (> 0)
+};
+
+// How the gradient fit of the output layer ended (RbfOutput::Gradient only).
+struct RbfFitReport {
+  Index iterations = 0;
+  bool converged = true;
+  Scalar objective = 0;  // f / n at the solution
+  std::string message;
+};
+
+class RbfNetwork {
+ public:
+  // ValueError: num_centers < 1, gamma ≤ 0, l2 < 0, LabelWeights with k-means centres.
+  explicit RbfNetwork(RbfNetworkOptions options = {});
+
+  // X n×d finite, labels 0..K−1 with K ≥ 2. ValueError when num_centers > n; NumericalError when
+  // the least-squares system is singular (set l2 > 0).
+  RbfNetwork& fit(const Tensor& X, const Vector& y);
+
+  Tensor features(const Tensor& X) const;           // n×M basis values φ(x)
+  Tensor decision_function(const Tensor& X) const;  // n×K outputs f(x)
+  Vector predict(const Tensor& X) const;
+  Scalar score(const Tensor& X, const Vector& y) const;  // accuracy
+
+  bool fitted() const { return fitted_; }
+  const RbfNetworkOptions& options() const { return options_; }
+  const Tensor& centers() const;  // M×d
+  const Tensor& weights() const;  // M×K
+  const Vector& bias() const;     // K
+  const RbfFitReport& fit_report() const;
+
+  void save(const std::string& path) const;
+  static RbfNetwork load(const std::string& path);
+
+ private:
+  RbfNetworkOptions options_;
+  bool fitted_ = false;
+  Tensor centers_, weights_;
+  Vector bias_;
+  RbfFitReport report_;
+};
+
+}  // namespace dagml

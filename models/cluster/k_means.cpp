@@ -1,0 +1,277 @@
+#include "models/cluster/k_means.h"
+
+#include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "graph/error.h"
+#include "models/data/random.h"
+#include "models/data/validate.h"
+#include "models/io/model_file.h"
+
+namespace dagml {
+namespace {
+
+constexpr const char* kName = "KMeans";
+constexpr Index kRowsPerTask = 256;  // fixed split: results do not depend on the thread count
+
+// A uniform double in [0, 1) from the top 53 bits of one raw draw.
+Scalar uniform01(std::mt19937_64& rng) { return static_cast<Scalar>(rng() >> 11) * 0x1.0p-53; }
+
+// ‖x_i − c‖² for every row, computed directly (exact for the k-means++ potentials).
+Vector sq_dist_to(const Tensor& X, const Eigen::Ref<const Vector>& c) {
+  return (X.rowwise() - c.transpose()).rowwise().squaredNorm();
+}
+
+// Greedy k-means++ (see the header).
+Tensor plus_plus(const Tensor& X, Index K, std::mt19937_64& rng) {
+  const Index n = X.rows();
+  Tensor C(K, X.cols());
+  Index first = static_cast<Index>(uniform_below(rng, static_cast<std::uint64_t>(n)));
+  C.row(0) = X.row(first);
+  Vector closest = sq_dist_to(X, C.row(0).transpose());
+  const Index trials = 2 + static_cast<Index>(std::log(static_cast<Scalar>(K)));
+  for (Index c = 1; c < K; ++c) {
+    std::vector<Scalar> cumulative(static_cast<size_t>(n));
+    Scalar running = 0;
+    for (Index i = 0; i < n; ++i) cumulative[static_cast<size_t>(i)] = running += closest(i);
+    Index best = -1;
+    Scalar best_potential = 0;
+    Vector best_closest;
+    for (Index t = 0; t < trials; ++t) {
+      const Scalar r = uniform01(rng) * running;
+      Index candidate = std::upper_bound(cumulative.begin(), cumulative.end(), r) - cumulative.begin();
+      candidate = std::min(candidate, n - 1);
+      Vector updated = closest.cwiseMin(sq_dist_to(X, X.row(candidate).transpose()));
+      const Scalar potential = updated.sum();
+      if (best < 0 || potential < best_potential) {
+        best = candidate;
+        best_potential = potential;
+        best_closest = std::move(updated);
+      }
+    }
+    C.row(c) = X.row(best);
+    closest = std::move(best_closest);
+  }
+  return C;
+}
+
+Tensor random_init(const Tensor& X, Index K, std::mt19937_64& rng) {
+  std::vector<Index> order = iota_indices(X.rows());
+  shuffle_indices(order, rng);
+  Tensor C(K, X.cols());
+  for (Index k = 0; k < K; ++k) C.row(k) = X.row(order[static_cast<size_t>(k)]);
+  return C;
+}
+
+struct Run {
+  Tensor centers;
+  Vector labels;
+  Scalar inertia = 0;
+  Index iterations = 0;
+  bool converged = false;
+};
+
+// Lloyd's iterations from the given centres.
+Run lloyd(const Tensor& X, Tensor C, Index max_iter, Scalar tol_abs) {
+  const Index n = X.rows(), K = C.rows();
+  Run run;
+  Vector labels, dist, previous;
+  for (Index it = 0; it < max_iter; ++it) {
+    assign_to_centers(X, C, labels, dist);
+    // Empty clusters take the points farthest from their centres, largest first (ties: lower index).
+    Vector counts = Vector::Zero(K);
+    for (Index i = 0; i < n; ++i) counts(static_cast<Index>(labels(i))) += 1;
+    if ((counts.array() == 0).any()) {
+      std::vector<Index> far = iota_indices(n);
+      std::stable_sort(far.begin(), far.end(), [&](Index a, Index b) { return dist(a) > dist(b); });
+      size_t next = 0;
+      for (Index k = 0; k < K; ++k) {
+        if (counts(k) > 0) continue;
+        const Index i = far[next++];
+        counts(static_cast<Index>(labels(i))) -= 1;
+        labels(i) = static_cast<Scalar>(k);
+        counts(k) = 1;
+        dist(i) = 0;
+      }
+    }
+    Tensor sums = Tensor::Zero(K, X.cols());
+    for (Index i = 0; i < n; ++i) sums.row(static_cast<Index>(labels(i))) += X.row(i);
+    const Tensor updated = sums.array().colwise() / counts.array();
+    const Scalar shift = (updated - C).squaredNorm();
+    C = updated;
+    run.iterations = it + 1;
+    const bool same_labels = previous.size() == n && previous == labels;
+    previous = labels;
+    if (same_labels || shift <= tol_abs) {
+      run.converged = true;
+      break;
+    }
+  }
+  assign_to_centers(X, C, labels, dist);
+  run.centers = std::move(C);
+  run.labels = std::move(labels);
+  run.inertia = dist.sum();
+  return run;
+}
+
+}  // namespace
+
+void assign_to_centers(const Tensor& X, const Tensor& centers, Vector& labels, Vector& min_sq_dist) {
+  const Index n = X.rows(), K = centers.rows();
+  labels.resize(n);
+  min_sq_dist.resize(n);
+  const Vector center_norms = centers.rowwise().squaredNorm();
+  const Index blocks = (n + kRowsPerTask - 1) / kRowsPerTask;
+  tbb::parallel_for(tbb::blocked_range<Index>(0, blocks, 1), [&](const tbb::blocked_range<Index>& r) {
+    for (Index b = r.begin(); b != r.end(); ++b) {
+      const Index begin = b * kRowsPerTask, count = std::min(kRowsPerTask, n - begin);
+      // ‖x − μ‖² = ‖x‖² − 2xᵀμ + ‖μ‖², clamped at 0 against rounding.
+      Tensor D = -2 * X.middleRows(begin, count) * centers.transpose();
+      D.rowwise() += center_norms.transpose();
+      D.colwise() += X.middleRows(begin, count).rowwise().squaredNorm();
+      for (Index i = 0; i < count; ++i) {
+        Index best = 0;
+        for (Index k = 1; k < K; ++k)
+          if (D(i, k) < D(i, best)) best = k;
+        labels(begin + i) = static_cast<Scalar>(best);
+        min_sq_dist(begin + i) = std::max(D(i, best), Scalar(0));
+      }
+    }
+  });
+}
+
+KMeans::KMeans(KMeansOptions options) : options_(std::move(options)) {
+  const auto& o = options_;
+  if (o.num_clusters < 1)
+    throw ValueError(fmt::format("{}: expected num_clusters ≥ 1, found {}", kName, o.num_clusters));
+  if (o.num_init < 1) throw ValueError(fmt::format("{}: expected num_init ≥ 1, found {}", kName, o.num_init));
+  if (o.max_iter < 1) throw ValueError(fmt::format("{}: expected max_iter ≥ 1, found {}", kName, o.max_iter));
+  if (!(o.tol >= 0)) throw ValueError(fmt::format("{}: expected tol ≥ 0, found {}", kName, o.tol));
+  if (o.init == KMeansInit::Given) {
+    if (o.initial_centers.rows() != o.num_clusters)
+      throw ValueError(fmt::format("{}: KMeansInit::Given needs initial_centers with num_clusters = {} rows, found {}",
+                                   kName, o.num_clusters, o.initial_centers.rows()));
+    if (o.num_init != 1) throw ValueError(fmt::format("{}: KMeansInit::Given runs once; set num_init = 1", kName));
+    check_finite(o.initial_centers, kName);
+  }
+}
+
+KMeans& KMeans::fit(const Tensor& X) {
+  const char* who = "KMeans::fit";
+  check_not_empty(X, who);
+  check_finite(X, who);
+  const Index K = options_.num_clusters;
+  if (X.rows() < K)
+    throw ValueError(fmt::format("{}: expected at least num_clusters = {} samples, found {}", who, K, X.rows()));
+  if (options_.init == KMeansInit::Given) check_columns(options_.initial_centers, X.cols(), who);
+  fitted_ = false;
+  const Tensor centred = X.rowwise() - X.colwise().mean();
+  const Scalar tol_abs =
+      options_.tol * (centred.array().square().colwise().sum() / static_cast<Scalar>(X.rows())).mean();
+  Run best;
+  for (Index r = 0; r < options_.num_init; ++r) {
+    std::mt19937_64 rng(derive_seed(options_.seed, static_cast<std::uint64_t>(r)));
+    Tensor init = options_.init == KMeansInit::Given    ? options_.initial_centers
+                  : options_.init == KMeansInit::Random ? random_init(X, K, rng)
+                                                        : plus_plus(X, K, rng);
+    Run run = lloyd(X, std::move(init), options_.max_iter, tol_abs);
+    if (r == 0 || run.inertia < best.inertia) best = std::move(run);
+  }
+  centers_ = std::move(best.centers);
+  labels_ = std::move(best.labels);
+  inertia_ = best.inertia;
+  num_iter_ = best.iterations;
+  converged_ = best.converged;
+  fitted_ = true;
+  return *this;
+}
+
+Vector KMeans::fit_predict(const Tensor& X) { return fit(X).labels_; }
+
+Vector KMeans::predict(const Tensor& X) const {
+  const char* who = "KMeans::predict";
+  check_fitted(fitted_, who);
+  check_not_empty(X, who);
+  check_columns(X, centers_.cols(), who);
+  check_finite(X, who);
+  Vector labels, dist;
+  assign_to_centers(X, centers_, labels, dist);
+  return labels;
+}
+
+Tensor KMeans::transform(const Tensor& X) const {
+  const char* who = "KMeans::transform";
+  check_fitted(fitted_, who);
+  check_not_empty(X, who);
+  check_columns(X, centers_.cols(), who);
+  check_finite(X, who);
+  Tensor D(X.rows(), centers_.rows());
+  for (Index k = 0; k < centers_.rows(); ++k) D.col(k) = sq_dist_to(X, centers_.row(k).transpose()).cwiseSqrt();
+  return D;
+}
+
+Scalar KMeans::score(const Tensor& X) const {
+  const Tensor D = transform(X);
+  return -D.rowwise().minCoeff().squaredNorm();
+}
+
+const Tensor& KMeans::centers() const {
+  check_fitted(fitted_, kName);
+  return centers_;
+}
+const Vector& KMeans::labels() const {
+  check_fitted(fitted_, kName);
+  return labels_;
+}
+Scalar KMeans::inertia() const {
+  check_fitted(fitted_, kName);
+  return inertia_;
+}
+Index KMeans::num_iter() const {
+  check_fitted(fitted_, kName);
+  return num_iter_;
+}
+bool KMeans::converged() const {
+  check_fitted(fitted_, kName);
+  return converged_;
+}
+
+void KMeans::save(const std::string& path) const {
+  check_fitted(fitted_, "KMeans::save");
+  ModelWriter w(kName);
+  w.put_scalar("num_clusters", static_cast<Scalar>(options_.num_clusters));
+  w.put_scalar("num_init", static_cast<Scalar>(options_.num_init));
+  w.put_scalar("max_iter", static_cast<Scalar>(options_.max_iter));
+  w.put_scalar("tol", options_.tol);
+  w.put_text("seed", std::to_string(options_.seed));
+  w.put_tensor("centers", centers_);
+  w.put_scalar("inertia", inertia_);
+  w.put_scalar("num_iter", static_cast<Scalar>(num_iter_));
+  w.put_scalar("converged", converged_ ? 1 : 0);
+  w.save(path);
+}
+
+KMeans KMeans::load(const std::string& path) {
+  ModelReader r(path, kName);
+  KMeansOptions o;
+  o.num_clusters = static_cast<Index>(r.scalar("num_clusters"));
+  o.num_init = static_cast<Index>(r.scalar("num_init"));
+  o.max_iter = static_cast<Index>(r.scalar("max_iter"));
+  o.tol = r.scalar("tol");
+  o.seed = std::stoull(r.text("seed"));
+  KMeans m(o);
+  m.centers_ = r.tensor("centers");
+  m.inertia_ = r.scalar("inertia");
+  m.num_iter_ = static_cast<Index>(r.scalar("num_iter"));
+  m.converged_ = r.scalar("converged") != 0;
+  m.fitted_ = true;
+  return m;
+}
+
+}  // namespace dagml

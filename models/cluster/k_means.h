@@ -1,0 +1,82 @@
+// k-means clustering by Lloyd's algorithm (notes 000 §6.1, notes 004 Algorithm 1), with seeded
+// k-means++ initialisation and restarts.
+//
+// Objective (the inertia): W = Σ_i ‖x_i − μ_{z_i}‖², minimised by alternating
+//   assignment  z_i = argmin_k ‖x_i − μ_k‖²      (ties: the smallest k)
+//   update      μ_k = mean of {x_i : z_i = k}
+// until the assignments stop changing or the centres move by Σ_k ‖Δμ_k‖² ≤ tol · mean_j Var(x_j)
+// (scikit-learn's relative tolerance), or max_iter iterations. A cluster left empty is moved to
+// the point farthest from its centre (scikit-learn's rule). After the last update the points are
+// assigned once more, so labels() and inertia() belong to centers().
+//
+// Initialisation (KMeansInit::PlusPlus): greedy k-means++ (Arthur & Vassilvitskii; the variant
+// of scikit-learn): the first centre is a uniformly drawn point; each next one is the best, by
+// the resulting potential Σ_i min_k ‖x_i − μ_k‖², of 2 + ⌊ln K⌋ points drawn with probability
+// proportional to their current squared distance. Random draws come from std::mt19937_64 seeded
+// by derive_seed(seed, restart) (Note [Portable randomness], models/data/random.h), so a seed
+// gives the same clustering on every platform. With num_init > 1 the run with the lowest inertia
+// is kept (the first among equals).
+//
+// The assignment step runs in parallel (TBB) over fixed blocks of rows; sums are reduced in a
+// fixed order, so results do not depend on the thread count.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "graph/tensor.h"
+
+namespace dagml {
+
+enum class KMeansInit { PlusPlus, Random, Given };
+
+struct KMeansOptions {
+  Index num_clusters = 8;
+  KMeansInit init = KMeansInit::PlusPlus;  // Random: K distinct points drawn uniformly
+  Tensor initial_centers = Tensor();       // K×d, for KMeansInit::Given
+  Index num_init = 1;                      // restarts (Given: must be 1)
+  Index max_iter = 300;
+  Scalar tol = 1e-4;
+  std::uint64_t seed = 0;
+};
+
+class KMeans {
+ public:
+  // Throws ValueError: num_clusters < 1, num_init < 1, max_iter < 1, tol < 0, Given without
+  // initial_centers (or with num_init > 1, or with a row count other than num_clusters).
+  explicit KMeans(KMeansOptions options = {});
+
+  // X n×d finite with n ≥ num_clusters (ValueError otherwise; ShapeError for initial centres of
+  // the wrong width).
+  KMeans& fit(const Tensor& X);
+  Vector fit_predict(const Tensor& X);
+
+  Vector predict(const Tensor& X) const;    // the nearest centre of each row
+  Tensor transform(const Tensor& X) const;  // n×K Euclidean distances to the centres
+  Scalar score(const Tensor& X) const;      // −Σ_i min_k ‖x_i − μ_k‖² (higher is better)
+
+  bool fitted() const { return fitted_; }
+  const KMeansOptions& options() const { return options_; }
+  const Tensor& centers() const;  // K×d
+  const Vector& labels() const;   // n: cluster of each training row
+  Scalar inertia() const;
+  Index num_iter() const;  // Lloyd iterations of the kept run
+  bool converged() const;  // false when the kept run stopped at max_iter
+
+  void save(const std::string& path) const;  // centres and options (not the training labels)
+  static KMeans load(const std::string& path);
+
+ private:
+  KMeansOptions options_;
+  bool fitted_ = false, converged_ = false;
+  Tensor centers_;
+  Vector labels_;
+  Scalar inertia_ = 0;
+  Index num_iter_ = 0;
+};
+
+// The assignment step: the nearest centre of each row of X (ties: the smallest index) and its
+// squared distance, in parallel over fixed row blocks. Shared with the RBF network.
+void assign_to_centers(const Tensor& X, const Tensor& centers, Vector& labels, Vector& min_sq_dist);
+
+}  // namespace dagml

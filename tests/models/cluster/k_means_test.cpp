@@ -1,0 +1,162 @@
+// Tests for KMeans: the worked iterations of notes 004 §2.2 and notes 000 §2.2, scikit-learn's
+// Lloyd result from the same initial centres, k-means++ on separated blobs, restarts, empty
+// clusters, same seed same model, thread-count independence, bad input and save/load.
+#include "models/cluster/k_means.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <random>
+
+#include "graph/error.h"
+#include "graph/threads.h"
+#include "models/data/datasets.h"
+
+namespace dagml {
+namespace {
+
+Tensor column(std::initializer_list<Scalar> v) {
+  Tensor X(static_cast<Index>(v.size()), 1);
+  Index i = 0;
+  for (Scalar x : v) X(i++, 0) = x;
+  return X;
+}
+
+TEST(KMeans, Notes004WorkedIterations) {
+  // x = [1, 2, 3, 10, 11, 12], K = 2, μ⁽⁰⁾ = (1, 2): iteration 1 gives μ = (1, 7.6), iteration 2
+  // μ = (2, 11), W = 4.
+  const Tensor X = column({1, 2, 3, 10, 11, 12});
+  KMeans one({.num_clusters = 2, .init = KMeansInit::Given, .initial_centers = column({1, 2}), .max_iter = 1});
+  one.fit(X);
+  EXPECT_NEAR(one.centers()(0, 0), 1.0, 1e-15);
+  EXPECT_NEAR(one.centers()(1, 0), 7.6, 1e-14);
+  EXPECT_FALSE(one.converged());
+  KMeans km({.num_clusters = 2, .init = KMeansInit::Given, .initial_centers = column({1, 2})});
+  km.fit(X);
+  EXPECT_NEAR(km.centers()(0, 0), 2.0, 1e-15);
+  EXPECT_NEAR(km.centers()(1, 0), 11.0, 1e-15);
+  EXPECT_NEAR(km.inertia(), 4.0, 1e-12);
+  EXPECT_TRUE(km.converged());
+  EXPECT_EQ(km.labels(), Vector((Vector(6) << 0, 0, 0, 1, 1, 1).finished()));
+  EXPECT_NEAR(km.score(X), -4.0, 1e-12);
+}
+
+TEST(KMeans, Notes000WorkedIterations) {
+  // X = {0, 1, 10, 11}, init (0, 1): after one update c = (0, 7.3333); converged c = (0.5, 10.5), W = 1.
+  const Tensor X = column({0, 1, 10, 11});
+  KMeans one({.num_clusters = 2, .init = KMeansInit::Given, .initial_centers = column({0, 1}), .max_iter = 1});
+  EXPECT_NEAR(one.fit(X).centers()(1, 0), 22.0 / 3, 1e-14);
+  KMeans km({.num_clusters = 2, .init = KMeansInit::Given, .initial_centers = column({0, 1})});
+  km.fit(X);
+  EXPECT_NEAR(km.centers()(0, 0), 0.5, 1e-15);
+  EXPECT_NEAR(km.centers()(1, 0), 10.5, 1e-15);
+  EXPECT_NEAR(km.inertia(), 1.0, 1e-12);
+}
+
+TEST(KMeans, MatchesScikitLearnLloydFromTheSameStart) {
+  // sklearn.cluster.KMeans(n_clusters=3, init=X[[0, 50, 100]], n_init=1).fit(X) on iris,
+  // scikit-learn 1.2.1: inertia_ 78.851441426146, n_iter_ 4, cluster sizes 50, 62, 38.
+  const Dataset iris = load_dataset("iris");
+  Tensor init(3, 4);
+  init << iris.features.row(0), iris.features.row(50), iris.features.row(100);
+  KMeans km({.num_clusters = 3, .init = KMeansInit::Given, .initial_centers = init});
+  km.fit(iris.features);
+  EXPECT_NEAR(km.inertia(), 78.851441426146, 1e-9);
+  EXPECT_EQ(km.num_iter(), 4);
+  EXPECT_NEAR(km.centers()(1, 0), 5.901612903225806, 1e-12);
+  EXPECT_NEAR(km.centers()(2, 2), 5.742105263157894, 1e-12);
+  Vector counts = Vector::Zero(3);
+  for (Index i = 0; i < 150; ++i) counts(static_cast<Index>(km.labels()(i))) += 1;
+  EXPECT_EQ(counts, Vector((Vector(3) << 50, 62, 38).finished()));
+  // sklearn.cluster.KMeans(n_clusters=4, init=X[:4], n_init=1).fit(X) on wine: inertia_ 1560626.8894379486.
+  const Dataset wine = load_dataset("wine");
+  KMeans w({.num_clusters = 4, .init = KMeansInit::Given, .initial_centers = wine.features.topRows(4)});
+  EXPECT_NEAR(w.fit(wine.features).inertia(), 1560626.8894379486, 1e-6);
+}
+
+Tensor blobs(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Tensor X(300, 2);
+  for (Index i = 0; i < 300; ++i) {
+    const Scalar cx = (i % 3) * 100.0, cy = (i % 3 == 1) * 100.0;
+    X(i, 0) = cx + static_cast<Scalar>(rng() % 1000) / 1000.0;
+    X(i, 1) = cy + static_cast<Scalar>(rng() % 1000) / 1000.0;
+  }
+  return X;
+}
+
+TEST(KMeans, PlusPlusFindsSeparatedBlobsAndIsSeeded) {
+  const Tensor X = blobs(1);
+  KMeans km({.num_clusters = 3, .seed = 11});
+  km.fit(X);
+  // Every blob is one cluster: rows i and i + 3 share a label, rows i and i + 1 do not.
+  for (Index i = 0; i + 3 < 300; ++i) EXPECT_EQ(km.labels()(i), km.labels()(i + 3));
+  EXPECT_NE(km.labels()(0), km.labels()(1));
+  EXPECT_NE(km.labels()(1), km.labels()(2));
+  EXPECT_NE(km.labels()(0), km.labels()(2));
+  KMeans again({.num_clusters = 3, .seed = 11});
+  EXPECT_EQ(again.fit(X).centers(), km.centers());
+  // Restarts keep the lowest inertia: never worse than the first run alone.
+  const Dataset digits = load_dataset("digits");
+  const Scalar single = KMeans({.num_clusters = 10, .num_init = 1, .seed = 5}).fit(digits.features).inertia();
+  const Scalar multi = KMeans({.num_clusters = 10, .num_init = 4, .seed = 5}).fit(digits.features).inertia();
+  EXPECT_LE(multi, single);
+}
+
+TEST(KMeans, ResultDoesNotDependOnTheThreadCount) {
+  const Dataset digits = load_dataset("digits");
+  const int before = num_threads();
+  set_num_threads(1);
+  KMeans a({.num_clusters = 10, .num_init = 2, .seed = 3});
+  a.fit(digits.features);
+  set_num_threads(2);
+  KMeans b({.num_clusters = 10, .num_init = 2, .seed = 3});
+  b.fit(digits.features);
+  set_num_threads(before);
+  EXPECT_EQ(a.centers(), b.centers());
+  EXPECT_EQ(a.labels(), b.labels());
+  EXPECT_EQ(a.inertia(), b.inertia());
+}
+
+TEST(KMeans, EmptyClusterIsMovedToTheFarthestPoint) {
+  // The centre at 1000 attracts no point; it moves to the point farthest from its centre (x = 10).
+  const Tensor X = column({0, 1, 2, 10});
+  KMeans km({.num_clusters = 2, .init = KMeansInit::Given, .initial_centers = column({1, 1000})});
+  km.fit(X);
+  EXPECT_TRUE(km.centers().allFinite());
+  EXPECT_NEAR(km.centers()(1, 0), 10.0, 1e-15);
+  EXPECT_NEAR(km.inertia(), 2.0, 1e-12);
+}
+
+TEST(KMeans, BadInputAndSaveLoad) {
+  EXPECT_THROW(KMeans({.num_clusters = 0}), ValueError);
+  EXPECT_THROW(KMeans({.num_init = 0}), ValueError);
+  EXPECT_THROW(KMeans({.tol = -1}), ValueError);
+  EXPECT_THROW(KMeans({.num_clusters = 2, .init = KMeansInit::Given}), ValueError);
+  EXPECT_THROW(KMeans({.num_clusters = 1, .init = KMeansInit::Given, .initial_centers = column({1}), .num_init = 2}),
+               ValueError);
+  const Tensor X = column({0, 1, 2});
+  EXPECT_THAT([&] { KMeans({.num_clusters = 4}).fit(X); },
+              ::testing::ThrowsMessage<ValueError>(::testing::HasSubstr("at least num_clusters")));
+  Tensor nan = X;
+  nan(1, 0) = std::nan("");
+  EXPECT_THROW(KMeans({.num_clusters = 2}).fit(nan), ValueError);
+  EXPECT_THROW(KMeans().predict(X), NotFittedError);
+  Tensor wide(2, 2);
+  wide << 0, 0, 1, 1;
+  EXPECT_THROW(KMeans({.num_clusters = 2, .init = KMeansInit::Given, .initial_centers = wide}).fit(X), ShapeError);
+  const Dataset iris = load_dataset("iris");
+  KMeans km({.num_clusters = 3, .seed = 2});
+  km.fit(iris.features);
+  const std::string path = (std::filesystem::temp_directory_path() / "dagml_test_kmeans.txt").string();
+  km.save(path);
+  const KMeans back = KMeans::load(path);
+  EXPECT_EQ(back.centers(), km.centers());
+  EXPECT_EQ(back.predict(iris.features), km.labels());
+  EXPECT_EQ(back.transform(iris.features), km.transform(iris.features));
+}
+
+}  // namespace
+}  // namespace dagml
