@@ -23,9 +23,10 @@ KernelRidge& KernelRidge::fit(const Tensor& X, const Vector& y) {
   A.diagonal().array() += options_.lambda;
   const Eigen::LLT<Eigen::MatrixXd> llt(A);
   if (llt.info() != Eigen::Success) {
-    throw NumericalError(fmt::format("{}: K + λI is not positive definite (kernel {}, lambda {}); use lambda > 0 "
-                                     "and a positive semi-definite kernel",
-                                     who, options_.kernel->name(), options_.lambda));
+    throw NumericalError(
+        fmt::format("{}: K + λI is not positive definite (kernel {}, lambda {}); use lambda > 0 "
+                    "and a positive semi-definite kernel",
+                    who, options_.kernel->name(), options_.lambda));
   }
   alpha_ = llt.solve(y);
   X_ = X;
@@ -91,9 +92,10 @@ KernelRidge KernelRidge::load(const std::string& path, KernelPtr custom_kernel) 
   } else if (custom_kernel) {
     kernel = std::move(custom_kernel);
   } else {
-    throw ValueError(fmt::format("KernelRidge::load: {} was saved with the user-supplied kernel '{}'; pass that kernel "
-                                 "as custom_kernel",
-                                 path, kind.substr(kind.find(' ') + 1)));
+    throw ValueError(
+        fmt::format("KernelRidge::load: {} was saved with the user-supplied kernel '{}'; pass that kernel "
+                    "as custom_kernel",
+                    path, kind.substr(kind.find(' ') + 1)));
   }
   KernelRidge model({.kernel = kernel, .lambda = reader.scalar("lambda")});
   model.alpha_ = reader.vector("dual_coef");

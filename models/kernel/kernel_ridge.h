@@ -15,7 +15,7 @@ namespace dagml {
 
 struct KernelRidgeOptions {
   KernelPtr kernel = std::make_shared<LinearKernel>();  // linear, polynomial, RBF or custom
-  Scalar lambda = 1.0;                                    // λ ≥ 0 (scikit-learn's KernelRidge `alpha`)
+  Scalar lambda = 1.0;                                  // λ ≥ 0 (scikit-learn's KernelRidge `alpha`)
 };
 
 // Objective (notes 000 §2.5): ridge ‖Φ w − y‖² + λ‖w‖² with Φ the feature map of the kernel,

@@ -10,8 +10,8 @@ namespace dagml {
 BayesianLinearRegression::BayesianLinearRegression(const BayesianLinearRegressionOptions& options)
     : LinearPredictor("BayesianLinearRegression"), options_(options) {
   const char* who = "BayesianLinearRegression";
-  for (const auto& [name, value] : {std::pair{"noise_variance", options.noise_variance},
-                                    std::pair{"prior_variance", options.prior_variance}}) {
+  for (const auto& [name, value] :
+       {std::pair{"noise_variance", options.noise_variance}, std::pair{"prior_variance", options.prior_variance}}) {
     if (!(value > 0) || !std::isfinite(value)) {
       throw ValueError(fmt::format("{}: expected {} > 0 and finite, found {}", who, name, value));
     }
@@ -26,8 +26,8 @@ BayesianLinearRegression& BayesianLinearRegression::fit(const Tensor& X, const V
   const Index d = X.cols();
   const Vector mu = options_.prior_mean.size() == 0 ? Vector::Zero(d) : options_.prior_mean;
   if (mu.size() != d) {
-    throw ShapeError(fmt::format("{}: expected a prior_mean with one entry per feature ({}), found {}", who, d,
-                                 mu.size()));
+    throw ShapeError(
+        fmt::format("{}: expected a prior_mean with one entry per feature ({}), found {}", who, d, mu.size()));
   }
   // Σ_W⁻¹: the prior precision.
   Eigen::MatrixXd prior_precision;
@@ -36,7 +36,8 @@ BayesianLinearRegression& BayesianLinearRegression::fit(const Tensor& X, const V
       throw ShapeError(fmt::format("{}: expected a {}×{} prior_covariance (one row per feature), found {}", who, d, d,
                                    to_string(shape_of(options_.prior_covariance))));
     }
-    prior_precision = spd_factor(options_.prior_covariance, who, "prior_covariance").solve(Eigen::MatrixXd::Identity(d, d));
+    prior_precision =
+        spd_factor(options_.prior_covariance, who, "prior_covariance").solve(Eigen::MatrixXd::Identity(d, d));
   } else {
     prior_precision = Eigen::MatrixXd::Identity(d, d) / options_.prior_variance;
   }

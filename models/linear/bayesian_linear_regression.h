@@ -41,7 +41,7 @@ class BayesianLinearRegression : public LinearPredictor {
   Vector predictive_variance(const Tensor& X, bool include_noise = true) const;
 
   const Vector& posterior_mean() const { return coef(); }  // m
-  const Tensor& posterior_covariance() const;               // S, d×d
+  const Tensor& posterior_covariance() const;              // S, d×d
   const BayesianLinearRegressionOptions& options() const { return options_; }
 
   void save(const std::string& path) const;

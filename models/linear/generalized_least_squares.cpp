@@ -64,8 +64,8 @@ GeneralizedLeastSquares& GeneralizedLeastSquares::fit_correlated(const Tensor& X
   const char* who = "GeneralizedLeastSquares::fit_correlated";
   check_regression_data(X, y, who);
   if (noise_covariance.rows() != X.rows() || noise_covariance.cols() != X.rows()) {
-    throw ShapeError(fmt::format("{}: expected a {}×{} noise covariance (one row per sample), found {}", who,
-                                 X.rows(), X.rows(), to_string(shape_of(noise_covariance))));
+    throw ShapeError(fmt::format("{}: expected a {}×{} noise covariance (one row per sample), found {}", who, X.rows(),
+                                 X.rows(), to_string(shape_of(noise_covariance))));
   }
   const auto llt = spd_factor(noise_covariance, who, "noise_covariance");
   // L⁻¹A and L⁻¹y by forward substitution.
@@ -80,18 +80,20 @@ void GeneralizedLeastSquares::solve_whitened(const Tensor& Aw, const Vector& yw)
   const Index p = Aw.cols();
   Vector mu = options_.prior_mean.size() == 0 ? Vector::Zero(d) : options_.prior_mean;
   if (mu.size() != d) {
-    throw ShapeError(fmt::format("GeneralizedLeastSquares::fit: expected a prior_mean with one entry per feature "
-                                 "({}), found {}",
-                                 d, mu.size()));
+    throw ShapeError(
+        fmt::format("GeneralizedLeastSquares::fit: expected a prior_mean with one entry per feature "
+                    "({}), found {}",
+                    d, mu.size()));
   }
   Tensor root;  // L_W⁻¹, d×d
   if (options_.lambda > 0) {
     root = Tensor::Identity(d, d) * std::sqrt(options_.lambda);
   } else if (prior_root_inverse_.size() > 0) {
     if (prior_root_inverse_.rows() != d) {
-      throw ShapeError(fmt::format("GeneralizedLeastSquares::fit: expected a {}×{} prior_covariance (one row per "
-                                   "feature), found {}×{}",
-                                   d, d, prior_root_inverse_.rows(), prior_root_inverse_.rows()));
+      throw ShapeError(
+          fmt::format("GeneralizedLeastSquares::fit: expected a {}×{} prior_covariance (one row per "
+                      "feature), found {}×{}",
+                      d, d, prior_root_inverse_.rows(), prior_root_inverse_.rows()));
     }
     root = prior_root_inverse_;
   }

@@ -27,8 +27,8 @@ struct GeneralizedLeastSquaresOptions {
   // (w − μ_W)ᵀΣ_W⁻¹(w − μ_W) (Tikhonov). Neither (lambda = 0, prior_covariance empty): no prior.
   // Both at once is a ValueError.
   Scalar lambda = 0;
-  Vector prior_mean{};      // μ_W; empty means 0, else one entry per feature (checked at fit)
-  Tensor prior_covariance{};// Σ_W; empty unless a general prior is wanted
+  Vector prior_mean{};        // μ_W; empty means 0, else one entry per feature (checked at fit)
+  Tensor prior_covariance{};  // Σ_W; empty unless a general prior is wanted
 };
 
 // Objective (noise covariance Σ_Z, prior precision P = Σ_W⁻¹ or λI, P = 0 without a prior):

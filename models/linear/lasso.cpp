@@ -33,16 +33,15 @@ LassoSolution solve_lasso(const CenteredData& c, Scalar lambda, const Vector& w0
   const Scalar yy = c.y.squaredNorm();
   const Index d = c.X.cols();
   // ‖Xw − y‖² = wᵀGw − 2cᵀw + yᵀy; gradient of the smooth part 2(Gw − c).
-  FunctionObjective objective({.dimension = d,
-                               .value_and_gradient =
-                                   [&](const Vector& w, Vector& gradient) {
-                                     const Vector Gw = G * w;
-                                     gradient = 2 * (Gw - cy) + lambda * w.cwiseSign();
-                                     return w.dot(Gw) - 2 * cy.dot(w) + yy + lambda * w.lpNorm<1>();
-                                   },
-                               .value = [&](const Vector& w) {
-                                 return w.dot(G * w) - 2 * cy.dot(w) + yy + lambda * w.lpNorm<1>();
-                               }});
+  FunctionObjective objective(
+      {.dimension = d,
+       .value_and_gradient =
+           [&](const Vector& w, Vector& gradient) {
+             const Vector Gw = G * w;
+             gradient = 2 * (Gw - cy) + lambda * w.cwiseSign();
+             return w.dot(Gw) - 2 * cy.dot(w) + yy + lambda * w.lpNorm<1>();
+           },
+       .value = [&](const Vector& w) { return w.dot(G * w) - 2 * cy.dot(w) + yy + lambda * w.lpNorm<1>(); }});
   const auto minimizer = [&](const Vector& w, Index j) -> Scalar {
     const Scalar b = 2 * G(j, j);
     if (b == 0) return 0;  // a zero column: any w_j fits equally; the penalty picks 0
@@ -70,8 +69,10 @@ Lasso::Lasso(const LassoOptions& options) : LinearPredictor("Lasso"), options_(o
   if (!(options.lambda >= 0) || !std::isfinite(options.lambda)) {
     throw ValueError(fmt::format("{}: expected lambda ≥ 0 and finite, found {}", who, options.lambda));
   }
-  if (options.max_sweeps < 1) throw ValueError(fmt::format("{}: expected max_sweeps ≥ 1, found {}", who, options.max_sweeps));
-  if (!(options.tolerance >= 0)) throw ValueError(fmt::format("{}: expected tolerance ≥ 0, found {}", who, options.tolerance));
+  if (options.max_sweeps < 1)
+    throw ValueError(fmt::format("{}: expected max_sweeps ≥ 1, found {}", who, options.max_sweeps));
+  if (!(options.tolerance >= 0))
+    throw ValueError(fmt::format("{}: expected tolerance ≥ 0, found {}", who, options.tolerance));
   check_finite(options.initial_coef, who);
 }
 
@@ -129,7 +130,8 @@ Lasso Lasso::load(const std::string& path) {
   return model;
 }
 
-LassoPath lasso_path(const Tensor& X, const Vector& y, const std::vector<Scalar>& lambdas, const LassoOptions& options) {
+LassoPath lasso_path(const Tensor& X, const Vector& y, const std::vector<Scalar>& lambdas,
+                     const LassoOptions& options) {
   const char* who = "lasso_path";
   Lasso check(options);  // validates the options
   check_regression_data(X, y, who);
@@ -165,9 +167,10 @@ LassoPath lasso_path(const Tensor& X, const Vector& y, const std::vector<Scalar>
 
 std::vector<Scalar> geometric_lambdas(Scalar largest, Scalar ratio, Index count) {
   if (count < 2 || !(largest > 0) || !std::isfinite(largest) || !(ratio > 0 && ratio < 1)) {
-    throw ValueError(fmt::format("geometric_lambdas: expected largest > 0, 0 < ratio < 1 and count ≥ 2, found {}, "
-                                 "{}, {}",
-                                 largest, ratio, count));
+    throw ValueError(
+        fmt::format("geometric_lambdas: expected largest > 0, 0 < ratio < 1 and count ≥ 2, found {}, "
+                    "{}, {}",
+                    largest, ratio, count));
   }
   std::vector<Scalar> v;
   for (Index k = 0; k < count; ++k) {

@@ -23,14 +23,14 @@ namespace dagml {
 enum class LassoScaling { Notes, ScikitLearn };
 
 struct LassoOptions {
-  Scalar lambda = 1.0;                       // ≥ 0, in the convention of `scaling`
+  Scalar lambda = 1.0;  // ≥ 0, in the convention of `scaling`
   LassoScaling scaling = LassoScaling::Notes;
-  bool fit_intercept = true;                 // unpenalised, by centring
-  Index max_sweeps = 10000;                  // ≥ 1 passes over all coordinates
-  Scalar tolerance = 1e-12;                  // stop when max_j |Δw_j| / max(|w_j|, 1) ≤ tolerance over a sweep
+  bool fit_intercept = true;  // unpenalised, by centring
+  Index max_sweeps = 10000;   // ≥ 1 passes over all coordinates
+  Scalar tolerance = 1e-12;   // stop when max_j |Δw_j| / max(|w_j|, 1) ≤ tolerance over a sweep
   CoordinateOrder order = CoordinateOrder::Cyclic;  // or Random (seeded permutation per sweep)
   std::uint64_t seed = 0;
-  Vector initial_coef{};                     // warm start (empty: w = 0), one entry per feature
+  Vector initial_coef{};  // warm start (empty: w = 0), one entry per feature
 };
 
 // Objective: L(w) = ‖Xc w − yc‖² + λ‖w‖₁ on the centred data. Coordinate descent (optim/

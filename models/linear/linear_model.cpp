@@ -74,6 +74,8 @@ void LinearPredictor::save_fit(ModelWriter& writer) const {
   writer.put_scalar("intercept", intercept_);
 }
 
-void LinearPredictor::load_fit(const ModelReader& reader) { set_fit(reader.vector("coef"), reader.scalar("intercept")); }
+void LinearPredictor::load_fit(const ModelReader& reader) {
+  set_fit(reader.vector("coef"), reader.scalar("intercept"));
+}
 
 }  // namespace dagml

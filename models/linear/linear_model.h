@@ -21,8 +21,8 @@ void check_regression_data(const Tensor& X, const Vector& y, const char* who, In
 // Xc = X − 1 x̄ᵀ, yc = y − ȳ 1. So every regressor with `fit_intercept` fits w on (Xc, yc) and
 // sets b = ȳ − x̄ᵀw. Without an intercept, x̄ = 0 and ȳ = 0.
 struct CenteredData {
-  Tensor X;      // Xc, n×d
-  Vector y;      // yc, n
+  Tensor X;       // Xc, n×d
+  Vector y;       // yc, n
   Vector x_mean;  // x̄, d (zeros without an intercept)
   Scalar y_mean = 0;
 };

@@ -44,7 +44,8 @@ MatchingPursuit& MatchingPursuit::fit(const Tensor& X, const Vector& y) {
   check_regression_data(X, y, who);
   const Index d = X.cols();
   const Index k = options_.num_nonzero;
-  if (k > d) throw ValueError(fmt::format("{}: expected num_nonzero ≤ the number of features ({}), found {}", who, d, k));
+  if (k > d)
+    throw ValueError(fmt::format("{}: expected num_nonzero ≤ the number of features ({}), found {}", who, d, k));
   const CenteredData c = center_data(X, y, options_.fit_intercept);
   const Vector norms = c.X.colwise().norm().transpose();
   const Scalar stop = options_.tolerance * c.y.squaredNorm();

@@ -22,8 +22,8 @@ Var build_model(const NonlinearLeastSquaresOptions& o, Var X, Var w, const char*
     throw ValueError(fmt::format("{}: the model must return a node of the graph it is given", who));
   }
   if (f.rows() != X.rows() || f.cols() != 1) {
-    throw ShapeError(fmt::format("{}: expected the model to return {}×1 predictions (one per row of X), found {}",
-                                 who, X.rows(), to_string(f.shape())));
+    throw ShapeError(fmt::format("{}: expected the model to return {}×1 predictions (one per row of X), found {}", who,
+                                 X.rows(), to_string(f.shape())));
   }
   return f;
 }
@@ -40,7 +40,8 @@ NonlinearLeastSquares::NonlinearLeastSquares(const NonlinearLeastSquaresOptions&
   if (options.max_iterations < 1) {
     throw ValueError(fmt::format("{}: expected max_iterations ≥ 1, found {}", who, options.max_iterations));
   }
-  if (!(options.tolerance >= 0)) throw ValueError(fmt::format("{}: expected tolerance ≥ 0, found {}", who, options.tolerance));
+  if (!(options.tolerance >= 0))
+    throw ValueError(fmt::format("{}: expected tolerance ≥ 0, found {}", who, options.tolerance));
 }
 
 NonlinearLeastSquares& NonlinearLeastSquares::fit(const Tensor& X, const Vector& y) {

@@ -25,8 +25,8 @@ struct NonlinearLeastSquaresOptions {
   std::function<Var(Var X, Var w)> model = {};
   Vector initial_params{};  // w₀ (p ≥ 1 entries): the solution depends on it (non-convex)
   enum class Method { GaussNewton, LevenbergMarquardt } method = Method::LevenbergMarquardt;
-  Index max_iterations = 200;     // ≥ 1
-  Scalar tolerance = 1e-12;       // relative loss change and relative parameter change, ≥ 0
+  Index max_iterations = 200;  // ≥ 1
+  Scalar tolerance = 1e-12;    // relative loss change and relative parameter change, ≥ 0
 };
 
 // Objective (notes 000 §4.1): L(w) = ½ Σᵢ (yᵢ − f(xᵢ; w))² = ½‖r(w)‖², r = F(w) − y. Gauss-Newton
@@ -46,8 +46,8 @@ class NonlinearLeastSquares {
   Scalar score(const Tensor& X, const Vector& y) const;  // R²
 
   bool fitted() const { return fitted_; }
-  const Vector& params() const;        // ŵ
-  Scalar loss() const;                 // ½‖F(ŵ) − y‖² on the training data
+  const Vector& params() const;  // ŵ
+  Scalar loss() const;           // ½‖F(ŵ) − y‖² on the training data
   const Result& optimizer_result() const { return result_; }
   const NonlinearLeastSquaresOptions& options() const { return options_; }
 

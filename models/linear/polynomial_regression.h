@@ -16,10 +16,10 @@
 namespace dagml {
 
 struct PolynomialRegressionOptions {
-  Index degree = 2;          // p ≥ 0; p = 0 predicts the training mean
-  Scalar lambda = 0;         // λ ≥ 0 on the monomial coefficients (0: least squares, minimum-norm if
-                             // rank deficient)
-  bool standardize = true;   // scale each raw input to zero mean and unit variance first
+  Index degree = 2;         // p ≥ 0; p = 0 predicts the training mean
+  Scalar lambda = 0;        // λ ≥ 0 on the monomial coefficients (0: least squares, minimum-norm if
+                            // rank deficient)
+  bool standardize = true;  // scale each raw input to zero mean and unit variance first
 };
 
 // Model: ŷ = b + Σ_{1 ≤ |α| ≤ p} w_α z^α, z the (standardised) input; fitted as

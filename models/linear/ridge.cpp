@@ -20,8 +20,8 @@ Ridge& Ridge::fit(const Tensor& X, const Vector& y) {
   const Index d = X.cols();
   const Vector w0 = options_.target.size() == 0 ? Vector::Zero(d) : options_.target;
   if (w0.size() != d) {
-    throw ShapeError(fmt::format("Ridge::fit: expected a target w₀ with one entry per feature ({}), found {}", d,
-                                 w0.size()));
+    throw ShapeError(
+        fmt::format("Ridge::fit: expected a target w₀ with one entry per feature ({}), found {}", d, w0.size()));
   }
   const CenteredData c = center_data(X, y, options_.fit_intercept);
   const Vector shifted = c.y - c.X * w0;

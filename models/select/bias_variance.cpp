@@ -24,8 +24,10 @@ Scalar standard_normal(std::mt19937_64& rng) {
 }  // namespace
 
 void check_bias_variance_options(const BiasVarianceOptions& o) {
-  if (o.num_datasets < 2) throw ValueError(fmt::format("bias_variance: expected num_datasets ≥ 2, found {}", o.num_datasets));
-  if (o.num_samples < 1) throw ValueError(fmt::format("bias_variance: expected num_samples ≥ 1, found {}", o.num_samples));
+  if (o.num_datasets < 2)
+    throw ValueError(fmt::format("bias_variance: expected num_datasets ≥ 2, found {}", o.num_datasets));
+  if (o.num_samples < 1)
+    throw ValueError(fmt::format("bias_variance: expected num_samples ≥ 1, found {}", o.num_samples));
   if (!(o.noise_std >= 0) || !std::isfinite(o.noise_std)) {
     throw ValueError(fmt::format("bias_variance: expected noise_std ≥ 0 and finite, found {}", o.noise_std));
   }

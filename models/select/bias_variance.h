@@ -19,12 +19,12 @@
 namespace dagml {
 
 struct BiasVarianceOptions {
-  Index num_datasets = 200;    // R ≥ 2 independent training sets
-  Index num_samples = 10;      // n ≥ 1 points in each
-  Scalar noise_std = 1;        // σ ≥ 0: y = f(x) + z, z ~ N(0, σ²)
-  Scalar x_min = -1;           // training inputs x ~ Uniform[x_min, x_max) (one feature), x_min < x_max
+  Index num_datasets = 200;  // R ≥ 2 independent training sets
+  Index num_samples = 10;    // n ≥ 1 points in each
+  Scalar noise_std = 1;      // σ ≥ 0: y = f(x) + z, z ~ N(0, σ²)
+  Scalar x_min = -1;         // training inputs x ~ Uniform[x_min, x_max) (one feature), x_min < x_max
   Scalar x_max = 1;
-  std::uint64_t seed = 0;      // dataset r is drawn from derive_seed(seed, r): any thread count, same result
+  std::uint64_t seed = 0;  // dataset r is drawn from derive_seed(seed, r): any thread count, same result
 };
 
 // Decomposition (notes 000 §2.2), at each test point x, over random training sets D:
@@ -33,14 +33,14 @@ struct BiasVarianceOptions {
 // with E_D and Var_D estimated by the mean and the (1/R) variance over the R fitted models.
 struct BiasVarianceResult {
   Vector x_test;
-  Vector truth;            // f(x) at each test point
-  Vector mean_prediction;  // the "average hypothesis" E_D[h(x; D)]
-  Vector bias_squared;     // per test point
-  Vector variance;         // per test point
+  Vector truth;               // f(x) at each test point
+  Vector mean_prediction;     // the "average hypothesis" E_D[h(x; D)]
+  Vector bias_squared;        // per test point
+  Vector variance;            // per test point
   Scalar noise_variance = 0;  // σ²
   // Averages over the test points, and their sum: the expected squared test error.
   Scalar bias_squared_mean = 0, variance_mean = 0, expected_error = 0;
-  Tensor predictions;      // R × (test points): every fitted model's predictions
+  Tensor predictions;  // R × (test points): every fitted model's predictions
 };
 
 namespace detail {

@@ -43,11 +43,11 @@ struct GridScores {
 // scores it on the test rows (and on the training rows when with_train). Parallel over the
 // count × k pairs (Note [Deterministic model selection]).
 template <class Make>
-GridScores evaluate_grid(Index count, Make make, const Tensor& X, const Vector& y, const Folds& folds,
-                         bool with_train, const char* who) {
+GridScores evaluate_grid(Index count, Make make, const Tensor& X, const Vector& y, const Folds& folds, bool with_train,
+                         const char* who) {
   if (folds.num_samples() != X.rows() || y.size() != X.rows()) {
-    throw ShapeError(fmt::format("{}: expected X ({} rows), y ({}) and the folds ({} samples) to agree", who,
-                                 X.rows(), y.size(), folds.num_samples()));
+    throw ShapeError(fmt::format("{}: expected X ({} rows), y ({}) and the folds ({} samples) to agree", who, X.rows(),
+                                 y.size(), folds.num_samples()));
   }
   if (count < 1) throw ValueError(fmt::format("{}: expected at least one configuration, found none", who));
   const Index k = folds.num_folds();

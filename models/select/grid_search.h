@@ -13,10 +13,10 @@ namespace dagml {
 
 template <class Options, class T>
 struct GridSearchResult {
-  std::vector<T> values;   // the grid, as given
-  Tensor fold_scores;      // values × folds: the score of each value on each test fold
-  Vector mean_scores;      // the mean over folds, per value
-  Index best_index = 0;    // argmax of mean_scores (the first one on a tie)
+  std::vector<T> values;  // the grid, as given
+  Tensor fold_scores;     // values × folds: the score of each value on each test fold
+  Vector mean_scores;     // the mean over folds, per value
+  Index best_index = 0;   // argmax of mean_scores (the first one on a tie)
   T best_value{};
   Scalar best_score = 0;
   Options best_options{};  // the base options with field = best_value

@@ -1,5 +1,7 @@
 #include "models/select/ridge_lambda_gradient.h"
 
+#include <cmath>
+
 #include "autodiff/derivatives.h"
 #include "autodiff/elementwise.h"
 #include "autodiff/linalg.h"
@@ -8,10 +10,8 @@
 #include "graph/executor.h"
 #include "models/data/split.h"
 #include "models/linear/linear_model.h"
+#include "models/select/hyperparameter_search.h"
 #include "optim/graph_objective.h"
-#include "optim/newton.h"
-
-#include <cmath>
 
 namespace dagml {
 
@@ -61,9 +61,7 @@ RidgeLambdaSearch ridge_lambda_by_gradient(const Tensor& X, const Vector& y, con
   GraphObjective objective(cv.loss_node(), {cv.parameter()});
   const Vector t0 = Vector::Constant(1, std::log(initial_lambda));
   RidgeLambdaSearch search;
-  search.result = minimize(objective, t0,
-                           NewtonOptions{.stop = {.max_iterations = 100, .gradient_tolerance = 1e-10,
-                                                  .value_tolerance = 0, .step_tolerance = 1e-12}});
+  search.result = minimize_cv_loss(objective, t0);
   cv.set_log_lambda(search.result.x(0));
   search.lambda = std::exp(search.result.x(0));
   search.cv_loss = cv.loss();

@@ -31,9 +31,9 @@ class RidgeCvLoss {
 
   void set_log_lambda(Scalar t);  // then replays the graph
   Scalar log_lambda() const;
-  Scalar loss() const;              // CV(t), the mean validation MSE over folds
-  Scalar derivative() const;        // dCV/dt
-  Scalar second_derivative() const; // d²CV/dt²
+  Scalar loss() const;               // CV(t), the mean validation MSE over folds
+  Scalar derivative() const;         // dCV/dt
+  Scalar second_derivative() const;  // d²CV/dt²
 
   // The graph, for optimizers that take a graph loss: `parameter()` is the 1×1 node t and
   // `loss_node()` the 1×1 CV loss.
@@ -53,11 +53,11 @@ struct RidgeLambdaSearch {
   Result result;       // the optimizer's run over t (status, iterations, history of CV)
 };
 
-// Minimises CV(t) over t = log λ by Newton's method (optim/newton.h, Armijo line search; the
-// second derivative comes from the graph, regularised where CV is not convex) from
-// t₀ = log(initial_lambda). Throws ValueError unless initial_lambda > 0, and as RidgeCvLoss.
-// CV need not be convex in t: the answer is a local minimum near t₀, which the example compares
-// with a grid search.
+// Minimises CV(t) over t = log λ by L-BFGS (optim/lbfgs.h, strong Wolfe line search) from
+// t₀ = log(initial_lambda), stopping at |dCV/dt| ≤ 1e-6 CV(t₀). L-BFGS rather than Newton: CV is often
+// concave in t between a small λ and the minimum, where Newton's step must be regularised. Throws ValueError unless
+// initial_lambda > 0, and as RidgeCvLoss. CV need not be convex in t: the answer is a local minimum near t₀, which the
+// example compares with a grid search.
 RidgeLambdaSearch ridge_lambda_by_gradient(const Tensor& X, const Vector& y, const Folds& folds,
                                            Scalar initial_lambda = 1, bool fit_intercept = true);
 

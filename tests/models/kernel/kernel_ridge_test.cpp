@@ -103,9 +103,9 @@ TEST(KernelRidge, BadInputIsAClearError) {
 TEST(KernelRidge, SaveLoadRoundTrip) {
   const Tensor X = gaussian_matrix(12, 3, 9);
   const Vector y = gaussian_vector(12, 10);
-  for (const KernelPtr& k : std::vector<KernelPtr>{std::make_shared<LinearKernel>(),
-                                                   std::make_shared<PolynomialKernel>(3, 0.5, 2.0),
-                                                   std::make_shared<RbfKernel>(0.7)}) {
+  for (const KernelPtr& k :
+       std::vector<KernelPtr>{std::make_shared<LinearKernel>(), std::make_shared<PolynomialKernel>(3, 0.5, 2.0),
+                              std::make_shared<RbfKernel>(0.7)}) {
     KernelRidge krr({.kernel = k, .lambda = 0.2});
     krr.fit(X, y);
     const auto path = std::filesystem::temp_directory_path() / "dagml_krr_test.model";

@@ -50,8 +50,10 @@ TEST(GeneralizedLeastSquares, SixCellsMatchTheSummaryTable) {
   const auto fit = [&](GeneralizedLeastSquaresOptions o, bool correlated) {
     o.fit_intercept = false;
     GeneralizedLeastSquares m(o);
-    if (correlated) m.fit_correlated(X, y, Sz);
-    else m.fit(X, y);
+    if (correlated)
+      m.fit_correlated(X, y, Sz);
+    else
+      m.fit(X, y);
     return m.coef();
   };
   const Tensor XtX = X.transpose() * X, XtSX = X.transpose() * Szi * X;
@@ -60,8 +62,8 @@ TEST(GeneralizedLeastSquares, SixCellsMatchTheSummaryTable) {
   EXPECT_TRUE(fit({}, true).isApprox(Vector(inverse(XtSX) * X.transpose() * Szi * y), 1e-10));
   // Row 2: N(0, λ⁻¹I).
   EXPECT_TRUE(fit({.lambda = lambda}, false).isApprox(Vector(inverse(XtX + lambda * I) * X.transpose() * y), 1e-10));
-  EXPECT_TRUE(fit({.lambda = lambda}, true)
-                  .isApprox(Vector(inverse(XtSX + lambda * I) * X.transpose() * Szi * y), 1e-10));
+  EXPECT_TRUE(
+      fit({.lambda = lambda}, true).isApprox(Vector(inverse(XtSX + lambda * I) * X.transpose() * Szi * y), 1e-10));
   // Row 3: N(μ_W, Σ_W).
   EXPECT_TRUE(fit({.prior_mean = mu, .prior_covariance = Sw}, false)
                   .isApprox(Vector(mu + inverse(XtX + Swi) * X.transpose() * (y - X * mu)), 1e-10));

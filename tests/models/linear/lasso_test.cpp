@@ -75,8 +75,10 @@ TEST(Lasso, SatisfiesTheKktConditions) {
   const Vector g = 2 * Xc.transpose() * r;
   for (Index j = 0; j < 8; ++j) {
     const double w = lasso.coef()(j);
-    if (w != 0) EXPECT_NEAR(g(j), lambda * (w > 0 ? 1 : -1), 1e-8) << j;
-    else EXPECT_LE(std::abs(g(j)), lambda * (1 + 1e-10)) << j;
+    if (w != 0)
+      EXPECT_NEAR(g(j), lambda * (w > 0 ? 1 : -1), 1e-8) << j;
+    else
+      EXPECT_LE(std::abs(g(j)), lambda * (1 + 1e-10)) << j;
   }
   EXPECT_NEAR(lasso.objective_value(), r.squaredNorm() + lambda * lasso.coef().lpNorm<1>(), 1e-8);
   // Random coordinate order reaches the same optimum.

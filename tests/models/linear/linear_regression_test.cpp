@@ -19,9 +19,9 @@ using testing::vec;
 TEST(LinearRegression, MatchesScikitLearnOnDiabetes) {
   // scikit-learn 1.2.1: LinearRegression().fit(X, y) on the raw bundled diabetes data
   // (np.loadtxt('data/diabetes.csv', delimiter=',', skiprows=1), X = first 10 columns).
-  const Vector expected = vec({-0.03636122422361288, -22.859648090498332, 5.602962091923715, 1.1168079933181847,
-                               -1.0899963340632315, 0.7464504555142106, 0.37200471508913857, 6.533831935990342,
-                               68.48312496478835, 0.280116989321499});
+  const Vector expected =
+      vec({-0.03636122422361288, -22.859648090498332, 5.602962091923715, 1.1168079933181847, -1.0899963340632315,
+           0.7464504555142106, 0.37200471508913857, 6.533831935990342, 68.48312496478835, 0.280116989321499});
   const auto data = testing::load_diabetes();
   LinearRegression ols;
   ols.fit(data.X, data.y);
@@ -94,8 +94,10 @@ TEST(LinearRegression, IterativeAgreesWithQr) {
     LinearRegression it({.solver = LinearSolver::Iterative, .iterative = {.method = method}});
     it.fit(data.Z, data.y);
     const Result& r = it.optimizer_result();
-    if (method == IterativeMethod::Newton) EXPECT_TRUE(r.converged()) << r.message;
-    else EXPECT_TRUE(r.converged() || r.status == Status::LineSearchFailure) << r.message;
+    if (method == IterativeMethod::Newton)
+      EXPECT_TRUE(r.converged()) << r.message;
+    else
+      EXPECT_TRUE(r.converged() || r.status == Status::LineSearchFailure) << r.message;
     EXPECT_LT((it.coef() - qr.coef()).cwiseAbs().maxCoeff(), 1e-6 * qr.coef().cwiseAbs().maxCoeff());
     EXPECT_NEAR(it.intercept(), qr.intercept(), 1e-6 * std::abs(qr.intercept()));
   }

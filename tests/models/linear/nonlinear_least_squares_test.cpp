@@ -21,9 +21,7 @@ using Method = NonlinearLeastSquaresOptions::Method;
 // f(xᵢ; w) = ‖xᵢ − w‖: the distance from sensor i to the unknown position w.
 Var distance_model(Var X, Var w) { return sqrt(row_sums(square(X - transpose(w)))); }
 // f(x; a, b) = a e^{−b x}.
-Var decay_model(Var X, Var w) {
-  return exp(X * neg(slice_rows(w, 1, 1))) * slice_rows(w, 0, 1);
-}
+Var decay_model(Var X, Var w) { return exp(X * neg(slice_rows(w, 1, 1))) * slice_rows(w, 0, 1); }
 
 TEST(NonlinearLeastSquares, LocatesTheRobotFromDistances) {
   Tensor sensors(4, 2);
@@ -77,8 +75,8 @@ TEST(NonlinearLeastSquares, BadInputIsAClearError) {
   EXPECT_THROW(NonlinearLeastSquares({.model = distance_model}), ValueError);
   EXPECT_THROW(NonlinearLeastSquares({.model = distance_model, .initial_params = vec({std::nan(""), 1})}), ValueError);
   // A model that does not return one prediction per row.
-  NonlinearLeastSquares wrong({.model = [](Var X, Var w) { return matmul(X, transpose(w)) + 0.0 * sum(X); },
-                               .initial_params = vec({1, 2})});
+  NonlinearLeastSquares wrong(
+      {.model = [](Var X, Var w) { return matmul(X, transpose(w)) + 0.0 * sum(X); }, .initial_params = vec({1, 2})});
   EXPECT_THROW(wrong.fit(Tensor::Ones(3, 1), testing::gaussian_vector(3, 1)), ShapeError);
   NonlinearLeastSquares nls({.model = distance_model, .initial_params = vec({1, 1})});
   EXPECT_THROW(nls.predict(Tensor::Ones(2, 2)), NotFittedError);

@@ -6,8 +6,8 @@
 
 #include "models/linear/generalized_least_squares.h"
 #include "models/linear/linear_regression.h"
-#include "models/linear/ridge.h"
 #include "models/linear/regression_data.h"
+#include "models/linear/ridge.h"
 
 namespace dagml {
 namespace {
@@ -19,9 +19,9 @@ using testing::vec;
 TEST(Ridge, MatchesScikitLearnOnStandardisedDiabetes) {
   // scikit-learn 1.2.1: Ridge(alpha=1.0).fit(StandardScaler().fit_transform(X), y) on the bundled
   // diabetes data. scikit-learn's Ridge objective ‖y − Xw‖² + α‖w‖² is the notes' with λ = α.
-  const Vector expected = vec({-0.431172658224922, -11.333654931877634, 24.771241809473363, 15.373472852972009,
-                               -30.088400592595345, 16.65315230335412, 1.4621070111051184, 7.521110929123069,
-                               32.843750856515754, 3.266384869371536});
+  const Vector expected =
+      vec({-0.431172658224922, -11.333654931877634, 24.771241809473363, 15.373472852972009, -30.088400592595345,
+           16.65315230335412, 1.4621070111051184, 7.521110929123069, 32.843750856515754, 3.266384869371536});
   const auto data = testing::load_diabetes();
   Ridge ridge({.lambda = 1.0});
   ridge.fit(data.Z, data.y);

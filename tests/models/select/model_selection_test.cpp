@@ -38,14 +38,15 @@ TEST(CrossValScore, SameResultForOneAndTwoThreads) {
   const KFold folds(data.Z.rows(), {.k = 7, .shuffle = true, .seed = 1});
   const std::vector<Scalar> lambdas = {0.01, 0.1, 1, 10, 100, 1000};
   set_num_threads(1);
-  const Vector serial = cross_val_score(KernelRidge({.kernel = std::make_shared<RbfKernel>(0.05)}), data.Z, data.y, folds);
-  const auto grid1 = grid_search<Ridge>(RidgeRegressionOptions{}, &RidgeRegressionOptions::lambda, lambdas, data.Z,
-                                        data.y, folds);
+  const Vector serial =
+      cross_val_score(KernelRidge({.kernel = std::make_shared<RbfKernel>(0.05)}), data.Z, data.y, folds);
+  const auto grid1 =
+      grid_search<Ridge>(RidgeRegressionOptions{}, &RidgeRegressionOptions::lambda, lambdas, data.Z, data.y, folds);
   set_num_threads(2);
   const Vector parallel =
       cross_val_score(KernelRidge({.kernel = std::make_shared<RbfKernel>(0.05)}), data.Z, data.y, folds);
-  const auto grid2 = grid_search<Ridge>(RidgeRegressionOptions{}, &RidgeRegressionOptions::lambda, lambdas, data.Z,
-                                        data.y, folds);
+  const auto grid2 =
+      grid_search<Ridge>(RidgeRegressionOptions{}, &RidgeRegressionOptions::lambda, lambdas, data.Z, data.y, folds);
   set_num_threads(0);
   EXPECT_EQ(serial, parallel);  // bitwise
   EXPECT_EQ(grid1.fold_scores, grid2.fold_scores);
@@ -76,9 +77,9 @@ TEST(ValidationCurve, TrainingScoreRisesWithDegree) {
   const Tensor X = gaussian_matrix(60, 1, 1);
   const Vector y = (X.col(0).array() * 2 + 1).matrix() + 0.5 * gaussian_vector(60, 2);
   const std::vector<Index> degrees = {0, 1, 2, 4, 8};
-  const auto curve = validation_curve<PolynomialRegression>(PolynomialRegressionOptions{},
-                                                            &PolynomialRegressionOptions::degree, degrees, X, y,
-                                                            KFold(60, {.k = 4, .shuffle = true, .seed = 5}));
+  const auto curve =
+      validation_curve<PolynomialRegression>(PolynomialRegressionOptions{}, &PolynomialRegressionOptions::degree,
+                                             degrees, X, y, KFold(60, {.k = 4, .shuffle = true, .seed = 5}));
   for (Index c = 1; c < 5; ++c) {
     for (Index f = 0; f < 4; ++f) EXPECT_GE(curve.train_scores(c, f), curve.train_scores(c - 1, f) - 1e-12);
   }
@@ -96,8 +97,8 @@ TEST(ModelSelection, BadInputIsAClearError) {
                                   y, KFold(20)),
                ValueError);
   // A bad grid value is the estimator's own error.
-  EXPECT_THROW(grid_search<Ridge>(RidgeRegressionOptions{}, &RidgeRegressionOptions::lambda,
-                                  std::vector<Scalar>{1, -1}, X, y, KFold(20)),
+  EXPECT_THROW(grid_search<Ridge>(RidgeRegressionOptions{}, &RidgeRegressionOptions::lambda, std::vector<Scalar>{1, -1},
+                                  X, y, KFold(20)),
                ValueError);
 }
 
