@@ -12,6 +12,12 @@ void Objective::not_offered(const char* what) const {
 
 void Objective::hessian(const Vector&, Tensor&) { not_offered("Hessian"); }
 
+Scalar Objective::value_gradient_and_hessian(const Vector& x, Vector& gradient, Tensor& hessian) {
+  const Scalar f = value_and_gradient(x, gradient);
+  this->hessian(x, hessian);
+  return f;
+}
+
 void Objective::hessian_vector_product(const Vector& x, const Vector& v, Vector& product) {
   if (!has_hessian()) not_offered("Hessian-vector product");
   Tensor h;
@@ -31,8 +37,7 @@ FunctionObjective::FunctionObjective(FunctionObjectiveSpec spec) : spec_(std::mo
   if (!spec_.value_and_gradient) throw ValueError("FunctionObjective: value_and_gradient is required");
   if ((spec_.num_samples > 0) != static_cast<bool>(spec_.batch_value_and_gradient))
     throw ValueError(fmt::format(
-        "FunctionObjective: num_samples ({}) and batch_value_and_gradient must be given together",
-        spec_.num_samples));
+        "FunctionObjective: num_samples ({}) and batch_value_and_gradient must be given together", spec_.num_samples));
   if (spec_.num_samples < 0)
     throw ValueError(fmt::format("FunctionObjective: num_samples must be >= 0, got {}", spec_.num_samples));
 }

@@ -56,15 +56,17 @@ TEST(Newton, ReproducesTheNotesSequencesOnSqrtHyperbola) {
 
 TEST(Newton, DampedNewtonConvergesFromWhereNewtonDiverges) {
   FunctionObjective f = testing::sqrt_hyperbola();
-  const Result pure = minimize(f, Vector::Constant(1, 1.1),
-                               NewtonOptions{.stop = {.max_iterations = 50}, .line_search = {.kind = LineSearchKind::None}});
+  const Result pure =
+      minimize(f, Vector::Constant(1, 1.1),
+               NewtonOptions{.stop = {.max_iterations = 50}, .line_search = {.kind = LineSearchKind::None}});
   EXPECT_FALSE(pure.converged());
   const Result armijo = minimize(f, Vector::Constant(1, 1.1), NewtonOptions{});
   EXPECT_TRUE(armijo.converged()) << armijo.message;
   EXPECT_NEAR(armijo.x[0], 0, 1e-8);
-  const Result damped = minimize(
-      f, Vector::Constant(1, 1.1),
-      NewtonOptions{.stop = {.max_iterations = 200, .gradient_tolerance = 1e-10}, .step = 0.5, .line_search = {.kind = LineSearchKind::None}});
+  const Result damped = minimize(f, Vector::Constant(1, 1.1),
+                                 NewtonOptions{.stop = {.max_iterations = 200, .gradient_tolerance = 1e-10},
+                                               .step = 0.5,
+                                               .line_search = {.kind = LineSearchKind::None}});
   EXPECT_TRUE(damped.converged()) << damped.message;
   EXPECT_NEAR(damped.x[0], 0, 1e-8);
 }
@@ -81,7 +83,8 @@ TEST(Newton, Rosenbrock) {
 TEST(Newton, LogisticRegressionGraphMatchesSpec) {
   auto p = testing::logistic();
   Trace trace;
-  const Result r = minimize(*p->objective, Vector::Zero(2), NewtonOptions{.stop = {.gradient_tolerance = 1e-10}}, trace);
+  const Result r =
+      minimize(*p->objective, Vector::Zero(2), NewtonOptions{.stop = {.gradient_tolerance = 1e-10}}, trace);
   EXPECT_TRUE(r.converged()) << r.message;
   // First IRLS step from 0 is (0.8, −1.2) with J = 2.3525954 (spec notes001_003.md, D4).
   EXPECT_NEAR(trace.xs[0][0], 0.8, 1e-12);
@@ -91,6 +94,26 @@ TEST(Newton, LogisticRegressionGraphMatchesSpec) {
   EXPECT_NEAR(r.x[1], testing::kLogisticW1, 1e-9);
   EXPECT_NEAR(r.value, testing::kLogisticJ, 1e-9);
   EXPECT_LE(r.iterations, 6);
+}
+
+TEST(Newton, IrlsExampleOfNotes004) {
+  // Spec notes004.md, "Logistic regression (IRLS)": φ = (1, x), x = [−2,−1,0,1,2], y = [−1,+1,−1,+1,+1]
+  // (as 0/1 labels), mean loss J. Newton step 1 from 0 gives β = (0.4, 0.8); the optimum is
+  // β̂ = (0.6226900654337580, 1.0904255602981157) with J = 0.4843933687371621.
+  Graph g;
+  const Var phi = g.input("phi", (Tensor(5, 2) << 1, -2, 1, -1, 1, 0, 1, 1, 1, 2).finished());
+  const Var y = g.input("y", (Tensor(5, 1) << 0, 1, 0, 1, 1).finished());
+  const Var beta = g.parameter("beta", Tensor::Zero(2, 1));
+  GraphObjective f(binary_cross_entropy_with_logits(matmul(phi, beta), y), {beta});
+  EXPECT_NEAR(f.value(Vector::Zero(2)), std::log(2.0), 1e-15);
+  Trace trace;
+  const Result r = minimize(f, Vector::Zero(2), NewtonOptions{.stop = {.gradient_tolerance = 1e-12}}, trace);
+  EXPECT_TRUE(r.converged()) << r.message;
+  EXPECT_NEAR(trace.xs[0][0], 0.4, 1e-14);
+  EXPECT_NEAR(trace.xs[0][1], 0.8, 1e-14);
+  EXPECT_NEAR(r.x[0], 0.6226900654337580, 1e-12);
+  EXPECT_NEAR(r.x[1], 1.0904255602981157, 1e-12);
+  EXPECT_NEAR(r.value, 0.4843933687371621, 1e-14);
 }
 
 TEST(Newton, RegularizesAnIndefiniteHessian) {
