@@ -27,6 +27,7 @@ Result minimize_cv_loss(GraphObjective& objective, const Vector& x0) {
     objective.value(coarse.x);
     return coarse;
   }
+  fine.message = "L-BFGS: " + coarse.message + "; then Newton: " + fine.message;
   fine.iterations += coarse.iterations;
   fine.evaluations += coarse.evaluations;
   fine.history.insert(fine.history.begin(), coarse.history.begin(), coarse.history.end());

@@ -14,7 +14,8 @@ namespace dagml {
 // Hessian; then Newton's method (optim/newton.h, the Hessian from the graph) from there until
 // ‖∇CV‖ ≤ 1e-10 CV(x0), which converges quadratically inside the basin. The better of the two
 // iterates is returned (Newton's result, unless it failed to improve or a trial step threw
-// NumericalError, e.g. a λ so small that the fit's system is no longer positive definite).
+// NumericalError, e.g. a λ so small that the fit's system is no longer positive definite). The
+// result's iterations, evaluations and history cover both stages, its message both reasons.
 Result minimize_cv_loss(GraphObjective& objective, const Vector& x0);
 
 }  // namespace dagml
