@@ -123,23 +123,30 @@ bool GeneralizedLeastSquares::rank_deficient() const {
 
 void GeneralizedLeastSquares::save(const std::string& path) const {
   ModelWriter writer("GeneralizedLeastSquares");
-  save_fit(writer);
-  writer.put_scalar("fit_intercept", options_.fit_intercept ? 1 : 0);
-  writer.put_scalar("lambda", options_.lambda);
-  writer.put_vector("prior_mean", options_.prior_mean);
-  writer.put_tensor("prior_covariance", options_.prior_covariance);
-  writer.put_scalar("rank", static_cast<Scalar>(rank_));
+  save_to(writer, "");
   writer.save(path);
 }
 
 GeneralizedLeastSquares GeneralizedLeastSquares::load(const std::string& path) {
-  const ModelReader reader(path, "GeneralizedLeastSquares");
-  GeneralizedLeastSquares model({.fit_intercept = reader.scalar("fit_intercept") != 0,
-                                 .lambda = reader.scalar("lambda"),
-                                 .prior_mean = reader.vector("prior_mean"),
-                                 .prior_covariance = reader.tensor("prior_covariance")});
-  model.load_fit(reader);
-  model.rank_ = static_cast<Index>(reader.scalar("rank"));
+  return load_from(ModelReader(path, "GeneralizedLeastSquares"), "");
+}
+
+void GeneralizedLeastSquares::save_to(ModelWriter& writer, const std::string& prefix) const {
+  save_fit(writer, prefix);
+  writer.put_scalar(prefix + "fit_intercept", options_.fit_intercept ? 1 : 0);
+  writer.put_scalar(prefix + "lambda", options_.lambda);
+  writer.put_vector(prefix + "prior_mean", options_.prior_mean);
+  writer.put_tensor(prefix + "prior_covariance", options_.prior_covariance);
+  writer.put_scalar(prefix + "rank", static_cast<Scalar>(rank_));
+}
+
+GeneralizedLeastSquares GeneralizedLeastSquares::load_from(const ModelReader& reader, const std::string& prefix) {
+  GeneralizedLeastSquares model({.fit_intercept = reader.scalar(prefix + "fit_intercept") != 0,
+                                 .lambda = reader.scalar(prefix + "lambda"),
+                                 .prior_mean = reader.vector(prefix + "prior_mean"),
+                                 .prior_covariance = reader.tensor(prefix + "prior_covariance")});
+  model.load_fit(reader, prefix);
+  model.rank_ = static_cast<Index>(reader.scalar(prefix + "rank"));
   return model;
 }
 

@@ -65,6 +65,10 @@ class GeneralizedLeastSquares : public LinearPredictor {
 
   void save(const std::string& path) const;
   static GeneralizedLeastSquares load(const std::string& path);
+  // The same entries, named "<prefix>…", inside another model's file (as the data-layer
+  // transformers' save_to / load_from). save_to throws NotFittedError before fit.
+  void save_to(ModelWriter& writer, const std::string& prefix) const;
+  static GeneralizedLeastSquares load_from(const ModelReader& reader, const std::string& prefix);
 
  private:
   // Solves the stacked system for the whitened design Aw = W A and targets yw = W y.

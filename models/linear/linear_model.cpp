@@ -68,14 +68,14 @@ void LinearPredictor::set_fit(Vector coef, Scalar intercept) {
   fitted_ = true;
 }
 
-void LinearPredictor::save_fit(ModelWriter& writer) const {
+void LinearPredictor::save_fit(ModelWriter& writer, const std::string& prefix) const {
   check_fitted(fitted_, who("save").c_str());
-  writer.put_vector("coef", coef_);
-  writer.put_scalar("intercept", intercept_);
+  writer.put_vector(prefix + "coef", coef_);
+  writer.put_scalar(prefix + "intercept", intercept_);
 }
 
-void LinearPredictor::load_fit(const ModelReader& reader) {
-  set_fit(reader.vector("coef"), reader.scalar("intercept"));
+void LinearPredictor::load_fit(const ModelReader& reader, const std::string& prefix) {
+  set_fit(reader.vector(prefix + "coef"), reader.scalar(prefix + "intercept"));
 }
 
 }  // namespace dagml

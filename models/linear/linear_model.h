@@ -58,9 +58,9 @@ class LinearPredictor {
  protected:
   explicit LinearPredictor(std::string name) : name_(std::move(name)) {}
   void set_fit(Vector coef, Scalar intercept);
-  // The entries "coef" and "intercept".
-  void save_fit(ModelWriter& writer) const;
-  void load_fit(const ModelReader& reader);
+  // The entries "<prefix>coef" and "<prefix>intercept".
+  void save_fit(ModelWriter& writer, const std::string& prefix = "") const;
+  void load_fit(const ModelReader& reader, const std::string& prefix = "");
   // "<model name>::<method>", for error messages.
   std::string who(const char* method) const { return name_ + "::" + method; }
 

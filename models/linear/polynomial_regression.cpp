@@ -58,4 +58,56 @@ Scalar PolynomialRegression::intercept() const {
   return options_.degree == 0 ? mean_ : least_squares_.intercept();
 }
 
+// The file holds the options, ℓ and, for p ≥ 1, the three fitted parts under the prefixes
+// "scaler_", "features_" and "least_squares_"; p = 0 holds the training mean instead.
+void PolynomialRegression::save(const std::string& path) const {
+  check_fitted(fitted_, "PolynomialRegression::save");
+  ModelWriter writer("PolynomialRegression");
+  writer.put_scalar("degree", static_cast<Scalar>(options_.degree));
+  writer.put_scalar("lambda", options_.lambda);
+  writer.put_scalar("standardize", options_.standardize ? 1 : 0);
+  writer.put_scalar("num_inputs", static_cast<Scalar>(num_inputs_));
+  if (options_.degree == 0) {
+    writer.put_scalar("mean", mean_);
+  } else {
+    scaler_.save_to(writer, "scaler_");
+    map_.save_to(writer, "features_");
+    least_squares_.save_to(writer, "least_squares_");
+  }
+  writer.save(path);
+}
+
+PolynomialRegression PolynomialRegression::load(const std::string& path) {
+  const ModelReader reader(path, "PolynomialRegression");
+  const Scalar degree = reader.scalar("degree"), num_inputs = reader.scalar("num_inputs");
+  if (!(degree >= 0 && degree <= 1e6 && degree == std::floor(degree) && num_inputs >= 1 && num_inputs <= 1e15 &&
+        num_inputs == std::floor(num_inputs))) {
+    throw ValueError(fmt::format(
+        "PolynomialRegression::load: expected a whole degree ≥ 0 and num_inputs ≥ 1 in '{}', found {} and {}", path,
+        degree, num_inputs));
+  }
+  PolynomialRegression model({.degree = static_cast<Index>(degree),
+                              .lambda = reader.scalar("lambda"),
+                              .standardize = reader.scalar("standardize") != 0});
+  model.num_inputs_ = static_cast<Index>(num_inputs);
+  if (model.options_.degree == 0) {
+    model.mean_ = reader.scalar("mean");
+  } else {
+    model.scaler_ = StandardScaler::load_from(reader, "scaler_");
+    model.map_ = PolynomialFeatures::load_from(reader, "features_");
+    model.least_squares_ = GeneralizedLeastSquares::load_from(reader, "least_squares_");
+    const Index d = model.num_inputs_;
+    if (model.scaler_.num_features() != d || model.map_.num_input_features() != d ||
+        model.least_squares_.num_features() != model.map_.num_output_features()) {
+      throw ValueError(fmt::format(
+          "PolynomialRegression::load: expected parts that fit together in '{}': {} inputs, found a scaler for {}, a "
+          "monomial map from {} to {} features and {} coefficients",
+          path, d, model.scaler_.num_features(), model.map_.num_input_features(), model.map_.num_output_features(),
+          model.least_squares_.num_features()));
+    }
+  }
+  model.fitted_ = true;
+  return model;
+}
+
 }  // namespace dagml

@@ -11,6 +11,7 @@
 
 #include "models/data/polynomial_features.h"
 #include "models/data/standard_scaler.h"
+#include "models/io/model_file.h"
 #include "models/linear/generalized_least_squares.h"
 
 namespace dagml {
@@ -39,6 +40,13 @@ class PolynomialRegression {
   Vector coef() const;
   Scalar intercept() const;
   const PolynomialRegressionOptions& options() const { return options_; }
+
+  // Saves the options, the fitted scaler and monomial map (their save_to) and the least-squares
+  // fit; load restores them bitwise, so predict gives bitwise the same values. save throws
+  // NotFittedError before fit and IoError if the file cannot be written; load throws IoError,
+  // ParseError (malformed file, missing entry) or ValueError (inconsistent entries).
+  void save(const std::string& path) const;
+  static PolynomialRegression load(const std::string& path);
 
  private:
   Tensor features(const Tensor& X) const;
