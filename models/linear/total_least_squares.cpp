@@ -50,6 +50,12 @@ Scalar TotalLeastSquares::smallest_feature_singular_value() const {
 
 const Tensor& TotalLeastSquares::corrections() const {
   check_fitted(fitted(), "TotalLeastSquares::corrections");
+  // A fit always leaves n×(d+1) corrections with n ≥ 2; only a loaded model has none.
+  if (corrections_.size() == 0) {
+    throw NotFittedError(
+        "TotalLeastSquares::corrections: expected a model fitted in this process, found one read by load; the "
+        "corrections belong to the training data and are not saved (fit again to get them)");
+  }
   return corrections_;
 }
 

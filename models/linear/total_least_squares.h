@@ -33,11 +33,13 @@ class TotalLeastSquares : public LinearPredictor {
   Scalar smallest_singular_value() const;
   Scalar smallest_feature_singular_value() const;
   // The corrections on the training data: [ε_X ε_y] = −σ_{d+1} u_{d+1} v_{d+1}ᵀ, n×(d+1); the
-  // corrected data [X + ε_X, y + ε_y] lies exactly on the fitted hyperplane. Not saved: empty
-  // after load.
+  // corrected data [X + ε_X, y + ε_y] lies exactly on the fitted hyperplane. They are a
+  // property of the training data, so save does not write them (a model file holds no training
+  // data): on a loaded model, as before fit, corrections() throws NotFittedError saying so.
   const Tensor& corrections() const;
   const TotalLeastSquaresOptions& options() const { return options_; }
 
+  // Saves w, b, the options and both singular values; not the corrections (see above).
   void save(const std::string& path) const;
   static TotalLeastSquares load(const std::string& path);
 

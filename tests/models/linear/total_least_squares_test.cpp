@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <string>
 
 #include "models/linear/linear_regression.h"
 #include "models/linear/regression_data.h"
@@ -77,6 +78,19 @@ TEST(TotalLeastSquares, SaveLoadRoundTrip) {
   const auto back = TotalLeastSquares::load(path.string());
   EXPECT_EQ(back.predict(X), tls.predict(X));
   EXPECT_EQ(back.smallest_singular_value(), tls.smallest_singular_value());
+  EXPECT_EQ(back.smallest_feature_singular_value(), tls.smallest_feature_singular_value());
+  // The corrections belong to the training data and are not saved: a clear error, not an empty
+  // matrix; fitting the loaded model again restores them.
+  EXPECT_EQ(tls.corrections().rows(), 10);
+  try {
+    (void)back.corrections();
+    ADD_FAILURE() << "corrections() after load did not throw";
+  } catch (const NotFittedError& e) {
+    EXPECT_NE(std::string(e.what()).find("not saved"), std::string::npos) << e.what();
+  }
+  TotalLeastSquares refit = back;
+  refit.fit(X, gaussian_vector(10, 6));
+  EXPECT_EQ(refit.corrections(), tls.corrections());
   std::filesystem::remove(path);
 }
 
