@@ -101,8 +101,7 @@ void lasso_path_diabetes(benchmark::State& state) {
   LassoPath path;
   for (auto _ : state) {
     // λ_max and the grid are part of the work, as in scikit-learn's lasso_path.
-    const auto lambdas =
-        geometric_lambdas(Lasso::lambda_max(d.Z, d.y, true, LassoScaling::ScikitLearn), 1e-3, 100);
+    const auto lambdas = geometric_lambdas(Lasso::lambda_max(d.Z, d.y, true, LassoScaling::ScikitLearn), 1e-3, 100);
     path = lasso_path(d.Z, d.y, lambdas, {.scaling = LassoScaling::ScikitLearn});
     benchmark::DoNotOptimize(path.coefs.data());
   }

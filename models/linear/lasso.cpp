@@ -26,12 +26,21 @@ struct LassoSolution {
   Scalar objective = 0;
 };
 
+// The sufficient statistics of the centred data, computed once per fit or per path.
+struct LassoGram {
+  explicit LassoGram(const CenteredData& c)
+      : G(c.X.transpose() * c.X), cy(c.X.transpose() * c.y), yy(c.y.squaredNorm()) {}
+  Tensor G;   // XcᵀXc
+  Vector cy;  // Xcᵀyc
+  Scalar yy;  // ycᵀyc
+};
+
 // Coordinate descent on ‖Xc w − yc‖² + λ‖w‖₁ (λ in the notes' scale) from w0.
-LassoSolution solve_lasso(const CenteredData& c, Scalar lambda, const Vector& w0, const LassoOptions& o) {
-  const Tensor G = c.X.transpose() * c.X;
-  const Vector cy = c.X.transpose() * c.y;
-  const Scalar yy = c.y.squaredNorm();
-  const Index d = c.X.cols();
+LassoSolution solve_lasso(const LassoGram& gram, Scalar lambda, const Vector& w0, const LassoOptions& o) {
+  const Tensor& G = gram.G;
+  const Vector& cy = gram.cy;
+  const Scalar yy = gram.yy;
+  const Index d = G.rows();
   // ‖Xw − y‖² = wᵀGw − 2cᵀw + yᵀy; gradient of the smooth part 2(Gw − c).
   FunctionObjective objective(
       {.dimension = d,
@@ -86,7 +95,7 @@ Lasso& Lasso::fit(const Tensor& X, const Vector& y) {
   }
   const Vector w0 = options_.initial_coef.size() ? options_.initial_coef : Vector::Zero(d);
   const CenteredData c = center_data(X, y, options_.fit_intercept);
-  LassoSolution s = solve_lasso(c, notes_lambda(options_.lambda, options_.scaling, X.rows()), w0, options_);
+  LassoSolution s = solve_lasso(LassoGram(c), notes_lambda(options_.lambda, options_.scaling, X.rows()), w0, options_);
   result_ = std::move(s.result);
   objective_ = s.objective;
   const Scalar b = c.y_mean - c.x_mean.dot(s.w);
@@ -148,10 +157,11 @@ LassoPath lasso_path(const Tensor& X, const Vector& y, const std::vector<Scalar>
   path.lambdas = lambdas;
   path.coefs = Tensor::Zero(d, static_cast<Index>(lambdas.size()));
   path.intercepts = Vector::Zero(static_cast<Index>(lambdas.size()));
+  const LassoGram gram(c);
   Vector w = Vector::Zero(d);
   std::vector<bool> seen(static_cast<std::size_t>(d), false);
   for (std::size_t k = 0; k < lambdas.size(); ++k) {
-    w = solve_lasso(c, notes_lambda(lambdas[k], options.scaling, X.rows()), w, options).w;  // warm start
+    w = solve_lasso(gram, notes_lambda(lambdas[k], options.scaling, X.rows()), w, options).w;  // warm start
     const Index col = static_cast<Index>(k);
     path.coefs.col(col) = w;
     path.intercepts(col) = c.y_mean - c.x_mean.dot(w);
