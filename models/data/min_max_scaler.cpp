@@ -75,4 +75,37 @@ const Vector& MinMaxScaler::scale() const {
   return scale_;
 }
 
+void MinMaxScaler::save_to(ModelWriter& writer, const std::string& prefix) const {
+  check_fitted(fitted_, "MinMaxScaler::save_to");
+  writer.put_scalar(prefix + "lo", options_.lo);
+  writer.put_scalar(prefix + "hi", options_.hi);
+  writer.put_vector(prefix + "data_min", min_);
+  writer.put_vector(prefix + "data_max", max_);
+  writer.put_vector(prefix + "scale", scale_);
+}
+
+MinMaxScaler MinMaxScaler::load_from(const ModelReader& reader, const std::string& prefix) {
+  MinMaxScaler s({.lo = reader.scalar(prefix + "lo"), .hi = reader.scalar(prefix + "hi")});
+  s.min_ = reader.vector(prefix + "data_min");
+  s.max_ = reader.vector(prefix + "data_max");
+  s.scale_ = reader.vector(prefix + "scale");
+  const Index d = s.min_.size();
+  if (s.max_.size() != d || s.scale_.size() != d) {
+    throw ValueError(fmt::format(
+        "MinMaxScaler::load_from: expected '{0}data_min', '{0}data_max' and '{0}scale' of one length, found {1}, "
+        "{2}, {3}",
+        prefix, d, s.max_.size(), s.scale_.size()));
+  }
+  for (Index j = 0; j < d; ++j) {
+    if (!std::isfinite(s.min_(j)) || !std::isfinite(s.max_(j)) || !std::isfinite(s.scale_(j)) || !(s.scale_(j) > 0)) {
+      throw ValueError(
+          fmt::format("MinMaxScaler::load_from: expected a finite minimum and maximum and a finite, positive "
+                      "scale, found minimum {}, maximum {}, scale {} in column {} of '{}'",
+                      s.min_(j), s.max_(j), s.scale_(j), j, prefix));
+    }
+  }
+  s.fitted_ = true;
+  return s;
+}
+
 }  // namespace dagml

@@ -5,9 +5,13 @@
 //   transform:  zᵢⱼ = lo + (xᵢⱼ − mⱼ) · sⱼ    (a constant column maps to lo at its value)
 //   inverse:    xᵢⱼ = mⱼ + (zᵢⱼ − lo) / sⱼ
 // Values outside the training range map outside [lo, hi]; nothing is clipped.
+// Persistence: save_to / load_from, as StandardScaler (models/data/standard_scaler.h).
 #pragma once
 
+#include <string>
+
 #include "graph/tensor.h"
+#include "models/io/model_file.h"
 
 namespace dagml {
 
@@ -36,6 +40,14 @@ class MinMaxScaler {
   const Vector& data_min() const;  // m, length d
   const Vector& data_max() const;  // M, length d
   const Vector& scale() const;     // s, length d
+
+  // Writes the options and the fitted m, M, s as entries "<prefix>lo", "<prefix>hi",
+  // "<prefix>data_min", "<prefix>data_max", "<prefix>scale". Throws NotFittedError before fit.
+  void save_to(ModelWriter& writer, const std::string& prefix) const;
+  // The fitted scaler saved by save_to under `prefix`, bitwise. Throws ParseError for a missing
+  // entry and ValueError if the entries are inconsistent (bad range, lengths differ, a non-finite
+  // m or M, a scale that is not finite and positive).
+  static MinMaxScaler load_from(const ModelReader& reader, const std::string& prefix);
 
  private:
   MinMaxScalerOptions options_;

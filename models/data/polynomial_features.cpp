@@ -51,12 +51,17 @@ PolynomialFeatures::PolynomialFeatures(const PolynomialFeaturesOptions& options)
 PolynomialFeatures& PolynomialFeatures::fit(const Tensor& X) {
   check_not_empty(X, "PolynomialFeatures::fit");
   check_finite(X, "PolynomialFeatures::fit");
-  const Index ell = X.cols(), p = options_.degree;
+  build(X.cols());
+  return *this;
+}
+
+void PolynomialFeatures::build(Index ell) {
+  const Index p = options_.degree;
   const std::uint64_t total = num_polynomial_features(ell, p);
   const std::uint64_t outputs = total - (options_.include_bias ? 0 : 1);
   if (outputs > static_cast<std::uint64_t>(options_.max_output_features)) {
     throw ValueError(
-        fmt::format("PolynomialFeatures::fit: degree {} on {} inputs gives {} features, "
+        fmt::format("PolynomialFeatures: degree {} on {} inputs gives {} features, "
                     "more than max_output_features = {}",
                     p, ell, outputs, options_.max_output_features));
   }
@@ -98,7 +103,6 @@ PolynomialFeatures& PolynomialFeatures::fit(const Tensor& X) {
   }
   num_inputs_ = ell;
   fitted_ = true;
-  return *this;
 }
 
 Tensor PolynomialFeatures::transform(const Tensor& X) const {
@@ -174,6 +178,37 @@ std::vector<std::string> PolynomialFeatures::feature_names(
     names.push_back(s.empty() ? "1" : s);
   }
   return names;
+}
+
+void PolynomialFeatures::save_to(ModelWriter& writer, const std::string& prefix) const {
+  check_fitted(fitted_, "PolynomialFeatures::save_to");
+  writer.put_scalar(prefix + "degree", static_cast<Scalar>(options_.degree));
+  writer.put_scalar(prefix + "include_bias", options_.include_bias ? 1 : 0);
+  writer.put_scalar(prefix + "kernel_scaling", options_.kernel_scaling ? 1 : 0);
+  writer.put_scalar(prefix + "max_output_features", static_cast<Scalar>(options_.max_output_features));
+  writer.put_scalar(prefix + "num_inputs", static_cast<Scalar>(num_inputs_));
+}
+
+PolynomialFeatures PolynomialFeatures::load_from(const ModelReader& reader, const std::string& prefix) {
+  // A count must be a whole number that an Index holds (2⁶² keeps the cast exact and safe).
+  auto count = [&](const std::string& name) {
+    const Scalar v = reader.scalar(prefix + name);
+    if (!(std::isfinite(v) && v == std::floor(v) && std::abs(v) <= 0x1p62)) {
+      throw ValueError(
+          fmt::format("PolynomialFeatures::load_from: expected a whole number in '{}{}', found {}", prefix, name, v));
+    }
+    return static_cast<Index>(v);
+  };
+  PolynomialFeatures map({.degree = count("degree"),
+                          .include_bias = reader.scalar(prefix + "include_bias") != 0,
+                          .kernel_scaling = reader.scalar(prefix + "kernel_scaling") != 0,
+                          .max_output_features = count("max_output_features")});
+  const Index ell = count("num_inputs");
+  if (ell < 1) {
+    throw ValueError(fmt::format("PolynomialFeatures::load_from: expected '{}num_inputs' ≥ 1, found {}", prefix, ell));
+  }
+  map.build(ell);
+  return map;
 }
 
 }  // namespace dagml

@@ -19,6 +19,10 @@
 //
 // There is no inverse_transform: the map is not invertible in general (the degree-1 columns,
 // divided by their scale factors, are the inputs).
+//
+// Persistence: save_to / load_from, as StandardScaler (models/data/standard_scaler.h). The
+// fitted state is a function of the options and ℓ alone, so those are what is saved; load_from
+// rebuilds the monomial list with the code fit uses, giving the same transform bitwise.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +30,7 @@
 #include <vector>
 
 #include "graph/tensor.h"
+#include "models/io/model_file.h"
 
 namespace dagml {
 
@@ -65,7 +70,19 @@ class PolynomialFeatures {
   // ShapeError unless input_names is empty or has ℓ entries.
   std::vector<std::string> feature_names(const std::vector<std::string>& input_names = {}) const;
 
+  // Writes the options and ℓ as entries "<prefix>degree", "<prefix>include_bias",
+  // "<prefix>kernel_scaling", "<prefix>max_output_features", "<prefix>num_inputs". Throws
+  // NotFittedError before fit.
+  void save_to(ModelWriter& writer, const std::string& prefix) const;
+  // The fitted map saved by save_to under `prefix`. Throws ParseError for a missing entry and
+  // ValueError for options the constructor refuses, ℓ < 1, or a map larger than
+  // max_output_features.
+  static PolynomialFeatures load_from(const ModelReader& reader, const std::string& prefix);
+
  private:
+  // Builds the monomial list and coefficients for ℓ inputs (fit after its input checks).
+  void build(Index num_inputs);
+
   PolynomialFeaturesOptions options_;
   Index num_inputs_ = 0;
   // Monomial k (over all monomials, the constant at k = 0) is monomial parent_[k] times

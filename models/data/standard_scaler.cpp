@@ -73,4 +73,39 @@ const Vector& StandardScaler::scale() const {
   return scale_;
 }
 
+void StandardScaler::save_to(ModelWriter& writer, const std::string& prefix) const {
+  check_fitted(fitted_, "StandardScaler::save_to");
+  writer.put_scalar(prefix + "with_mean", options_.with_mean ? 1 : 0);
+  writer.put_scalar(prefix + "with_std", options_.with_std ? 1 : 0);
+  writer.put_vector(prefix + "mean", mean_);
+  writer.put_vector(prefix + "variance", variance_);
+  writer.put_vector(prefix + "scale", scale_);
+}
+
+StandardScaler StandardScaler::load_from(const ModelReader& reader, const std::string& prefix) {
+  StandardScaler s(
+      {.with_mean = reader.scalar(prefix + "with_mean") != 0, .with_std = reader.scalar(prefix + "with_std") != 0});
+  s.mean_ = reader.vector(prefix + "mean");
+  s.variance_ = reader.vector(prefix + "variance");
+  s.scale_ = reader.vector(prefix + "scale");
+  const Index d = s.mean_.size();
+  if (s.variance_.size() != d || s.scale_.size() != d) {
+    throw ValueError(
+        fmt::format("StandardScaler::load_from: expected '{0}mean', '{0}variance' and '{0}scale' of one length, found "
+                    "{1}, {2}, {3}",
+                    prefix, d, s.variance_.size(), s.scale_.size()));
+  }
+  for (Index j = 0; j < d; ++j) {
+    if (!std::isfinite(s.mean_(j)) || !std::isfinite(s.variance_(j)) || !std::isfinite(s.scale_(j)) ||
+        !(s.scale_(j) > 0)) {
+      throw ValueError(
+          fmt::format("StandardScaler::load_from: expected a finite mean and variance and a finite, positive "
+                      "scale, found mean {}, variance {}, scale {} in column {} of '{}'",
+                      s.mean_(j), s.variance_(j), s.scale_(j), j, prefix));
+    }
+  }
+  s.fitted_ = true;
+  return s;
+}
+
 }  // namespace dagml

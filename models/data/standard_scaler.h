@@ -6,9 +6,18 @@
 //   transform:  zᵢⱼ = (xᵢⱼ − μⱼ) / sⱼ
 //   inverse:    xᵢⱼ = zᵢⱼ · sⱼ + μⱼ
 // with_mean = false uses μⱼ = 0; with_std = false uses sⱼ = 1.
+//
+// Persistence (the data-layer convention, shared by MinMaxScaler and PolynomialFeatures): a
+// model that owns a transformer writes its fitted state into the model's own file with
+// save_to(writer, prefix) and restores it with load_from(reader, prefix); the entries are named
+// "<prefix>mean", "<prefix>scale", … . Doubles are written with 17 significant digits, so the
+// restored transformer is bitwise the fitted one.
 #pragma once
 
+#include <string>
+
 #include "graph/tensor.h"
+#include "models/io/model_file.h"
 
 namespace dagml {
 
@@ -36,6 +45,15 @@ class StandardScaler {
   const Vector& mean() const;      // μ (zeros if with_mean is false), length d
   const Vector& variance() const;  // σ² (population), length d, 0 for constant columns
   const Vector& scale() const;     // s, length d
+
+  // Writes the options and the fitted μ, σ², s as entries "<prefix>with_mean",
+  // "<prefix>with_std", "<prefix>mean", "<prefix>variance", "<prefix>scale". Throws
+  // NotFittedError before fit.
+  void save_to(ModelWriter& writer, const std::string& prefix) const;
+  // The fitted scaler saved by save_to under `prefix`. Throws ParseError for a missing entry and
+  // ValueError if the entries are inconsistent (lengths differ, a non-finite μ or σ², a scale
+  // that is not finite and positive).
+  static StandardScaler load_from(const ModelReader& reader, const std::string& prefix);
 
  private:
   StandardScalerOptions options_;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <random>
 
 #include "graph/error.h"
 
@@ -65,6 +66,46 @@ TEST(MinMaxScalerTest, ChecksOptionsFitColumnsAndFiniteness) {
   } catch (const ValueError& e) {
     EXPECT_NE(std::string(e.what()).find("row 0, column 1"), std::string::npos) << e.what();
   }
+}
+
+// save_to / load_from through the model file text: attributes and transforms come back bitwise.
+TEST(MinMaxScalerTest, SaveToLoadFromIsBitwiseExact) {
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> normal(0.0, 3.0);
+  Tensor X(30, 3), X_new(6, 3);
+  for (Index i = 0; i < X.size(); ++i) X.data()[i] = normal(rng);
+  for (Index i = 0; i < X_new.size(); ++i) X_new.data()[i] = normal(rng);
+  X.col(2).setConstant(0.1);  // a constant column: s = hi − lo
+  MinMaxScaler s({.lo = -0.3, .hi = 2.0 / 3.0});
+  s.fit(X);
+  ModelWriter writer("Holder");
+  s.save_to(writer, "mm_");
+  const MinMaxScaler back = MinMaxScaler::load_from(ModelReader::parse(writer.contents(), "Holder", "test"), "mm_");
+  ASSERT_TRUE(back.fitted());
+  EXPECT_EQ(back.data_min(), s.data_min());
+  EXPECT_EQ(back.data_max(), s.data_max());
+  EXPECT_EQ(back.scale(), s.scale());
+  EXPECT_EQ(back.transform(X_new), s.transform(X_new));
+  EXPECT_EQ(back.inverse_transform(X_new), s.inverse_transform(X_new));
+}
+
+TEST(MinMaxScalerTest, SaveToBeforeFitAndBadEntriesThrow) {
+  ModelWriter writer("Holder");
+  EXPECT_THROW(MinMaxScaler().save_to(writer, "mm_"), NotFittedError);
+  EXPECT_THROW(MinMaxScaler::load_from(ModelReader::parse(writer.contents(), "Holder", "test"), "mm_"), ParseError);
+  auto file = [](Scalar lo, Scalar hi, const Vector& scale) {
+    ModelWriter w("Holder");
+    w.put_scalar("mm_lo", lo);
+    w.put_scalar("mm_hi", hi);
+    w.put_vector("mm_data_min", Vector::Zero(2));
+    w.put_vector("mm_data_max", Vector::Ones(2));
+    w.put_vector("mm_scale", scale);
+    return ModelReader::parse(w.contents(), "Holder", "test");
+  };
+  EXPECT_NO_THROW(MinMaxScaler::load_from(file(0, 1, Vector::Ones(2)), "mm_"));
+  EXPECT_THROW(MinMaxScaler::load_from(file(1, 0, Vector::Ones(2)), "mm_"), ValueError);   // lo > hi
+  EXPECT_THROW(MinMaxScaler::load_from(file(0, 1, -Vector::Ones(2)), "mm_"), ValueError);  // s < 0
+  EXPECT_THROW(MinMaxScaler::load_from(file(0, 1, Vector::Ones(1)), "mm_"), ValueError);   // length
 }
 
 }  // namespace

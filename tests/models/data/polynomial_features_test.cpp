@@ -136,5 +136,49 @@ TEST(PolynomialFeaturesTest, Errors) {
   EXPECT_THROW(f.feature_names({"a"}), ShapeError);
 }
 
+// save_to / load_from: the rebuilt map has the same powers, coefficients and transform, bitwise.
+TEST(PolynomialFeaturesTest, SaveToLoadFromIsBitwiseExact) {
+  std::mt19937_64 rng(9);
+  std::normal_distribution<double> normal;
+  Tensor X(5, 3);
+  for (Index i = 0; i < X.size(); ++i) X.data()[i] = normal(rng);
+  for (const bool bias : {true, false}) {
+    for (const bool kernel : {true, false}) {
+      PolynomialFeatures map({.degree = 3, .include_bias = bias, .kernel_scaling = kernel});
+      map.fit(X);
+      ModelWriter writer("Holder");
+      map.save_to(writer, "poly_");
+      const PolynomialFeatures back =
+          PolynomialFeatures::load_from(ModelReader::parse(writer.contents(), "Holder", "test"), "poly_");
+      ASSERT_TRUE(back.fitted());
+      EXPECT_EQ(back.num_input_features(), 3);
+      EXPECT_EQ(back.num_output_features(), map.num_output_features());
+      EXPECT_EQ(back.powers(), map.powers());
+      EXPECT_EQ(back.coefficients(), map.coefficients());
+      EXPECT_EQ(back.transform(X), map.transform(X));
+    }
+  }
+}
+
+TEST(PolynomialFeaturesTest, SaveToBeforeFitAndBadEntriesThrow) {
+  ModelWriter empty("Holder");
+  EXPECT_THROW(PolynomialFeatures().save_to(empty, "p_"), NotFittedError);
+  EXPECT_THROW(PolynomialFeatures::load_from(ModelReader::parse(empty.contents(), "Holder", "test"), "p_"), ParseError);
+  auto file = [](Scalar degree, Scalar max_outputs, Scalar num_inputs) {
+    ModelWriter w("Holder");
+    w.put_scalar("p_degree", degree);
+    w.put_scalar("p_include_bias", 1);
+    w.put_scalar("p_kernel_scaling", 0);
+    w.put_scalar("p_max_output_features", max_outputs);
+    w.put_scalar("p_num_inputs", num_inputs);
+    return ModelReader::parse(w.contents(), "Holder", "test");
+  };
+  EXPECT_EQ(PolynomialFeatures::load_from(file(2, 100, 2), "p_").num_output_features(), 6);
+  EXPECT_THROW(PolynomialFeatures::load_from(file(-1, 100, 2), "p_"), ValueError);   // degree < 0
+  EXPECT_THROW(PolynomialFeatures::load_from(file(2.5, 100, 2), "p_"), ValueError);  // not whole
+  EXPECT_THROW(PolynomialFeatures::load_from(file(2, 100, 0), "p_"), ValueError);    // ℓ < 1
+  EXPECT_THROW(PolynomialFeatures::load_from(file(2, 5, 2), "p_"), ValueError);      // 6 > max
+}
+
 }  // namespace
 }  // namespace dagml

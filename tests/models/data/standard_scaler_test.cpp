@@ -115,5 +115,62 @@ TEST(StandardScalerTest, ChecksFitColumnsAndFiniteness) {
   }
 }
 
+// save_to / load_from through the model file text: every attribute and the transform of new
+// data come back bitwise (17 significant digits), for each combination of the options.
+TEST(StandardScalerTest, SaveToLoadFromIsBitwiseExact) {
+  const Tensor X = random_matrix(40, 4, 11), X_new = random_matrix(7, 4, 12);
+  for (const bool with_mean : {true, false}) {
+    for (const bool with_std : {true, false}) {
+      StandardScaler s({.with_mean = with_mean, .with_std = with_std});
+      s.fit(X);
+      ModelWriter writer("Holder");
+      s.save_to(writer, "scaler_");
+      const StandardScaler back =
+          StandardScaler::load_from(ModelReader::parse(writer.contents(), "Holder", "test"), "scaler_");
+      ASSERT_TRUE(back.fitted());
+      EXPECT_EQ(back.mean(), s.mean());
+      EXPECT_EQ(back.variance(), s.variance());
+      EXPECT_EQ(back.scale(), s.scale());
+      EXPECT_EQ(back.transform(X_new), s.transform(X_new));
+      EXPECT_EQ(back.inverse_transform(X_new), s.inverse_transform(X_new));
+    }
+  }
+}
+
+TEST(StandardScalerTest, TwoScalersShareAFileUnderTheirPrefixes) {
+  StandardScaler a, b({.with_mean = false});
+  a.fit(random_matrix(10, 2, 1));
+  b.fit(random_matrix(10, 3, 2));
+  ModelWriter writer("Holder");
+  a.save_to(writer, "a_");
+  b.save_to(writer, "b_");
+  const ModelReader reader = ModelReader::parse(writer.contents(), "Holder", "test");
+  EXPECT_EQ(StandardScaler::load_from(reader, "a_").mean(), a.mean());
+  EXPECT_EQ(StandardScaler::load_from(reader, "b_").scale(), b.scale());
+  EXPECT_EQ(StandardScaler::load_from(reader, "b_").num_features(), 3);
+}
+
+TEST(StandardScalerTest, SaveToBeforeFitAndBadEntriesThrow) {
+  ModelWriter writer("Holder");
+  EXPECT_THROW(StandardScaler().save_to(writer, "s_"), NotFittedError);
+  // A missing entry.
+  EXPECT_THROW(StandardScaler::load_from(ModelReader::parse(writer.contents(), "Holder", "test"), "s_"), ParseError);
+  // Inconsistent entries: a zero scale, then lengths that differ.
+  auto file = [](const Vector& mean, const Vector& variance, const Vector& scale) {
+    ModelWriter w("Holder");
+    w.put_scalar("s_with_mean", 1);
+    w.put_scalar("s_with_std", 1);
+    w.put_vector("s_mean", mean);
+    w.put_vector("s_variance", variance);
+    w.put_vector("s_scale", scale);
+    return ModelReader::parse(w.contents(), "Holder", "test");
+  };
+  EXPECT_NO_THROW(StandardScaler::load_from(file(Vector::Zero(2), Vector::Ones(2), Vector::Ones(2)), "s_"));
+  EXPECT_THROW(StandardScaler::load_from(file(Vector::Zero(2), Vector::Ones(2), Vector::Zero(2)), "s_"), ValueError);
+  EXPECT_THROW(StandardScaler::load_from(file(Vector::Zero(2), Vector::Ones(2), Vector::Ones(3)), "s_"), ValueError);
+  const Vector nan = Vector::Constant(2, std::numeric_limits<double>::quiet_NaN());
+  EXPECT_THROW(StandardScaler::load_from(file(nan, Vector::Ones(2), Vector::Ones(2)), "s_"), ValueError);
+}
+
 }  // namespace
 }  // namespace dagml

@@ -1,0 +1,192 @@
+#include "models/linear/lasso.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/data/validate.h"
+
+namespace dagml {
+namespace {
+
+// The λ of the notes' objective for these options and n samples (Note [LASSO scaling]).
+Scalar notes_lambda(Scalar lambda, LassoScaling scaling, Index n) {
+  return scaling == LassoScaling::ScikitLearn ? 2 * static_cast<Scalar>(n) * lambda : lambda;
+}
+
+// S(a, λ) = sign(a) max(|a| − λ, 0).
+Scalar soft_threshold(Scalar a, Scalar lambda) {
+  if (a > lambda) return a - lambda;
+  if (a < -lambda) return a + lambda;
+  return 0;
+}
+
+struct LassoSolution {
+  Vector w;
+  Result result;
+  Scalar objective = 0;
+};
+
+// The sufficient statistics of the centred data, computed once per fit or per path.
+struct LassoGram {
+  explicit LassoGram(const CenteredData& c)
+      : G(c.X.transpose() * c.X), cy(c.X.transpose() * c.y), yy(c.y.squaredNorm()) {}
+  Tensor G;   // XcᵀXc
+  Vector cy;  // Xcᵀyc
+  Scalar yy;  // ycᵀyc
+};
+
+// Coordinate descent on ‖Xc w − yc‖² + λ‖w‖₁ (λ in the notes' scale) from w0.
+LassoSolution solve_lasso(const LassoGram& gram, Scalar lambda, const Vector& w0, const LassoOptions& o) {
+  const Tensor& G = gram.G;
+  const Vector& cy = gram.cy;
+  const Scalar yy = gram.yy;
+  const Index d = G.rows();
+  // ‖Xw − y‖² = wᵀGw − 2cᵀw + yᵀy; gradient of the smooth part 2(Gw − c).
+  FunctionObjective objective(
+      {.dimension = d,
+       .value_and_gradient =
+           [&](const Vector& w, Vector& gradient) {
+             const Vector Gw = G * w;
+             gradient = 2 * (Gw - cy) + lambda * w.cwiseSign();
+             return w.dot(Gw) - 2 * cy.dot(w) + yy + lambda * w.lpNorm<1>();
+           },
+       .value = [&](const Vector& w) { return w.dot(G * w) - 2 * cy.dot(w) + yy + lambda * w.lpNorm<1>(); }});
+  const auto minimizer = [&](const Vector& w, Index j) -> Scalar {
+    const Scalar b = 2 * G(j, j);
+    if (b == 0) return 0;  // a zero column: any w_j fits equally; the penalty picks 0
+    const Scalar a = 2 * (cy(j) - G.row(j).dot(w) + G(j, j) * w(j));
+    return soft_threshold(a, lambda) / b;
+  };
+  CoordinateDescentOptions cd{.stop = {.max_iterations = o.max_sweeps,
+                                       .gradient_tolerance = 0,
+                                       .value_tolerance = 0,
+                                       .step_tolerance = o.tolerance},
+                              .order = o.order,
+                              .seed = o.seed,
+                              .coordinate_minimizer = minimizer};
+  LassoSolution s;
+  s.result = minimize(objective, w0, cd);
+  s.w = s.result.x;
+  s.objective = s.result.value;
+  return s;
+}
+
+}  // namespace
+
+Lasso::Lasso(const LassoOptions& options) : LinearPredictor("Lasso"), options_(options) {
+  const char* who = "Lasso";
+  if (!(options.lambda >= 0) || !std::isfinite(options.lambda)) {
+    throw ValueError(fmt::format("{}: expected lambda ≥ 0 and finite, found {}", who, options.lambda));
+  }
+  if (options.max_sweeps < 1)
+    throw ValueError(fmt::format("{}: expected max_sweeps ≥ 1, found {}", who, options.max_sweeps));
+  if (!(options.tolerance >= 0))
+    throw ValueError(fmt::format("{}: expected tolerance ≥ 0, found {}", who, options.tolerance));
+  check_finite(options.initial_coef, who);
+}
+
+Lasso& Lasso::fit(const Tensor& X, const Vector& y) {
+  const char* who = "Lasso::fit";
+  check_regression_data(X, y, who);
+  const Index d = X.cols();
+  if (options_.initial_coef.size() != 0 && options_.initial_coef.size() != d) {
+    throw ShapeError(fmt::format("{}: expected an initial_coef with one entry per feature ({}), found {}", who, d,
+                                 options_.initial_coef.size()));
+  }
+  const Vector w0 = options_.initial_coef.size() ? options_.initial_coef : Vector::Zero(d);
+  const CenteredData c = center_data(X, y, options_.fit_intercept);
+  LassoSolution s = solve_lasso(LassoGram(c), notes_lambda(options_.lambda, options_.scaling, X.rows()), w0, options_);
+  result_ = std::move(s.result);
+  objective_ = s.objective;
+  const Scalar b = c.y_mean - c.x_mean.dot(s.w);
+  set_fit(std::move(s.w), b);
+  return *this;
+}
+
+Scalar Lasso::lambda_max(const Tensor& X, const Vector& y, bool fit_intercept, LassoScaling scaling) {
+  check_regression_data(X, y, "Lasso::lambda_max");
+  const CenteredData c = center_data(X, y, fit_intercept);
+  const Scalar notes = 2 * (c.X.transpose() * c.y).cwiseAbs().maxCoeff();
+  return scaling == LassoScaling::ScikitLearn ? notes / (2 * static_cast<Scalar>(X.rows())) : notes;
+}
+
+Scalar Lasso::objective_value() const {
+  check_fitted(fitted(), "Lasso::objective_value");
+  return objective_;
+}
+
+void Lasso::save(const std::string& path) const {
+  ModelWriter writer("Lasso");
+  save_fit(writer);
+  writer.put_scalar("lambda", options_.lambda);
+  writer.put_scalar("scaling", static_cast<Scalar>(options_.scaling));
+  writer.put_scalar("fit_intercept", options_.fit_intercept ? 1 : 0);
+  writer.put_scalar("max_sweeps", static_cast<Scalar>(options_.max_sweeps));
+  writer.put_scalar("tolerance", options_.tolerance);
+  writer.put_scalar("objective", objective_);
+  writer.save(path);
+}
+
+Lasso Lasso::load(const std::string& path) {
+  const ModelReader reader(path, "Lasso");
+  Lasso model({.lambda = reader.scalar("lambda"),
+               .scaling = static_cast<LassoScaling>(static_cast<int>(reader.scalar("scaling"))),
+               .fit_intercept = reader.scalar("fit_intercept") != 0,
+               .max_sweeps = static_cast<Index>(reader.scalar("max_sweeps")),
+               .tolerance = reader.scalar("tolerance")});
+  model.load_fit(reader);
+  model.objective_ = reader.scalar("objective");
+  return model;
+}
+
+LassoPath lasso_path(const Tensor& X, const Vector& y, const std::vector<Scalar>& lambdas,
+                     const LassoOptions& options) {
+  const char* who = "lasso_path";
+  Lasso check(options);  // validates the options
+  check_regression_data(X, y, who);
+  if (lambdas.empty()) throw ValueError(fmt::format("{}: expected at least one lambda, found none", who));
+  for (std::size_t k = 0; k < lambdas.size(); ++k) {
+    if (!(lambdas[k] >= 0) || !std::isfinite(lambdas[k]) || (k > 0 && !(lambdas[k] < lambdas[k - 1]))) {
+      throw ValueError(fmt::format("{}: expected finite, non-negative, strictly decreasing lambdas, found {} at {}",
+                                   who, lambdas[k], k));
+    }
+  }
+  const CenteredData c = center_data(X, y, options.fit_intercept);
+  const Index d = X.cols();
+  LassoPath path;
+  path.lambdas = lambdas;
+  path.coefs = Tensor::Zero(d, static_cast<Index>(lambdas.size()));
+  path.intercepts = Vector::Zero(static_cast<Index>(lambdas.size()));
+  const LassoGram gram(c);
+  Vector w = Vector::Zero(d);
+  std::vector<bool> seen(static_cast<std::size_t>(d), false);
+  for (std::size_t k = 0; k < lambdas.size(); ++k) {
+    w = solve_lasso(gram, notes_lambda(lambdas[k], options.scaling, X.rows()), w, options).w;  // warm start
+    const Index col = static_cast<Index>(k);
+    path.coefs.col(col) = w;
+    path.intercepts(col) = c.y_mean - c.x_mean.dot(w);
+    for (Index j = 0; j < d; ++j) {
+      if (w(j) != 0 && !seen[static_cast<std::size_t>(j)]) {
+        seen[static_cast<std::size_t>(j)] = true;
+        path.entering.push_back(j);
+      }
+    }
+  }
+  return path;
+}
+
+std::vector<Scalar> geometric_lambdas(Scalar largest, Scalar ratio, Index count) {
+  if (count < 2 || !(largest > 0) || !std::isfinite(largest) || !(ratio > 0 && ratio < 1)) {
+    throw ValueError(
+        fmt::format("geometric_lambdas: expected largest > 0, 0 < ratio < 1 and count ≥ 2, found {}, "
+                    "{}, {}",
+                    largest, ratio, count));
+  }
+  std::vector<Scalar> v;
+  for (Index k = 0; k < count; ++k) {
+    v.push_back(largest * std::pow(ratio, static_cast<Scalar>(k) / static_cast<Scalar>(count - 1)));
+  }
+  return v;
+}
+
+}  // namespace dagml

@@ -1,0 +1,86 @@
+// LASSO: least squares with an ℓ1 penalty, by coordinate descent with the soft-threshold update;
+// λ_max and the regularisation path with warm starts.
+//
+//   Lasso lasso({.lambda = 50.0});
+//   lasso.fit(X, y);                                   // sparse lasso.coef()
+//   LassoPath path = lasso_path(X, y, geometric_lambdas(Lasso::lambda_max(X, y), 1e-3, 100));
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/linear/linear_model.h"
+#include "optim/coordinate_descent.h"
+
+namespace dagml {
+
+// Note [LASSO scaling]
+// dagml's λ is the notes' (notes 000 §2.6): minimise ‖Xw − y‖² + λ‖w‖₁, sums as everywhere in
+// the regression family. scikit-learn's Lasso(alpha) minimises (1/(2n))‖Xw − y‖² + α‖w‖₁, the same
+// minimiser for λ = 2nα. Either choose `.scaling = LassoScaling::ScikitLearn` and give α as
+// `lambda`, or convert: λ = 2 n α.
+enum class LassoScaling { Notes, ScikitLearn };
+
+struct LassoOptions {
+  Scalar lambda = 1.0;  // ≥ 0, in the convention of `scaling`
+  LassoScaling scaling = LassoScaling::Notes;
+  bool fit_intercept = true;  // unpenalised, by centring
+  Index max_sweeps = 10000;   // ≥ 1 passes over all coordinates
+  Scalar tolerance = 1e-12;   // stop when max_j |Δw_j| / max(|w_j|, 1) ≤ tolerance over a sweep
+  CoordinateOrder order = CoordinateOrder::Cyclic;  // or Random (seeded permutation per sweep)
+  std::uint64_t seed = 0;
+  Vector initial_coef{};  // warm start (empty: w = 0), one entry per feature
+};
+
+// Objective: L(w) = ‖Xc w − yc‖² + λ‖w‖₁ on the centred data. Coordinate descent (optim/
+// coordinate_descent.h) with the exact coordinate minimiser (notes 000 §2.6), with G = XcᵀXc and
+// c = Xcᵀyc precomputed so that a coordinate costs O(d):
+//   a_j = 2 x_jᵀ(yc − Σ_{k≠j} w_k x_k) = 2(c_j − G_j·w + G_jj w_j),   b_j = 2 G_jj,
+//   w_j ← S(a_j, λ) / b_j,  S(a, λ) = sign(a) max(|a| − λ, 0)    (w_j ← 0 for a zero column).
+// All coefficients are 0 exactly when λ ≥ λ_max = max_j |2 x_jᵀ yc|.
+class Lasso : public LinearPredictor {
+ public:
+  // Throws ValueError for a negative or non-finite λ, max_sweeps < 1, a negative tolerance, or a
+  // non-finite initial_coef.
+  explicit Lasso(const LassoOptions& options = {});
+
+  // X n×d, y length n. Throws ValueError (empty, NaN) and ShapeError (lengths, initial_coef).
+  Lasso& fit(const Tensor& X, const Vector& y);
+
+  // λ_max for this data, in the convention of `scaling` (for ScikitLearn: max_j |x_jᵀyc| / n).
+  static Scalar lambda_max(const Tensor& X, const Vector& y, bool fit_intercept = true,
+                           LassoScaling scaling = LassoScaling::Notes);
+
+  // The objective of the notes, ‖Xc w − yc‖² + λ‖w‖₁, at the fitted w (λ in the notes' scale).
+  Scalar objective_value() const;
+  const Result& optimizer_result() const { return result_; }  // sweeps, status, history
+  const LassoOptions& options() const { return options_; }
+
+  void save(const std::string& path) const;
+  static Lasso load(const std::string& path);
+
+ private:
+  LassoOptions options_;
+  Result result_;
+  Scalar objective_ = 0;
+};
+
+struct LassoPath {
+  std::vector<Scalar> lambdas;  // as given (descending), in the convention of options.scaling
+  Tensor coefs;                 // d × (number of λ): column k is w(λ_k)
+  Vector intercepts;            // one per λ
+  std::vector<Index> entering;  // features in the order they first become non-zero along the path
+};
+
+// Fits λ_0 > λ_1 > … in turn, each warm-started from the previous solution (options.lambda and
+// options.initial_coef are ignored). Throws ValueError unless the λ are finite, ≥ 0 and
+// strictly decreasing, and as Lasso::fit.
+LassoPath lasso_path(const Tensor& X, const Vector& y, const std::vector<Scalar>& lambdas,
+                     const LassoOptions& options = {});
+
+// count values from `largest` down to largest·ratio, equally spaced in log scale (count ≥ 2,
+// largest > 0, 0 < ratio < 1; ValueError otherwise). The usual path grid, from λ_max.
+std::vector<Scalar> geometric_lambdas(Scalar largest, Scalar ratio, Index count);
+
+}  // namespace dagml

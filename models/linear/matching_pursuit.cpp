@@ -1,0 +1,117 @@
+#include "models/linear/matching_pursuit.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/data/validate.h"
+
+namespace dagml {
+namespace {
+
+// argmax_j |⟨r, x_j⟩| / ‖x_j‖ over the columns with a non-zero norm; −1 when none correlates.
+Index best_column(const Tensor& X, const Vector& norms, const Vector& r) {
+  const Vector correlation = X.transpose() * r;
+  Index best = -1;
+  Scalar best_value = 0;
+  for (Index j = 0; j < X.cols(); ++j) {
+    if (norms(j) == 0) continue;
+    const Scalar value = std::abs(correlation(j)) / norms(j);
+    if (value > best_value) {
+      best_value = value;
+      best = j;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+MatchingPursuit::MatchingPursuit(const MatchingPursuitOptions& options)
+    : LinearPredictor("MatchingPursuit"), options_(options) {
+  if (options.num_nonzero < 1) {
+    throw ValueError(fmt::format("MatchingPursuit: expected num_nonzero ≥ 1, found {}", options.num_nonzero));
+  }
+  if (options.max_iterations < 1) {
+    throw ValueError(fmt::format("MatchingPursuit: expected max_iterations ≥ 1, found {}", options.max_iterations));
+  }
+  if (!(options.tolerance >= 0)) {
+    throw ValueError(fmt::format("MatchingPursuit: expected tolerance ≥ 0, found {}", options.tolerance));
+  }
+}
+
+MatchingPursuit& MatchingPursuit::fit(const Tensor& X, const Vector& y) {
+  const char* who = "MatchingPursuit::fit";
+  check_regression_data(X, y, who);
+  const Index d = X.cols();
+  const Index k = options_.num_nonzero;
+  if (k > d)
+    throw ValueError(fmt::format("{}: expected num_nonzero ≤ the number of features ({}), found {}", who, d, k));
+  const CenteredData c = center_data(X, y, options_.fit_intercept);
+  const Vector norms = c.X.colwise().norm().transpose();
+  const Scalar stop = options_.tolerance * c.y.squaredNorm();
+
+  Vector w = Vector::Zero(d);
+  Vector r = c.y;
+  support_.clear();
+  residual_history_.assign(1, r.squaredNorm());
+  for (Index step = 0; static_cast<Index>(support_.size()) < k && step < options_.max_iterations; ++step) {
+    if (r.squaredNorm() <= stop) break;
+    const Index i = best_column(c.X, norms, r);
+    if (i < 0) break;  // r is orthogonal to every column: nothing more to explain
+    if (std::find(support_.begin(), support_.end(), i) == support_.end()) support_.push_back(i);
+    if (options_.orthogonal) {
+      // Least-squares refit on the support: w_S = argmin ‖yc − X_S w_S‖².
+      Tensor XS(c.X.rows(), static_cast<Index>(support_.size()));
+      for (std::size_t j = 0; j < support_.size(); ++j) XS.col(static_cast<Index>(j)) = c.X.col(support_[j]);
+      const Vector wS = solve_least_squares(XS, c.y).w;
+      w.setZero();
+      for (std::size_t j = 0; j < support_.size(); ++j) w(support_[j]) = wS(static_cast<Index>(j));
+    } else {
+      w(i) += c.X.col(i).dot(r) / (norms(i) * norms(i));
+    }
+    r = c.y - c.X * w;
+    residual_history_.push_back(r.squaredNorm());
+  }
+  const Scalar b = c.y_mean - c.x_mean.dot(w);
+  set_fit(std::move(w), b);
+  return *this;
+}
+
+const std::vector<Index>& MatchingPursuit::support() const {
+  check_fitted(fitted(), "MatchingPursuit::support");
+  return support_;
+}
+
+const std::vector<Scalar>& MatchingPursuit::residual_history() const {
+  check_fitted(fitted(), "MatchingPursuit::residual_history");
+  return residual_history_;
+}
+
+void MatchingPursuit::save(const std::string& path) const {
+  ModelWriter writer("MatchingPursuit");
+  save_fit(writer);
+  Vector support(static_cast<Index>(support_.size()));
+  for (std::size_t j = 0; j < support_.size(); ++j) support(static_cast<Index>(j)) = static_cast<Scalar>(support_[j]);
+  writer.put_vector("support", support);
+  writer.put_scalar("num_nonzero", static_cast<Scalar>(options_.num_nonzero));
+  writer.put_scalar("orthogonal", options_.orthogonal ? 1 : 0);
+  writer.put_scalar("fit_intercept", options_.fit_intercept ? 1 : 0);
+  writer.put_scalar("max_iterations", static_cast<Scalar>(options_.max_iterations));
+  writer.put_scalar("tolerance", options_.tolerance);
+  writer.save(path);
+}
+
+MatchingPursuit MatchingPursuit::load(const std::string& path) {
+  const ModelReader reader(path, "MatchingPursuit");
+  MatchingPursuit model({.num_nonzero = static_cast<Index>(reader.scalar("num_nonzero")),
+                         .orthogonal = reader.scalar("orthogonal") != 0,
+                         .fit_intercept = reader.scalar("fit_intercept") != 0,
+                         .max_iterations = static_cast<Index>(reader.scalar("max_iterations")),
+                         .tolerance = reader.scalar("tolerance")});
+  model.load_fit(reader);
+  const Vector support = reader.vector("support");
+  for (Index j = 0; j < support.size(); ++j) model.support_.push_back(static_cast<Index>(support(j)));
+  return model;
+}
+
+}  // namespace dagml

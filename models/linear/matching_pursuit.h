@@ -1,0 +1,54 @@
+// Matching pursuit and orthogonal matching pursuit: greedy k-sparse least squares.
+//
+//   MatchingPursuit omp({.num_nonzero = 3});                     // orthogonal by default
+//   omp.fit(X, y);
+//   const std::vector<Index>& chosen = omp.support();            // in order of selection
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/linear/linear_model.h"
+
+namespace dagml {
+
+struct MatchingPursuitOptions {
+  Index num_nonzero = 1;      // k ≥ 1: the sparsity ‖w‖₀ to reach (k ≤ d, checked at fit)
+  bool orthogonal = true;     // OMP (least-squares refit on the support) or plain MP
+  bool fit_intercept = true;  // centre X and y; the intercept is never counted in k
+  // Plain MP may re-select a column without growing ‖w‖₀; it stops after this many steps.
+  Index max_iterations = 1000;
+  // Both stop early when ‖r‖² ≤ tolerance · ‖y‖² (y is then explained; nothing is left to pick).
+  Scalar tolerance = 1e-14;
+};
+
+// Algorithms (notes 000 §2.6), from w = 0, r = y, on the (centred) data:
+//   i = argmax_j |⟨r, x_j⟩| / ‖x_j‖              (the column that best explains r; zero columns
+//                                                  are never picked; ties go to the lowest j)
+//   MP:  w_i += ⟨r, x_i⟩ / ‖x_i‖²,  r = y − X w   (‖r‖² never increases)
+//   OMP: S = S ∪ {i},  w_S = argmin ‖y − X_S w_S‖² (QR),  r = y − X w   (r ⟂ every x_j, j ∈ S)
+// until ‖w‖₀ = k. OMP's w is the least-squares fit on its support.
+class MatchingPursuit : public LinearPredictor {
+ public:
+  // Throws ValueError if num_nonzero < 1, max_iterations < 1 or tolerance < 0.
+  explicit MatchingPursuit(const MatchingPursuitOptions& options = {});
+
+  // X n×d, y length n. Throws ValueError (empty, NaN, k > d) or ShapeError (lengths).
+  MatchingPursuit& fit(const Tensor& X, const Vector& y);
+
+  // The selected columns in the order they were first chosen.
+  const std::vector<Index>& support() const;
+  // ‖r‖² after each step (the first entry is ‖y‖², before any step).
+  const std::vector<Scalar>& residual_history() const;
+  const MatchingPursuitOptions& options() const { return options_; }
+
+  void save(const std::string& path) const;
+  static MatchingPursuit load(const std::string& path);
+
+ private:
+  MatchingPursuitOptions options_;
+  std::vector<Index> support_;
+  std::vector<Scalar> residual_history_;
+};
+
+}  // namespace dagml

@@ -1,0 +1,57 @@
+// Ridge regression, optionally shrinking towards a target w₀ instead of 0.
+//
+//   Ridge ridge({.lambda = 1.0});
+//   ridge.fit(X, y);
+//   Vector y_hat = ridge.predict(X_new);
+#pragma once
+
+#include <string>
+
+#include "autodiff/solvers.h"
+#include "models/linear/iterative_least_squares.h"
+#include "models/linear/linear_model.h"
+
+namespace dagml {
+
+struct RidgeRegressionOptions {
+  Scalar lambda = 1.0;        // λ ≥ 0, the weight of the penalty (scikit-learn's Ridge `alpha`)
+  bool fit_intercept = true;  // an unpenalised intercept (Note [Unpenalised intercept by centring])
+  // w₀: the coefficients are shrunk towards it (MAP with the prior N(w₀, σ²/λ I), notes 000 §2.1).
+  // Empty means 0; otherwise it must have one entry per feature (checked at fit).
+  Vector target{};
+  // Primal (XᵀX + λI)⁻¹Xᵀy or dual Xᵀ(XXᵀ + λI)⁻¹y; Automatic takes the dual when n < d.
+  RidgeOptions::Form form = RidgeOptions::Form::Automatic;
+  // ClosedForm: the ridge_solve node. Iterative: Newton or L-BFGS on the graph loss from w = w₀
+  // (models/linear/iterative_least_squares.h).
+  LinearSolver solver = LinearSolver::ClosedForm;
+  IterativeSolverOptions iterative{};
+};
+
+// Objective (notes 000 §1.2, §2.1): L(w, b) = ‖X w + b 1 − y‖² + λ ‖w − w₀‖².
+// With δ = w − w₀ on the centred data this is ordinary ridge for δ with targets yc − Xc w₀:
+//   w = w₀ + (XcᵀXc + λI)⁻¹ Xcᵀ (yc − Xc w₀),   b = ȳ − x̄ᵀw,
+// computed by the ridge_solve node (autodiff/solvers.h), the same node that lets a validation
+// loss be differentiated with respect to λ (models/select/ridge_lambda_gradient.h). λ = 0 is
+// least squares by QR: the minimum-norm δ when X is rank deficient (as LinearRegression).
+class Ridge : public LinearPredictor {
+ public:
+  // Throws ValueError if λ is negative or not finite, the target has a NaN, or the iterative
+  // options are invalid.
+  explicit Ridge(const RidgeRegressionOptions& options = {});
+
+  // X n×d, y length n. Throws ValueError (empty, NaN) and ShapeError (lengths, target length).
+  Ridge& fit(const Tensor& X, const Vector& y);
+
+  const RidgeRegressionOptions& options() const { return options_; }
+  // The optimizer's result of the last iterative fit; empty after a closed-form fit.
+  const Result& optimizer_result() const { return optimizer_result_; }
+
+  void save(const std::string& path) const;
+  static Ridge load(const std::string& path);
+
+ private:
+  RidgeRegressionOptions options_;
+  Result optimizer_result_;
+};
+
+}  // namespace dagml

@@ -1,0 +1,92 @@
+// k-fold cross-validation of any estimator, folds run in parallel (TBB).
+//
+//   Vector scores = cross_val_score(Ridge({.lambda = 1}), X, y, KFold(X.rows(), {.k = 5, .shuffle = true}));
+//
+// Note [Deterministic model selection]
+// Every (configuration, fold) pair is an independent task: a fresh copy of the estimator is fitted
+// on the fold's training rows and scored on its test rows, and the score is written to its own
+// slot. Nothing is reduced across tasks while they run, so the result is bitwise identical for
+// any thread count, and to a serial loop. Estimators must therefore be copyable and must not share
+// mutable state between copies.
+#pragma once
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <concepts>
+#include <functional>
+#include <vector>
+
+#include "graph/error.h"
+#include "graph/tensor.h"
+#include "models/data/folds.h"
+#include "models/data/split.h"
+
+namespace dagml {
+
+// What model selection needs of an estimator: copyable, fit(X, y), and score(X, y) (higher is
+// better: R² for regressors, accuracy for classifiers).
+template <class E>
+concept Estimator = std::copy_constructible<E> && requires(E e, const E ce, const Tensor& X, const Vector& y) {
+  e.fit(X, y);
+  { ce.score(X, y) } -> std::convertible_to<Scalar>;
+};
+
+namespace detail {
+
+struct GridScores {
+  Tensor validation;  // configurations × folds
+  Tensor train;       // the same, filled only when asked for
+};
+
+// Fits make(c) on the training rows of every fold for every configuration c in [0, count) and
+// scores it on the test rows (and on the training rows when with_train). Parallel over the
+// count × k pairs (Note [Deterministic model selection]).
+template <class Make>
+GridScores evaluate_grid(Index count, Make make, const Tensor& X, const Vector& y, const Folds& folds, bool with_train,
+                         const char* who) {
+  if (folds.num_samples() != X.rows() || y.size() != X.rows()) {
+    throw ShapeError(fmt::format("{}: expected X ({} rows), y ({}) and the folds ({} samples) to agree", who, X.rows(),
+                                 y.size(), folds.num_samples()));
+  }
+  if (count < 1) throw ValueError(fmt::format("{}: expected at least one configuration, found none", who));
+  const Index k = folds.num_folds();
+  std::vector<Fold> parts;
+  for (const Fold& f : folds) parts.push_back(f);
+  GridScores out;
+  out.validation = Tensor::Zero(count, k);
+  if (with_train) out.train = Tensor::Zero(count, k);
+  tbb::parallel_for(tbb::blocked_range<Index>(0, count * k, 1), [&](const tbb::blocked_range<Index>& range) {
+    for (Index t = range.begin(); t < range.end(); ++t) {
+      const Index c = t / k, f = t % k;
+      const Fold& fold = parts[static_cast<std::size_t>(f)];
+      const Tensor X_train = take_rows(X, fold.train);
+      const Vector y_train = take_rows(y, fold.train);
+      auto model = make(c);
+      model.fit(X_train, y_train);
+      out.validation(c, f) = model.score(take_rows(X, fold.test), take_rows(y, fold.test));
+      if (with_train) out.train(c, f) = model.score(X_train, y_train);
+    }
+  });
+  return out;
+}
+
+}  // namespace detail
+
+// The score of `estimator` (copied, then fitted) on each test fold, in fold order: length k.
+// Throws ShapeError when X, y and the folds disagree on the number of samples; whatever the
+// estimator's fit or score throws is rethrown.
+template <Estimator E>
+Vector cross_val_score(const E& estimator, const Tensor& X, const Vector& y, const Folds& folds) {
+  const auto scores = detail::evaluate_grid(
+      1, [&](Index) { return estimator; }, X, y, folds, false, "cross_val_score");
+  return scores.validation.row(0).transpose();
+}
+
+// The same with KFold(X.rows(), options).
+template <Estimator E>
+Vector cross_val_score(const E& estimator, const Tensor& X, const Vector& y, const KFoldOptions& options = {}) {
+  return cross_val_score(estimator, X, y, KFold(X.rows(), options));
+}
+
+}  // namespace dagml

@@ -1,0 +1,141 @@
+// LASSO: scikit-learn references on standardised diabetes (coefficients, λ_max, the path's
+// entering order), the single-feature closed form and KKT conditions of notes 000 §2.6, λ = 0
+// against OLS (iterative = closed form), warm starts, errors and save/load.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "models/linear/lasso.h"
+#include "models/linear/linear_regression.h"
+#include "models/linear/regression_data.h"
+
+namespace dagml {
+namespace {
+
+using testing::gaussian_matrix;
+using testing::gaussian_vector;
+using testing::vec;
+
+TEST(Lasso, MatchesScikitLearnOnDiabetes) {
+  // scikit-learn 1.2.1: Lasso(alpha=1.0, tol=1e-12, max_iter=100000).fit(Z, y),
+  // Z = StandardScaler().fit_transform(X) on the bundled diabetes data.
+  const Vector expected = vec({0, -9.31932954490976, 24.831503728185545, 14.088985512284728, -4.83894619243896, 0,
+                               -10.622756297297782, 0, 24.420933398189746, 2.561875513446019});
+  const auto data = testing::load_diabetes();
+  Lasso lasso({.lambda = 1.0, .scaling = LassoScaling::ScikitLearn});
+  lasso.fit(data.Z, data.y);
+  EXPECT_TRUE(lasso.optimizer_result().converged()) << lasso.optimizer_result().message;
+  for (Index j = 0; j < 10; ++j) EXPECT_NEAR(lasso.coef()(j), expected(j), 1e-6) << j;
+  for (Index j : {0, 5, 7}) EXPECT_EQ(lasso.coef()(j), 0) << j;  // exact zeros
+  EXPECT_NEAR(lasso.intercept(), 152.13348416289602, 1e-6);
+  // The notes' scaling with λ = 2nα is the same fit (Note [LASSO scaling]).
+  Lasso notes({.lambda = 2 * 442 * 1.0});
+  notes.fit(data.Z, data.y);
+  EXPECT_LT((notes.coef() - lasso.coef()).cwiseAbs().maxCoeff(), 1e-9);
+}
+
+TEST(Lasso, LambdaMaxZeroesEveryCoefficient) {
+  const auto data = testing::load_diabetes();
+  // scikit-learn 1.2.1: lasso_path(Z, y − ȳ, n_alphas=200, eps=1e-3) starts at α_max = 45.160030020462905.
+  EXPECT_NEAR(Lasso::lambda_max(data.Z, data.y, true, LassoScaling::ScikitLearn), 45.160030020462905, 1e-10);
+  const Scalar lmax = Lasso::lambda_max(data.Z, data.y);
+  EXPECT_NEAR(lmax, 2 * 442 * 45.160030020462905, 1e-6);
+  Lasso at({.lambda = lmax});
+  at.fit(data.Z, data.y);
+  EXPECT_TRUE(at.coef().isZero(0));
+  Lasso below({.lambda = 0.98 * lmax});
+  below.fit(data.Z, data.y);
+  EXPECT_EQ((below.coef().array() != 0).count(), 1);
+  EXPECT_NE(below.coef()(2), 0);  // bmi, the first to enter
+}
+
+TEST(Lasso, SingleFeatureClosedForm) {
+  // w = S(2xᵀy, λ) / (2‖x‖²) (spec E9).
+  const Tensor x = gaussian_matrix(20, 1, 1);
+  const Vector y = 0.8 * x.col(0) + 0.3 * gaussian_vector(20, 2);
+  for (double lambda : {0.0, 1.0, 5.0, 1e3}) {
+    Lasso lasso({.lambda = lambda, .fit_intercept = false});
+    lasso.fit(x, y);
+    const double a = 2 * x.col(0).dot(y), b = 2 * x.col(0).squaredNorm();
+    const double expected = std::abs(a) <= lambda ? 0 : (a > 0 ? a - lambda : a + lambda) / b;
+    EXPECT_NEAR(lasso.coef()(0), expected, 1e-14) << lambda;
+  }
+}
+
+TEST(Lasso, SatisfiesTheKktConditions) {
+  // Optimality of ‖Xw − y‖² + λ‖w‖₁: 2x_jᵀr = λ sign(w_j) where w_j ≠ 0 and |2x_jᵀr| ≤ λ where
+  // w_j = 0, with r = y − Xw (on centred data).
+  const Tensor X = gaussian_matrix(60, 8, 3);
+  const Vector y = testing::linear_targets(X, vec({2, 0, 0, -1, 0, 0.5, 0, 0}), 1, 0.5, 4);
+  const double lambda = 20;
+  Lasso lasso({.lambda = lambda});
+  lasso.fit(X, y);
+  const Tensor Xc = X.rowwise() - X.colwise().mean();
+  const Vector r = (y.array() - y.mean()).matrix() - Xc * lasso.coef();
+  const Vector g = 2 * Xc.transpose() * r;
+  for (Index j = 0; j < 8; ++j) {
+    const double w = lasso.coef()(j);
+    if (w != 0)
+      EXPECT_NEAR(g(j), lambda * (w > 0 ? 1 : -1), 1e-8) << j;
+    else
+      EXPECT_LE(std::abs(g(j)), lambda * (1 + 1e-10)) << j;
+  }
+  EXPECT_NEAR(lasso.objective_value(), r.squaredNorm() + lambda * lasso.coef().lpNorm<1>(), 1e-8);
+  // Random coordinate order reaches the same optimum.
+  Lasso random({.lambda = lambda, .order = CoordinateOrder::Random, .seed = 5});
+  random.fit(X, y);
+  EXPECT_LT((random.coef() - lasso.coef()).cwiseAbs().maxCoeff(), 1e-9);
+}
+
+TEST(Lasso, ZeroPenaltyIsLeastSquares) {
+  // Coordinate descent (iterative) against QR (closed form): agree to 1e-6.
+  const Tensor X = gaussian_matrix(50, 6, 6);
+  const Vector y = testing::linear_targets(X, vec({1, 2, 3, -1, -2, 0.5}), 3, 0.2, 7);
+  Lasso lasso({.lambda = 0});
+  lasso.fit(X, y);
+  LinearRegression ols;
+  ols.fit(X, y);
+  EXPECT_LT((lasso.coef() - ols.coef()).cwiseAbs().maxCoeff(), 1e-6);
+  EXPECT_NEAR(lasso.intercept(), ols.intercept(), 1e-6);
+}
+
+TEST(Lasso, PathEntersVariablesInScikitLearnsOrder) {
+  // scikit-learn 1.2.1: alphas, coefs, _ = lasso_path(Z, y − ȳ, n_alphas=200, eps=1e-3); the
+  // features in the order they first become non-zero along the path.
+  const auto data = testing::load_diabetes();
+  const auto lambdas = geometric_lambdas(Lasso::lambda_max(data.Z, data.y, true, LassoScaling::ScikitLearn), 1e-3, 200);
+  const LassoPath path = lasso_path(data.Z, data.y, lambdas, {.scaling = LassoScaling::ScikitLearn});
+  EXPECT_EQ(path.entering, (std::vector<Index>{2, 8, 3, 6, 1, 9, 4, 7, 5, 0}));
+  EXPECT_TRUE(path.coefs.col(0).isZero(0));
+  // Warm starts reach the cold-start answer at the end of the path.
+  Lasso cold({.lambda = lambdas.back(), .scaling = LassoScaling::ScikitLearn});
+  cold.fit(data.Z, data.y);
+  EXPECT_LT((Vector(path.coefs.col(199)) - cold.coef()).cwiseAbs().maxCoeff(), 1e-6);
+  EXPECT_NEAR(path.intercepts(199), cold.intercept(), 1e-6);
+}
+
+TEST(Lasso, BadInputIsAClearError) {
+  EXPECT_THROW(Lasso({.lambda = -1}), ValueError);
+  EXPECT_THROW(Lasso({.max_sweeps = 0}), ValueError);
+  Lasso warm({.initial_coef = vec({1, 2})});
+  EXPECT_THROW(warm.fit(gaussian_matrix(5, 3, 1), gaussian_vector(5, 2)), ShapeError);
+  EXPECT_THROW(lasso_path(gaussian_matrix(5, 3, 1), gaussian_vector(5, 2), {1.0, 2.0}), ValueError);
+  EXPECT_THROW(geometric_lambdas(1, 2, 10), ValueError);
+  Lasso lasso;
+  EXPECT_THROW(lasso.predict(gaussian_matrix(2, 2, 1)), NotFittedError);
+}
+
+TEST(Lasso, SaveLoadRoundTrip) {
+  const Tensor X = gaussian_matrix(30, 4, 8);
+  Lasso lasso({.lambda = 3});
+  lasso.fit(X, gaussian_vector(30, 9));
+  const auto path = std::filesystem::temp_directory_path() / "dagml_lasso_test.model";
+  lasso.save(path.string());
+  const Lasso back = Lasso::load(path.string());
+  EXPECT_EQ(back.predict(X), lasso.predict(X));
+  EXPECT_EQ(back.objective_value(), lasso.objective_value());
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace dagml
