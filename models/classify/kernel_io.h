@@ -1,0 +1,22 @@
+// Saving the built-in kernels (linear, polynomial, RBF) in a model file, and index lists as
+// vectors. Shared by the kernel classifiers' save/load.
+#pragma once
+
+#include <vector>
+
+#include "graph/tensor.h"
+#include "models/io/model_file.h"
+#include "models/kernel/kernel.h"
+
+namespace dagml {
+
+// Writes entries "kernel" (text: linear, polynomial or rbf) and its parameters. Throws
+// ValueError naming `who` for a custom kernel, which has no file form.
+void save_kernel(ModelWriter& w, const Kernel& kernel, const char* who);
+// Reads them back (ParseError through the reader when entries are missing).
+KernelPtr load_kernel(const ModelReader& r);
+
+Vector index_vector(const std::vector<Index>& indices);
+std::vector<Index> vector_indices(const Vector& v);
+
+}  // namespace dagml
