@@ -10,27 +10,13 @@
 #include "models/classify/svc.h"
 #include "models/data/datasets.h"
 #include "models/data/standard_scaler.h"
+#include "test_util.h"
 
 namespace dagml {
 namespace {
 
-Tensor rows(std::initializer_list<std::initializer_list<double>> r) {
-  Tensor t(static_cast<Index>(r.size()), static_cast<Index>(r.begin()->size()));
-  Index i = 0;
-  for (const auto& row : r) {
-    Index j = 0;
-    for (double v : row) t(i, j++) = v;
-    ++i;
-  }
-  return t;
-}
-
-Vector vec(std::initializer_list<double> v) {
-  Vector out(static_cast<Index>(v.size()));
-  Index i = 0;
-  for (double x : v) out(i++) = x;
-  return out;
-}
+using test::rows;
+using test::vec;
 
 SVCOptions hard_linear() {
   return {.C = 1e8, .kernel = std::make_shared<LinearKernel>(), .tol = 1e-10};
