@@ -65,10 +65,22 @@ SVC& SVC::fit(const Tensor& X, const Vector& y) {
   const double budget = options_.cache_mb * kMiB;
   const bool custom = !builtin_kernel(*kernel_);
 
+  // Rows grouped by class (stable), as LIBSVM does: each pair's rows are then two contiguous
+  // runs, class a's then class b's.
+  std::vector<Index> order, start(static_cast<size_t>(K) + 1, 0);
+  for (Index k = 0; k < K; ++k) {
+    start[static_cast<size_t>(k)] = static_cast<Index>(order.size());
+    for (Index i = 0; i < n; ++i)
+      if (y(i) == k) order.push_back(i);
+  }
+  start[static_cast<size_t>(K)] = n;
+  Tensor Xs(n, X.cols());
+  for (Index i = 0; i < n; ++i) Xs.row(i) = X.row(order[static_cast<size_t>(i)]);
+
   // Note [SVM kernel cache]: one Gram matrix shared by all pairs when it fits (or when the
   // kernel is custom and must be checked for positive semi-definiteness anyway).
   Tensor gram;
-  if (custom || (K > 2 && 8.0 * static_cast<double>(n) * static_cast<double>(n) <= budget)) gram = kernel_->gram(X);
+  if (custom || (K > 2 && 8.0 * static_cast<double>(n) * static_cast<double>(n) <= budget)) gram = kernel_->gram(Xs);
   if (custom) check_psd(gram, kernel_->name());
 
   const Index P = K * (K - 1) / 2;
@@ -87,19 +99,23 @@ SVC& SVC::fit(const Tensor& X, const Vector& y) {
   tbb::parallel_for(tbb::blocked_range<Index>(0, P, 1), [&](const tbb::blocked_range<Index>& range) {
     for (Index p = range.begin(); p != range.end(); ++p) {
       const auto [a, b] = pairs[static_cast<size_t>(p)];
+      const Index sa = start[static_cast<size_t>(a)], na = start[static_cast<size_t>(a) + 1] - sa;
+      const Index sb = start[static_cast<size_t>(b)], nb = start[static_cast<size_t>(b) + 1] - sb;
+      const Index m = na + nb;
       auto& r = rows[static_cast<size_t>(p)];
-      for (Index i = 0; i < n; ++i)
-        if (y(i) == a || y(i) == b) r.push_back(i);
-      const Index m = static_cast<Index>(r.size());
+      r.assign(order.begin() + sa, order.begin() + sa + na);
+      r.insert(r.end(), order.begin() + sb, order.begin() + sb + nb);
       Vector s(m);
-      for (Index i = 0; i < m; ++i) s(i) = y(r[static_cast<size_t>(i)]) == b ? 1 : -1;
+      s.head(na).setConstant(-1);
+      s.tail(nb).setConstant(1);
       Tensor Xp;
       std::unique_ptr<SvmKernelCache> Q;
       if (gram.size() > 0) {
-        Q = std::make_unique<SvmKernelCache>(gram, r, s);
+        Q = std::make_unique<SvmKernelCache>(gram, std::vector<SvmKernelCache::Segment>{{sa, na, -1}, {sb, nb, 1}});
       } else {
         Xp.resize(m, X.cols());
-        for (Index i = 0; i < m; ++i) Xp.row(i) = X.row(r[static_cast<size_t>(i)]);
+        Xp.topRows(na) = Xs.middleRows(sa, na);
+        Xp.bottomRows(nb) = Xs.middleRows(sb, nb);
         Q = std::make_unique<SvmKernelCache>(*kernel_, Xp, s, budget);
       }
       const SmoResult res = options_.nu > 0 ? smo_solve_nu(*Q, s, options_.nu, smo)

@@ -79,8 +79,8 @@ class SVC {
   const Vector& intercept() const;            // b of each pair, length P
   // Linear kernel only (ValueError otherwise): P×d, row p is w_p = Σ αᵢyᵢxᵢ.
   Tensor coef() const;
-  // Slacks ξᵢ = max(0, 1 − yᵢ f(xᵢ)) of pair p on its training rows (the rows of its two
-  // classes, ascending). For the ν-SVM, with f rescaled as in decision_function.
+  // Slacks ξᵢ = max(0, 1 − yᵢ f(xᵢ)) of pair p on its training rows: the rows of its lower
+  // class, then those of its higher class, each in ascending order (LIBSVM's grouping). For the ν-SVM, with f rescaled as in decision_function.
   const Vector& slacks(Index pair = 0) const;
   // How SMO ended on each pair (empty after load: reports are not saved).
   const std::vector<SvmPairReport>& fit_report() const;

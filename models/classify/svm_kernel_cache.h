@@ -22,9 +22,16 @@ class SvmKernelCache {
  public:
   // X: n×d training rows; y: n signs ±1; cache_bytes: the budget (> 0).
   SvmKernelCache(const Kernel& kernel, const Tensor& X, const Vector& y, double cache_bytes);
-  // From a precomputed Gram matrix K (N×N) of a larger set: Q is the sub-block on `rows` (n
-  // indices into K), scaled by y (n signs). Always the full-matrix mode.
-  SvmKernelCache(const Tensor& K, const std::vector<Index>& rows, const Vector& y);
+  // A run of consecutive rows [start, start + count) of a precomputed Gram matrix, all with the
+  // sign `sign` (±1).
+  struct Segment {
+    Index start, count;
+    Scalar sign;
+  };
+  // From a precomputed Gram matrix K (N×N) of a larger set whose rows are grouped by class: Q is
+  // the sub-matrix on the concatenated segments, Q = [sₚ s_q K(segₚ, seg_q)]ₚ,q, copied block by
+  // block. Always the full-matrix mode. The signs y are the segments' signs, in order.
+  SvmKernelCache(const Tensor& K, const std::vector<Segment>& segments);
 
   Index size() const { return diag_.size(); }
   // Row i of Q (length n). The pointer stays valid until the second following call to row().

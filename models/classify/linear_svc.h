@@ -1,0 +1,71 @@
+// Linear soft-margin SVM, binary, solved in the dual by coordinate descent (Hsieh, Chang, Lin,
+// Keerthi & Sundararajan, ICML 2008 — LIBLINEAR's solver, the default of scikit-learn's
+// LinearSVC).
+//
+// Primal (hinge loss, scikit-learn's ½ scaling; half_norm = false reads C as notes 001's C in
+// ‖w‖² + C Σξ):
+//   min_w̃ ½‖w̃‖² + C Σᵢ max(0, 1 − yᵢ w̃ᵀx̃ᵢ),   x̃ = (x, B), w̃ = (w, b/B),  yᵢ ∈ {−1, +1}
+// With fit_intercept the bias is the weight of a constant feature B = intercept_scaling, so it is
+// penalised as ½(b/B)² (LIBLINEAR's convention; a large B makes the penalty negligible). For the
+// SVM with an unpenalised b use SVC with a linear kernel (models/classify/svc.h): both agree when
+// fit_intercept = false.
+// Dual: min_α ½ αᵀQ̄α − eᵀα, 0 ≤ αᵢ ≤ C, Q̄_ij = yᵢyⱼ x̃ᵢᵀx̃ⱼ (no equality constraint: the bias is
+// a feature). Coordinate step on αᵢ with w̃ = Σ αⱼyⱼx̃ⱼ kept up to date:
+//   Gᵢ = yᵢ w̃ᵀx̃ᵢ − 1,   αᵢ ← min(max(αᵢ − Gᵢ / ‖x̃ᵢ‖², 0), C),   w̃ += (Δαᵢ) yᵢ x̃ᵢ.
+// An epoch visits every i in a seeded random order; stop when the spread of the projected
+// gradients max PG − min PG over an epoch is below tol, or after max_iter epochs (reported by
+// converged(), not thrown).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "graph/tensor.h"
+#include "models/classify/decision.h"
+
+namespace dagml {
+
+struct LinearSVCOptions {
+  Scalar C = 1;                   // > 0
+  bool fit_intercept = true;
+  Scalar intercept_scaling = 1;   // B > 0
+  Scalar tol = 1e-4;              // > 0
+  Index max_iter = 1000;          // epochs, ≥ 1
+  std::uint64_t seed = 0;         // the visiting order
+  bool half_norm = true;
+  ZeroScore zero = ZeroScore::Positive;
+};
+
+class LinearSVC {
+ public:
+  // Throws ValueError for C ≤ 0, intercept_scaling ≤ 0, tol ≤ 0, max_iter < 1.
+  explicit LinearSVC(const LinearSVCOptions& options = {});
+
+  // X: n×d, y: n labels in {0, 1}, both present (use OneVsRest for K > 2). Throws ShapeError /
+  // ValueError for bad shapes, NaN or infinite values, empty data, bad labels, one class only.
+  LinearSVC& fit(const Tensor& X, const Vector& y);
+  Vector decision_function(const Tensor& X) const;  // wᵀx + b
+  Vector predict(const Tensor& X) const;
+  Scalar score(const Tensor& X, const Vector& y) const;
+
+  const Vector& coef() const;     // w
+  Scalar intercept() const;       // b
+  const Vector& dual_coef() const;  // αᵢ yᵢ for every training row (0 off the support)
+  const Vector& slacks() const;     // ξᵢ = max(0, 1 − yᵢ f(xᵢ)) on the training rows
+  Scalar primal_objective() const;  // ½‖w̃‖² + C Σξ at the solution (C as used, after half_norm)
+  Scalar dual_objective() const;    // Σα − ½‖w̃‖² (≤ primal; equal at the optimum)
+  Index num_iterations() const;     // epochs
+  bool converged() const;
+
+  void save(const std::string& path) const;
+  static LinearSVC load(const std::string& path);
+
+ private:
+  LinearSVCOptions options_;
+  Vector coef_, dual_coef_, slacks_;
+  Scalar intercept_ = 0, primal_ = 0, dual_ = 0;
+  Index iterations_ = 0;
+  bool converged_ = false, fitted_ = false;
+};
+
+}  // namespace dagml
