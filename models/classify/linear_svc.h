@@ -7,8 +7,8 @@
 //   min_w̃ ½‖w̃‖² + C Σᵢ max(0, 1 − yᵢ w̃ᵀx̃ᵢ),   x̃ = (x, B), w̃ = (w, b/B),  yᵢ ∈ {−1, +1}
 // With fit_intercept the bias is the weight of a constant feature B = intercept_scaling, so it is
 // penalised as ½(b/B)² (LIBLINEAR's convention; a large B makes the penalty negligible). For the
-// SVM with an unpenalised b use SVC with a linear kernel (models/classify/svc.h): both agree when
-// fit_intercept = false.
+// SVM with an unpenalised b use SVC with a linear kernel (models/classify/svc.h); the two agree
+// in the limit of a large intercept_scaling, where the bias penalty ½(b/B)² vanishes.
 // Dual: min_α ½ αᵀQ̄α − eᵀα, 0 ≤ αᵢ ≤ C, Q̄_ij = yᵢyⱼ x̃ᵢᵀx̃ⱼ (no equality constraint: the bias is
 // a feature). Coordinate step on αᵢ with w̃ = Σ αⱼyⱼx̃ⱼ kept up to date:
 //   Gᵢ = yᵢ w̃ᵀx̃ᵢ − 1,   αᵢ ← min(max(αᵢ − Gᵢ / ‖x̃ᵢ‖², 0), C),   w̃ += (Δαᵢ) yᵢ x̃ᵢ.
