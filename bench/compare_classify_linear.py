@@ -16,7 +16,7 @@ WORKLOADS = [
 
 def dagml_results(build_dir, name):
     path = os.path.join(build_dir, "bench", "classify_linear_bench")
-    out = subprocess.run([path, f"--benchmark_filter=^{name}$", "--benchmark_format=json",
+    out = subprocess.run([path, f"--benchmark_filter=^{name}(/|$)", "--benchmark_format=json",
                           "--benchmark_min_time=0.5"], check=True, capture_output=True, text=True).stdout
     scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
     for b in json.loads(out)["benchmarks"]:

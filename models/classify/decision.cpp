@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "graph/error.h"
 #include "models/data/labels.h"
 #include "models/data/validate.h"
@@ -22,6 +25,22 @@ Vector labels_from_argmax(const Tensor& scores) {
     for (Index k = 1; k < scores.cols(); ++k)
       if (scores(i, k) > scores(i, best)) best = k;
     labels(i) = static_cast<Scalar>(best);
+  }
+  return labels;
+}
+
+Vector labels_from_pair_votes(const Tensor& scores, Index num_classes) {
+  if (scores.cols() != num_classes * (num_classes - 1) / 2)
+    throw ShapeError(fmt::format("labels_from_pair_votes: expected {} pair columns for {} classes, found {}",
+                                 num_classes * (num_classes - 1) / 2, num_classes, scores.cols()));
+  Vector labels(scores.rows());
+  std::vector<Index> votes(static_cast<size_t>(num_classes));
+  for (Index i = 0; i < scores.rows(); ++i) {
+    std::fill(votes.begin(), votes.end(), 0);
+    Index p = 0;
+    for (Index a = 0; a < num_classes; ++a)
+      for (Index b = a + 1; b < num_classes; ++b, ++p) ++votes[static_cast<size_t>(scores(i, p) >= 0 ? b : a)];
+    labels(i) = static_cast<Scalar>(std::max_element(votes.begin(), votes.end()) - votes.begin());
   }
   return labels;
 }

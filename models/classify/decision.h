@@ -22,6 +22,11 @@ Vector labels_from_scores(const Vector& scores, ZeroScore zero = ZeroScore::Posi
 // lowest index among equal maxima.
 Vector labels_from_argmax(const Tensor& scores);
 
+// One-vs-one votes: S is n×P with P = K(K−1)/2 pair scores in the order (0,1), (0,2), …, (1,2),
+// …; S ≥ 0 votes for the pair's higher class, S < 0 for the lower. Each row gets the class with
+// the most votes, the lowest index among ties (LIBSVM's rule).
+Vector labels_from_pair_votes(const Tensor& scores, Index num_classes);
+
 // Classes for a K-class classifier: checks that y holds integers 0..K−1 with at least two classes
 // and every class present (ValueError naming the missing class otherwise); returns K.
 Index check_classes(const Vector& y, const char* who);

@@ -175,16 +175,7 @@ Tensor SVC::decision_function(const Tensor& X) const {
 Vector SVC::predict(const Tensor& X) const {
   const Tensor D = decision_function(X);
   if (num_classes_ == 2) return labels_from_scores(D.col(0), options_.zero);
-  Vector labels(X.rows());
-  std::vector<Index> votes(static_cast<size_t>(num_classes_));
-  for (Index i = 0; i < X.rows(); ++i) {
-    std::fill(votes.begin(), votes.end(), 0);
-    Index p = 0;
-    for (Index a = 0; a < num_classes_; ++a)
-      for (Index b = a + 1; b < num_classes_; ++b, ++p) ++votes[static_cast<size_t>(D(i, p) >= 0 ? b : a)];
-    labels(i) = static_cast<Scalar>(std::max_element(votes.begin(), votes.end()) - votes.begin());
-  }
-  return labels;
+  return labels_from_pair_votes(D, num_classes_);
 }
 
 Scalar SVC::score(const Tensor& X, const Vector& y) const { return accuracy_score(y, predict(X)); }
