@@ -5,7 +5,16 @@
 #include <algorithm>
 #include <limits>
 
+#include "autodiff/elementwise.h"
+#include "autodiff/linalg.h"
+#include "autodiff/norms.h"
+#include "autodiff/reduce.h"
 #include "graph/error.h"
+#include "graph/graph.h"
+#include "optim/gradient_descent.h"
+#include "optim/graph_objective.h"
+#include "optim/lbfgs.h"
+#include "optim/update_rule.h"
 #include "models/data/random.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
@@ -21,6 +30,46 @@ LinearSVC::LinearSVC(const LinearSVCOptions& options) : options_(options) {
   if (!(options.tol > 0)) throw ValueError(fmt::format("LinearSVC: expected tol > 0, found {}", options.tol));
   if (options.max_iter < 1)
     throw ValueError(fmt::format("LinearSVC: expected max_iter ≥ 1, found {}", options.max_iter));
+  if (!(options.smoothing > 0))
+    throw ValueError(fmt::format("LinearSVC: expected smoothing > 0, found {}", options.smoothing));
+}
+
+void LinearSVC::fit_primal(const Tensor& X, const Vector& s, Scalar C, Scalar B) {
+  // J(w, b) = ½‖w‖² + ½(b/B)² + C Σᵢ h(yᵢ(wᵀxᵢ + b)), h the hinge or its smoothing.
+  Graph g;
+  const Var Xv = g.input("X", X), yv = g.input("y", Tensor(s));
+  const Var w = g.parameter("w", Tensor::Zero(X.cols(), 1));
+  std::vector<Var> params = {w};
+  Var z = matmul(Xv, w);
+  Var penalty = squared_l2_norm(w) * 0.5;
+  Var b;
+  if (B > 0) {
+    b = g.parameter("b", Tensor::Zero(1, 1));
+    z = z + b;
+    penalty = penalty + squared_l2_norm(b) * (0.5 / (B * B));
+    params.push_back(b);
+  }
+  const Var slack = 1.0 - yv * z;
+  const Scalar beta = options_.smoothing;
+  const Var loss_sum = options_.solver == LinearSvcSolver::Subgradient ? sum(relu(slack))
+                                                                       : sum(softplus(slack * beta)) * (1 / beta);
+  GraphObjective objective(penalty + loss_sum * C, params);
+  Result r;
+  if (options_.solver == LinearSvcSolver::Subgradient) {
+    const GradientStep rule({.schedule = StepSchedule::strongly_convex(1.0)});
+    r = minimize(objective, objective.parameters_vector(), rule,
+                 FirstOrderOptions{.stop = {.max_iterations = options_.max_iter, .gradient_tolerance = 0},
+                                   .keep_best = true});
+    converged_ = true;
+  } else {
+    r = minimize(objective, objective.parameters_vector(),
+                 LbfgsOptions{.stop = {.max_iterations = options_.max_iter, .gradient_tolerance = options_.tol}});
+    converged_ = r.converged();
+  }
+  iterations_ = r.iterations;
+  objective.set_parameters(r.x);
+  coef_ = w.value().col(0);
+  intercept_ = B > 0 ? b.value()(0, 0) : 0;
 }
 
 LinearSVC& LinearSVC::fit(const Tensor& X, const Vector& y) {
@@ -35,6 +84,17 @@ LinearSVC& LinearSVC::fit(const Tensor& X, const Vector& y) {
   const Scalar C = options_.half_norm ? options_.C : options_.C / 2;
   const Vector s = 2 * y.array() - 1;
   // Q̄ᵢᵢ = ‖x̃ᵢ‖²
+  if (options_.solver != LinearSvcSolver::Dual) {
+    fit_primal(X, s, C, B);
+    dual_coef_.resize(0);
+    const Vector f = (X * coef_).array() + intercept_;
+    slacks_ = (1 - s.cwiseProduct(f).array()).max(0).matrix();
+    const Scalar wb = B > 0 ? intercept_ / B : 0;
+    primal_ = 0.5 * (coef_.squaredNorm() + wb * wb) + C * slacks_.sum();
+    dual_ = std::numeric_limits<Scalar>::quiet_NaN();
+    fitted_ = true;
+    return *this;
+  }
   const Vector qd = X.rowwise().squaredNorm().array() + B * B;
   Vector alpha = Vector::Zero(n), w = Vector::Zero(d);
   Scalar wb = 0;  // the weight of the constant feature B
@@ -97,6 +157,8 @@ Scalar LinearSVC::intercept() const {
 }
 const Vector& LinearSVC::dual_coef() const {
   check_fitted(fitted_, "LinearSVC::dual_coef");
+  if (options_.solver != LinearSvcSolver::Dual)
+    throw ValueError("LinearSVC::dual_coef: only the Dual solver computes α; this model used a primal solver");
   return dual_coef_;
 }
 const Vector& LinearSVC::slacks() const {

@@ -77,6 +77,29 @@ TEST(LinearSVC, AgreesWithTheKernelDualAsTheBiasPenaltyVanishes) {
   EXPECT_LT((primal.coef() - dual.coef().row(0).transpose()).norm(), 2e-3);
 }
 
+// The primal, minimised directly (smoothed hinge by L-BFGS; subgradient descent), and the dual
+// reach the same optimum of the same objective.
+TEST(LinearSVC, PrimalAndDualOptimaAgree) {
+  const Dataset bc = load_dataset("breast_cancer");
+  const Tensor X = StandardScaler().fit_transform(bc.features.topRows(200));
+  const Vector y = bc.target.head(200);
+  LinearSVC dual({.C = 0.1, .tol = 1e-10, .max_iter = 100000});
+  dual.fit(X, y);
+  LinearSVC smooth({.C = 0.1, .tol = 1e-6, .max_iter = 20000, .solver = LinearSvcSolver::Smoothed, .smoothing = 1e4});
+  smooth.fit(X, y);
+  EXPECT_NEAR(smooth.primal_objective(), dual.primal_objective(), 1e-4 * dual.primal_objective());
+  EXPECT_LT((smooth.coef() - dual.coef()).norm(), 1e-2);
+  EXPECT_NEAR(smooth.intercept(), dual.intercept(), 1e-2);
+  LinearSVC sub({.C = 0.1, .max_iter = 20000, .solver = LinearSvcSolver::Subgradient});
+  sub.fit(X, y);
+  EXPECT_NEAR(sub.primal_objective(), dual.primal_objective(), 1e-2 * dual.primal_objective());
+  EXPECT_LT((sub.coef() - dual.coef()).norm(), 0.1);
+  EXPECT_THROW(sub.dual_coef(), ValueError);
+  // the 1-D hand case (D14) without a bias: w = 2C
+  LinearSVC one({.C = 0.3, .fit_intercept = false, .tol = 1e-9, .solver = LinearSvcSolver::Smoothed, .smoothing = 1e6});
+  EXPECT_NEAR(one.fit(rows({{-1}, {1}}), vec({0, 1})).coef()(0), 0.6, 1e-5);
+}
+
 TEST(LinearSVC, IterationLimitBadInputSaveLoad) {
   const Dataset bc = load_dataset("breast_cancer");
   const Tensor X = StandardScaler().fit_transform(bc.features);
@@ -87,6 +110,7 @@ TEST(LinearSVC, IterationLimitBadInputSaveLoad) {
   EXPECT_THROW(LinearSVC({.C = -1}), ValueError);
   EXPECT_THROW(LinearSVC({.intercept_scaling = 0}), ValueError);
   EXPECT_THROW(LinearSVC({.max_iter = 0}), ValueError);
+  EXPECT_THROW(LinearSVC({.smoothing = 0}), ValueError);
   LinearSVC m;
   EXPECT_THROW(m.coef(), NotFittedError);
   EXPECT_THROW(m.fit(rows({{0}, {1}}), vec({0, 0})), ValueError);
