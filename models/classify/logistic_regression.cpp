@@ -64,11 +64,14 @@ LogisticRegression::LogisticRegression(const LogisticRegressionOptions& options)
   if (!(options.tol > 0)) throw ValueError(fmt::format("LogisticRegression: expected tol > 0, found {}", options.tol));
   if (options.max_iter < 1)
     throw ValueError(fmt::format("LogisticRegression: expected max_iter ≥ 1, found {}", options.max_iter));
+  if (!(options.value_tol >= 0))
+    throw ValueError(fmt::format("LogisticRegression: expected value_tol ≥ 0, found {}", options.value_tol));
 }
 
 LogisticRegression& LogisticRegression::fit(const Tensor& X, const Vector& y) {
   LogisticProblem p = make_logistic_problem(X, y, options_);
-  const StopOptions stop{.max_iterations = options_.max_iter, .gradient_tolerance = options_.tol};
+  const StopOptions stop{
+      .max_iterations = options_.max_iter, .gradient_tolerance = options_.tol, .value_tolerance = options_.value_tol};
   GraphObjective& objective = *p.objective;
   const Vector x0 = objective.parameters_vector();
   switch (options_.solver) {

@@ -46,6 +46,9 @@ struct LogisticRegressionOptions {
   LogisticSolver solver = LogisticSolver::Lbfgs;
   LogisticMultiClass multi_class = LogisticMultiClass::Auto;
   Scalar tol = 1e-4;             // stop when ‖∇J‖₂ ≤ tol (> 0)
+  // Also stop when |J_t − J_{t−1}| ≤ value_tol · |J_{t−1}| (≥ 0; 0: off). scipy's L-BFGS-B, under
+  // scikit-learn's lbfgs, stops at factr·ε = 1e7 · 2.2e-16 ≈ 2.2e-9 relative decrease.
+  Scalar value_tol = 0;
   Index max_iter = 100;          // ≥ 1
   // FirstOrder only: the update rule (GD, momentum, Nesterov, Adam…); null: plain gradient
   // descent with constant step 0.1. Choose the step for the objective's scale (Mean is easier).
