@@ -96,7 +96,9 @@ void logreg_lbfgs(benchmark::State& state, const std::string& data) {
 
 }  // namespace
 
-BENCHMARK_CAPTURE(logreg_lbfgs, digits, std::string("digits"))->Name("logreg_lbfgs_digits")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(logreg_lbfgs, digits, std::string("digits"))
+    ->Name("logreg_lbfgs_digits")
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(logreg_lbfgs, breast_cancer, std::string("breast_cancer"))
     ->Name("logreg_lbfgs_breast_cancer")
     ->Unit(benchmark::kMillisecond);

@@ -42,8 +42,8 @@ int main(int argc, char** argv) try {
   for (const auto* m : {&newton, &gd}) {
     const Result& r = m->fit_result();
     fmt::print("{:<17} {:>4} iterations, final loss {:.10f}, test accuracy {:.4f} ({})\n",
-               m == &newton ? "Newton (IRLS)" : "gradient descent", r.iterations, r.value,
-               m->score(s.X_test, s.y_test), r.message);
+               m == &newton ? "Newton (IRLS)" : "gradient descent", r.iterations, r.value, m->score(s.X_test, s.y_test),
+               r.message);
   }
   const auto& hn = newton.fit_result().history;
   const auto& hg = gd.fit_result().history;

@@ -51,8 +51,7 @@ Index check_classes(const Vector& y, const char* who) {
   Index present = 0, last = 0;
   for (Index k = 0; k < K; ++k)
     if (counts[static_cast<size_t>(k)] > 0) ++present, last = k;
-  if (present < 2)
-    throw ValueError(fmt::format("{}: expected at least two classes, found only class {}", who, last));
+  if (present < 2) throw ValueError(fmt::format("{}: expected at least two classes, found only class {}", who, last));
   for (Index k = 0; k < K; ++k)
     if (counts[static_cast<size_t>(k)] == 0)
       throw ValueError(fmt::format("{}: expected labels 0..{} with every class present, found no sample of class {}",

@@ -18,8 +18,8 @@ void save_kernel(ModelWriter& w, const Kernel& kernel, const char* who) {
     w.put_text("kernel", "rbf");
     w.put_scalar("kernel_gamma", r->gamma());
   } else {
-    throw ValueError(fmt::format("{}: kernel {} is custom and cannot be saved; expected linear, polynomial or rbf",
-                                 who, kernel.name()));
+    throw ValueError(fmt::format("{}: kernel {} is custom and cannot be saved; expected linear, polynomial or rbf", who,
+                                 kernel.name()));
   }
 }
 

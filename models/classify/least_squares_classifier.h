@@ -20,7 +20,7 @@
 namespace dagml {
 
 struct LeastSquaresClassifierOptions {
-  Scalar lambda = 0;               // λ ≥ 0 (sum-form objective: λ' of a mean form is λ'·n)
+  Scalar lambda = 0;  // λ ≥ 0 (sum-form objective: λ' of a mean form is λ'·n)
   bool fit_intercept = true;
   bool penalize_intercept = false;
   // Optional feature map φ: n×d → n×D applied to every X (e.g. quadratic features); empty: φ(x) = x.

@@ -11,14 +11,14 @@
 #include "autodiff/reduce.h"
 #include "graph/error.h"
 #include "graph/graph.h"
-#include "optim/gradient_descent.h"
-#include "optim/graph_objective.h"
-#include "optim/lbfgs.h"
-#include "optim/update_rule.h"
 #include "models/data/random.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
 #include "models/metrics/classification_metrics.h"
+#include "optim/gradient_descent.h"
+#include "optim/graph_objective.h"
+#include "optim/lbfgs.h"
+#include "optim/update_rule.h"
 
 namespace dagml {
 
@@ -51,15 +51,15 @@ void LinearSVC::fit_primal(const Tensor& X, const Vector& s, Scalar C, Scalar B)
   }
   const Var slack = 1.0 - yv * z;
   const Scalar beta = options_.smoothing;
-  const Var loss_sum = options_.solver == LinearSvcSolver::Subgradient ? sum(relu(slack))
-                                                                       : sum(softplus(slack * beta)) * (1 / beta);
+  const Var loss_sum =
+      options_.solver == LinearSvcSolver::Subgradient ? sum(relu(slack)) : sum(softplus(slack * beta)) * (1 / beta);
   GraphObjective objective(penalty + loss_sum * C, params);
   Result r;
   if (options_.solver == LinearSvcSolver::Subgradient) {
     const GradientStep rule({.schedule = StepSchedule::strongly_convex(1.0)});
-    r = minimize(objective, objective.parameters_vector(), rule,
-                 FirstOrderOptions{.stop = {.max_iterations = options_.max_iter, .gradient_tolerance = 0},
-                                   .keep_best = true});
+    r = minimize(
+        objective, objective.parameters_vector(), rule,
+        FirstOrderOptions{.stop = {.max_iterations = options_.max_iter, .gradient_tolerance = 0}, .keep_best = true});
     converged_ = true;
   } else {
     r = minimize(objective, objective.parameters_vector(),
@@ -108,8 +108,10 @@ LinearSVC& LinearSVC::fit(const Tensor& X, const Vector& y) {
       if (qd(i) <= 0) continue;  // a zero row with no intercept cannot move
       const Scalar G = s(i) * (X.row(i).dot(w) + wb * B) - 1;
       Scalar pg = G;
-      if (alpha(i) <= 0) pg = std::min<Scalar>(G, 0);
-      else if (alpha(i) >= C) pg = std::max<Scalar>(G, 0);
+      if (alpha(i) <= 0)
+        pg = std::min<Scalar>(G, 0);
+      else if (alpha(i) >= C)
+        pg = std::max<Scalar>(G, 0);
       pg_max = std::max(pg_max, pg);
       pg_min = std::min(pg_min, pg);
       if (pg == 0) continue;

@@ -36,14 +36,14 @@ namespace dagml {
 enum class LinearSvcSolver { Dual, Subgradient, Smoothed };
 
 struct LinearSVCOptions {
-  Scalar C = 1;                   // > 0
+  Scalar C = 1;  // > 0
   bool fit_intercept = true;
-  Scalar intercept_scaling = 1;   // B > 0
-  Scalar tol = 1e-4;              // > 0
-  Index max_iter = 1000;          // epochs (Dual) or iterations (primal solvers), ≥ 1
+  Scalar intercept_scaling = 1;  // B > 0
+  Scalar tol = 1e-4;             // > 0
+  Index max_iter = 1000;         // epochs (Dual) or iterations (primal solvers), ≥ 1
   LinearSvcSolver solver = LinearSvcSolver::Dual;
-  Scalar smoothing = 1e4;         // β > 0 of the Smoothed solver
-  std::uint64_t seed = 0;         // the visiting order
+  Scalar smoothing = 1e4;  // β > 0 of the Smoothed solver
+  std::uint64_t seed = 0;  // the visiting order
   bool half_norm = true;
   ZeroScore zero = ZeroScore::Positive;
 };
@@ -61,8 +61,8 @@ class LinearSVC {
   Vector predict(const Tensor& X) const;
   Scalar score(const Tensor& X, const Vector& y) const;
 
-  const Vector& coef() const;     // w
-  Scalar intercept() const;       // b
+  const Vector& coef() const;  // w
+  Scalar intercept() const;    // b
   // αᵢ yᵢ for every training row (0 off the support); Dual solver only (ValueError otherwise).
   const Vector& dual_coef() const;
   const Vector& slacks() const;     // ξᵢ = max(0, 1 − yᵢ f(xᵢ)) on the training rows

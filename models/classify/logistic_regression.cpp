@@ -47,7 +47,8 @@ LogisticProblem make_logistic_problem(const Tensor& X, const Vector& y, const Lo
     params.push_back(p.b);
   }
   // Data term: Σᵢ ℓᵢ (or its mean).
-  Var data = k == 1 ? sum(binary_cross_entropy_with_logits_elementwise(z, p.y)) : sum(softmax_cross_entropy_rows(z, p.y));
+  Var data =
+      k == 1 ? sum(binary_cross_entropy_with_logits_elementwise(z, p.y)) : sum(softmax_cross_entropy_rows(z, p.y));
   if (options.reduction == LossReduction::Mean) data = data * (1.0 / static_cast<Scalar>(n));
   Var loss = data;
   if (std::isfinite(options.C)) {
@@ -60,7 +61,8 @@ LogisticProblem make_logistic_problem(const Tensor& X, const Vector& y, const Lo
 }
 
 LogisticRegression::LogisticRegression(const LogisticRegressionOptions& options) : options_(options) {
-  if (!(options.C > 0)) throw ValueError(fmt::format("LogisticRegression: expected C > 0 (or +inf), found {}", options.C));
+  if (!(options.C > 0))
+    throw ValueError(fmt::format("LogisticRegression: expected C > 0 (or +inf), found {}", options.C));
   if (!(options.tol > 0)) throw ValueError(fmt::format("LogisticRegression: expected tol > 0, found {}", options.tol));
   if (options.max_iter < 1)
     throw ValueError(fmt::format("LogisticRegression: expected max_iter ≥ 1, found {}", options.max_iter));

@@ -39,17 +39,17 @@ enum class LogisticMultiClass { Auto, Multinomial };
 enum class LossReduction { Sum, Mean };
 
 struct LogisticRegressionOptions {
-  Scalar C = 1;                  // > 0, or +∞ for no penalty
+  Scalar C = 1;  // > 0, or +∞ for no penalty
   bool fit_intercept = true;
   bool penalize_intercept = false;
   LossReduction reduction = LossReduction::Sum;
   LogisticSolver solver = LogisticSolver::Lbfgs;
   LogisticMultiClass multi_class = LogisticMultiClass::Auto;
-  Scalar tol = 1e-4;             // stop when ‖∇J‖₂ ≤ tol (> 0)
+  Scalar tol = 1e-4;  // stop when ‖∇J‖₂ ≤ tol (> 0)
   // Also stop when |J_t − J_{t−1}| ≤ value_tol · |J_{t−1}| (≥ 0; 0: off). scipy's L-BFGS-B, under
   // scikit-learn's lbfgs, stops at factr·ε = 1e7 · 2.2e-16 ≈ 2.2e-9 relative decrease.
   Scalar value_tol = 0;
-  Index max_iter = 100;          // ≥ 1
+  Index max_iter = 100;  // ≥ 1
   // FirstOrder only: the update rule (GD, momentum, Nesterov, Adam…); null: plain gradient
   // descent with constant step 0.1. Choose the step for the objective's scale (Mean is easier).
   std::shared_ptr<const UpdateRule> rule{};
@@ -60,7 +60,7 @@ struct LogisticRegressionOptions {
 // parameters W (d×K') and, with an intercept, b (1×K'); K' = 1 for the sigmoid model, else K.
 struct LogisticProblem {
   std::unique_ptr<Graph> graph;
-  Var X, y, W, b;  // b is invalid without an intercept
+  Var X, y, W, b;                             // b is invalid without an intercept
   std::unique_ptr<GraphObjective> objective;  // x = (W row-major, b)
 };
 // Builds it for labels 0..K−1 (K ≥ 2) with all parameters 0. Throws as LogisticRegression::fit.

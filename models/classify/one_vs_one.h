@@ -66,7 +66,8 @@ class OneVsOne {
   Tensor decision_function(const Tensor& X) const {
     check_fitted(!models_.empty(), "OneVsOne::decision_function");
     Tensor S(X.rows(), static_cast<Index>(models_.size()));
-    for (size_t p = 0; p < models_.size(); ++p) S.col(static_cast<Index>(p)) = binary_scores(models_[p].decision_function(X));
+    for (size_t p = 0; p < models_.size(); ++p)
+      S.col(static_cast<Index>(p)) = binary_scores(models_[p].decision_function(X));
     return S;
   }
   Vector predict(const Tensor& X) const { return labels_from_pair_votes(decision_function(X), num_classes_); }

@@ -53,7 +53,8 @@ class OneVsRest {
   Tensor decision_function(const Tensor& X) const {
     check_fitted(!models_.empty(), "OneVsRest::decision_function");
     Tensor S(X.rows(), static_cast<Index>(models_.size()));
-    for (size_t k = 0; k < models_.size(); ++k) S.col(static_cast<Index>(k)) = binary_scores(models_[k].decision_function(X));
+    for (size_t k = 0; k < models_.size(); ++k)
+      S.col(static_cast<Index>(k)) = binary_scores(models_[k].decision_function(X));
     return S;
   }
   Vector predict(const Tensor& X) const { return labels_from_argmax(decision_function(X)); }

@@ -26,8 +26,7 @@ Perceptron& Perceptron::fit(const Tensor& X, const Vector& y) {
   check_same_rows(X, y, who);
   check_finite(X, who);
   const Index K = check_classes(y, who);
-  if (K != 2)
-    throw ValueError(fmt::format("{}: expected binary labels 0/1, found {} classes (use OneVsRest)", who, K));
+  if (K != 2) throw ValueError(fmt::format("{}: expected binary labels 0/1, found {} classes (use OneVsRest)", who, K));
   const Index n = X.rows(), d = X.cols();
   // β = (w, b) on x̃ = (x, 1); without an intercept the last entry stays 0.
   Tensor Xt(n, d + 1);

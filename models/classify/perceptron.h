@@ -30,13 +30,13 @@ enum class PerceptronInit {
 };
 
 struct PerceptronOptions {
-  Scalar eta = 1;          // step η > 0
-  Index max_epochs = 1000; // passes over the data (LowestViolator: max_epochs · n updates)
+  Scalar eta = 1;           // step η > 0
+  Index max_epochs = 1000;  // passes over the data (LowestViolator: max_epochs · n updates)
   bool fit_intercept = true;
-  bool strict = false;     // true: a sample with yβ·x̃ = 0 counts as correct (the notes)
+  bool strict = false;  // true: a sample with yβ·x̃ = 0 counts as correct (the notes)
   PerceptronOrder order = PerceptronOrder::Cyclic;
   PerceptronInit init = PerceptronInit::Zero;
-  bool shuffle = false;    // Cyclic only: a new permutation each epoch from `seed`
+  bool shuffle = false;  // Cyclic only: a new permutation each epoch from `seed`
   std::uint64_t seed = 0;
   bool averaged = false;
   ZeroScore zero = ZeroScore::Positive;  // the class of f(x) = 0 at prediction
@@ -55,11 +55,11 @@ class Perceptron {
   Vector predict(const Tensor& X) const;
   Scalar score(const Tensor& X, const Vector& y) const;
 
-  const Vector& coef() const;   // w, length d
-  Scalar intercept() const;     // b (0 without fit_intercept)
-  Index num_updates() const;    // updates made
-  Index num_epochs() const;     // epochs run (LowestViolator: ⌈updates / n⌉)
-  bool converged() const;       // the last epoch (or V) had no mistake
+  const Vector& coef() const;  // w, length d
+  Scalar intercept() const;    // b (0 without fit_intercept)
+  Index num_updates() const;   // updates made
+  Index num_epochs() const;    // epochs run (LowestViolator: ⌈updates / n⌉)
+  bool converged() const;      // the last epoch (or V) had no mistake
 
   void save(const std::string& path) const;
   static Perceptron load(const std::string& path);

@@ -113,9 +113,15 @@ Scalar free_mean(const Smo& s, Scalar only) {
     const Scalar yG = s.y(t) * s.G(t);
     const bool at_upper = s.alpha(t) >= s.C(t), at_lower = s.alpha(t) <= 0;
     if (at_upper) {
-      if (s.y(t) < 0) ub = std::min(ub, yG); else lb = std::max(lb, yG);
+      if (s.y(t) < 0)
+        ub = std::min(ub, yG);
+      else
+        lb = std::max(lb, yG);
     } else if (at_lower) {
-      if (s.y(t) > 0) ub = std::min(ub, yG); else lb = std::max(lb, yG);
+      if (s.y(t) > 0)
+        ub = std::min(ub, yG);
+      else
+        lb = std::max(lb, yG);
     } else {
       sum += yG;
       ++free;

@@ -33,12 +33,12 @@ struct SmoOptions {
 };
 
 struct SmoResult {
-  Vector alpha;           // αᵢ ≥ 0 (for ν rescaled by 1/r)
-  Scalar rho = 0;         // f(x) = Σ αᵢ yᵢ k(xᵢ, x) − ρ
-  Scalar objective = 0;   // the dual objective ½αᵀQα − eᵀα at the solution (for ν, of the rescaled α)
+  Vector alpha;          // αᵢ ≥ 0 (for ν rescaled by 1/r)
+  Scalar rho = 0;        // f(x) = Σ αᵢ yᵢ k(xᵢ, x) − ρ
+  Scalar objective = 0;  // the dual objective ½αᵀQα − eᵀα at the solution (for ν, of the rescaled α)
   Index iterations = 0;
-  bool converged = false; // false: stopped by max_iter with the violation still ≥ tol
-  Scalar violation = 0;   // the final m(α) − M(α)
+  bool converged = false;  // false: stopped by max_iter with the violation still ≥ tol
+  Scalar violation = 0;    // the final m(α) − M(α)
 };
 
 // C-SVM. y: n signs ±1; upper: n bounds Cᵢ > 0. Q must hold the same n rows.

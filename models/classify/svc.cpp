@@ -1,16 +1,16 @@
 #include "models/classify/svc.h"
 
-#include <Eigen/Eigenvalues>
 #include <fmt/format.h>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <Eigen/Eigenvalues>
 
 #include <algorithm>
 #include <cmath>
 
 #include "graph/error.h"
-#include "models/data/validate.h"
 #include "models/classify/kernel_io.h"
+#include "models/data/validate.h"
 #include "models/io/model_file.h"
 #include "models/metrics/classification_metrics.h"
 
@@ -38,9 +38,10 @@ void check_psd(const Tensor& K, const std::string& kernel_name) {
   const Scalar smallest = eig.eigenvalues().minCoeff();
   const Scalar bound = -1e-10 * static_cast<Scalar>(K.rows()) * std::max<Scalar>(1, K.cwiseAbs().maxCoeff());
   if (smallest < bound || !(K - K.transpose()).isZero(1e-10 * std::max<Scalar>(1, K.cwiseAbs().maxCoeff())))
-    throw ValueError(fmt::format("SVC::fit: kernel {} must give a symmetric positive semi-definite Gram matrix; "
-                                 "found smallest eigenvalue {:.6g}",
-                                 kernel_name, smallest));
+    throw ValueError(
+        fmt::format("SVC::fit: kernel {} must give a symmetric positive semi-definite Gram matrix; "
+                    "found smallest eigenvalue {:.6g}",
+                    kernel_name, smallest));
 }
 
 }  // namespace
@@ -48,7 +49,8 @@ void check_psd(const Tensor& K, const std::string& kernel_name) {
 SVC::SVC(const SVCOptions& options) : options_(options) {
   if (!(options.C > 0) || !std::isfinite(options.C))
     throw ValueError(fmt::format("SVC: expected C > 0, found {}", options.C));
-  if (!(options.nu >= 0 && options.nu <= 1)) throw ValueError(fmt::format("SVC: expected nu in [0, 1], found {}", options.nu));
+  if (!(options.nu >= 0 && options.nu <= 1))
+    throw ValueError(fmt::format("SVC: expected nu in [0, 1], found {}", options.nu));
   if (!(options.tol > 0)) throw ValueError(fmt::format("SVC: expected tol > 0, found {}", options.tol));
   if (options.max_iter < -1) throw ValueError(fmt::format("SVC: expected max_iter ≥ −1, found {}", options.max_iter));
   if (!(options.cache_mb > 0)) throw ValueError(fmt::format("SVC: expected cache_mb > 0, found {}", options.cache_mb));
@@ -118,8 +120,8 @@ SVC& SVC::fit(const Tensor& X, const Vector& y) {
         Xp.bottomRows(nb) = Xs.middleRows(sb, nb);
         Q = std::make_unique<SvmKernelCache>(*kernel_, Xp, s, budget);
       }
-      const SmoResult res = options_.nu > 0 ? smo_solve_nu(*Q, s, options_.nu, smo)
-                                            : smo_solve_c(*Q, s, Vector::Constant(m, C), smo);
+      const SmoResult res =
+          options_.nu > 0 ? smo_solve_nu(*Q, s, options_.nu, smo) : smo_solve_c(*Q, s, Vector::Constant(m, C), smo);
       alpha_y[static_cast<size_t>(p)] = res.alpha.cwiseProduct(s);
       rho(p) = res.rho;
       // yᵢ f(xᵢ) = (Qα)ᵢ − yᵢρ, with (Qα)ᵢ accumulated from the support vectors' rows.
@@ -127,8 +129,8 @@ SVC& SVC::fit(const Tensor& X, const Vector& y) {
       for (Index i = 0; i < m; ++i)
         if (res.alpha(i) > 0) margin += res.alpha(i) * Eigen::Map<const Vector>(Q->row(i), m);
       slacks_[static_cast<size_t>(p)] = (1 - margin.array()).max(0).matrix();
-      report_[static_cast<size_t>(p)] = {a, b, res.iterations, res.converged, res.violation, res.objective,
-                                         (res.alpha.array() > 0).count()};
+      report_[static_cast<size_t>(p)] = {
+          a, b, res.iterations, res.converged, res.violation, res.objective, (res.alpha.array() > 0).count()};
     }
   });
 
@@ -137,7 +139,8 @@ SVC& SVC::fit(const Tensor& X, const Vector& y) {
   std::vector<bool> is_support(static_cast<size_t>(n), false);
   for (Index p = 0; p < P; ++p)
     for (size_t i = 0; i < rows[static_cast<size_t>(p)].size(); ++i)
-      if (alpha_y[static_cast<size_t>(p)](static_cast<Index>(i)) != 0) is_support[static_cast<size_t>(rows[static_cast<size_t>(p)][i])] = true;
+      if (alpha_y[static_cast<size_t>(p)](static_cast<Index>(i)) != 0)
+        is_support[static_cast<size_t>(rows[static_cast<size_t>(p)][i])] = true;
   support_.clear();
   num_support_.assign(static_cast<size_t>(K), 0);
   for (Index k = 0; k < K; ++k)

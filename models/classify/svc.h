@@ -29,14 +29,14 @@
 namespace dagml {
 
 struct SVCOptions {
-  Scalar C = 1;          // > 0; the box bound of the C-SVM dual
-  Scalar nu = 0;         // 0: C-SVM; in (0, 1]: ν-SVM (C is then unused)
-  KernelPtr kernel{};    // null: RBF with γ = 1 / (d · Var(X)) over all entries of X (scikit-learn's
-                         // gamma="scale"; γ = 1 when X is constant)
-  Scalar tol = 1e-3;     // SMO stopping tolerance on the KKT violation (> 0)
-  Index max_iter = -1;   // SMO iteration limit per binary problem; −1: max(10⁷, 100 n)
-  double cache_mb = 200; // kernel cache budget in MiB (> 0), Note [SVM kernel cache]
-  bool half_norm = true; // false: C is notes 001's C in ‖w‖² + C Σξ
+  Scalar C = 1;                          // > 0; the box bound of the C-SVM dual
+  Scalar nu = 0;                         // 0: C-SVM; in (0, 1]: ν-SVM (C is then unused)
+  KernelPtr kernel{};                    // null: RBF with γ = 1 / (d · Var(X)) over all entries of X (scikit-learn's
+                                         // gamma="scale"; γ = 1 when X is constant)
+  Scalar tol = 1e-3;                     // SMO stopping tolerance on the KKT violation (> 0)
+  Index max_iter = -1;                   // SMO iteration limit per binary problem; −1: max(10⁷, 100 n)
+  double cache_mb = 200;                 // kernel cache budget in MiB (> 0), Note [SVM kernel cache]
+  bool half_norm = true;                 // false: C is notes 001's C in ‖w‖² + C Σξ
   ZeroScore zero = ZeroScore::Positive;  // binary: the class of f(x) = 0
 };
 
@@ -46,7 +46,7 @@ struct SvmPairReport {
   Index iterations = 0;
   bool converged = false;  // false: max_iter reached with the KKT violation ≥ tol
   Scalar violation = 0;
-  Scalar objective = 0;    // dual objective ½αᵀQα − eᵀα (minimisation form)
+  Scalar objective = 0;  // dual objective ½αᵀQα − eᵀα (minimisation form)
   Index num_support = 0;
 };
 
@@ -72,15 +72,16 @@ class SVC {
   // Training-row indices of the support vectors (αᵢ > 0 in some pair), grouped by class, then
   // ascending (scikit-learn's support_ order).
   const std::vector<Index>& support() const;
-  const Tensor& support_vectors() const;      // one row per entry of support()
+  const Tensor& support_vectors() const;          // one row per entry of support()
   const std::vector<Index>& num_support() const;  // per class
   // n_sv × P: column p holds αᵢyᵢ of pair p (0 for support vectors not in that pair).
   const Tensor& dual_coef() const;
-  const Vector& intercept() const;            // b of each pair, length P
+  const Vector& intercept() const;  // b of each pair, length P
   // Linear kernel only (ValueError otherwise): P×d, row p is w_p = Σ αᵢyᵢxᵢ.
   Tensor coef() const;
   // Slacks ξᵢ = max(0, 1 − yᵢ f(xᵢ)) of pair p on its training rows: the rows of its lower
-  // class, then those of its higher class, each in ascending order (LIBSVM's grouping). For the ν-SVM, with f rescaled as in decision_function.
+  // class, then those of its higher class, each in ascending order (LIBSVM's grouping). For the ν-SVM, with f rescaled
+  // as in decision_function.
   const Vector& slacks(Index pair = 0) const;
   // How SMO ended on each pair (empty after load: reports are not saved).
   const std::vector<SvmPairReport>& fit_report() const;

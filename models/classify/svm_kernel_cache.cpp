@@ -32,10 +32,12 @@ SvmKernelCache::SvmKernelCache(const Tensor& K, const std::vector<Segment>& segm
   for (const Segment& g : segments) n += g.count;
   full_.resize(n, n);
   y_.resize(n);
-  for (Index p = 0, row = 0; p < static_cast<Index>(segments.size()); row += segments[static_cast<size_t>(p)].count, ++p) {
+  for (Index p = 0, row = 0; p < static_cast<Index>(segments.size());
+       row += segments[static_cast<size_t>(p)].count, ++p) {
     const Segment& gp = segments[static_cast<size_t>(p)];
     y_.segment(row, gp.count).setConstant(gp.sign);
-    for (Index q = 0, col = 0; q < static_cast<Index>(segments.size()); col += segments[static_cast<size_t>(q)].count, ++q) {
+    for (Index q = 0, col = 0; q < static_cast<Index>(segments.size());
+         col += segments[static_cast<size_t>(q)].count, ++q) {
       const Segment& gq = segments[static_cast<size_t>(q)];
       full_.block(row, col, gp.count, gq.count) = gp.sign * gq.sign * K.block(gp.start, gq.start, gp.count, gq.count);
     }

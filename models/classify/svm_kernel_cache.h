@@ -45,11 +45,11 @@ class SvmKernelCache {
   const Kernel* kernel_ = nullptr;
   const Tensor* X_ = nullptr;
   Vector y_, diag_;
-  Tensor full_;                      // n×n when it fits, else empty
-  Tensor slots_;                     // capacity × n cached rows (LRU mode)
-  std::vector<Index> slot_of_row_;   // −1 when the row is not cached
+  Tensor full_;                     // n×n when it fits, else empty
+  Tensor slots_;                    // capacity × n cached rows (LRU mode)
+  std::vector<Index> slot_of_row_;  // −1 when the row is not cached
   std::vector<Index> row_of_slot_;
-  std::list<Index> lru_;             // slots, most recently used first
+  std::list<Index> lru_;  // slots, most recently used first
   std::vector<std::list<Index>::iterator> lru_pos_;
 };
 

@@ -68,7 +68,8 @@ TEST(LeastSquaresClassifier, MulticlassIsMultiOutputRidgeOnOneHot) {
 // Points inside the unit circle vs outside: no line separates them, the parabolic lift
 // φ(x) = (x, ‖x‖²) of notes 001 Ex. 19 does.
 TEST(LeastSquaresClassifier, FeatureMapSeparatesACircle) {
-  const Tensor X = rows({{0, 0}, {0.3, 0.2}, {-0.4, 0.1}, {0.1, -0.5}, {2, 0}, {0, 2}, {-2, 0.5}, {0.5, -2}, {1.5, 1.5}});
+  const Tensor X =
+      rows({{0, 0}, {0.3, 0.2}, {-0.4, 0.1}, {0.1, -0.5}, {2, 0}, {0, 2}, {-2, 0.5}, {0.5, -2}, {1.5, 1.5}});
   const Vector y = vec({1, 1, 1, 1, 0, 0, 0, 0, 0});
   LeastSquaresClassifier linear;
   EXPECT_LT(linear.fit(X, y).score(X, y), 1.0);

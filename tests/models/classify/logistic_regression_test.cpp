@@ -51,12 +51,16 @@ TEST(LogisticRegression, NotesD4GradientStepsAndMeanForm) {
   sum.fit(X, y);
   EXPECT_NEAR(sum.coef()(0, 0), 0.1, 1e-12);
   EXPECT_NEAR(sum.intercept()(0), 0.0, 1e-12);
-  LogisticRegression mean({.C = kInf, .reduction = LossReduction::Mean, .solver = LogisticSolver::FirstOrder,
-                           .max_iter = 1, .rule = step});
+  LogisticRegression mean(
+      {.C = kInf, .reduction = LossReduction::Mean, .solver = LogisticSolver::FirstOrder, .max_iter = 1, .rule = step});
   EXPECT_NEAR(mean.fit(X, y).coef()(0, 0), 0.025, 1e-12);
   const auto big = std::make_shared<GradientStep>(GradientStepOptions{.schedule = StepSchedule::constant(0.5)});
-  LogisticRegression gd({.C = kInf, .reduction = LossReduction::Mean, .solver = LogisticSolver::FirstOrder,
-                         .tol = 1e-10, .max_iter = 5000, .rule = big});
+  LogisticRegression gd({.C = kInf,
+                         .reduction = LossReduction::Mean,
+                         .solver = LogisticSolver::FirstOrder,
+                         .tol = 1e-10,
+                         .max_iter = 5000,
+                         .rule = big});
   gd.fit(X, y);
   EXPECT_TRUE(gd.fit_result().converged());
   EXPECT_NEAR(gd.coef()(0, 0), 0.908184, 1e-6);
@@ -113,7 +117,8 @@ TEST(LogisticRegression, BreastCancerMatchesScikitLearn) {
   for (auto solver : {LogisticSolver::Lbfgs, LogisticSolver::Newton}) {
     LogisticRegression m({.C = 1.0, .solver = solver, .tol = 1e-6, .max_iter = 10000});
     m.fit(X, bc.target);
-    EXPECT_TRUE(m.fit_result().converged()) << m.fit_result().message << " |g| = " << m.fit_result().gradient_norm << " f = " << m.fit_result().value;
+    EXPECT_TRUE(m.fit_result().converged())
+        << m.fit_result().message << " |g| = " << m.fit_result().gradient_norm << " f = " << m.fit_result().value;
     for (Index j = 0; j < 6; ++j) EXPECT_NEAR(m.coef()(j, 0), ref(j), 1e-4) << j;
     EXPECT_NEAR(m.intercept()(0), 0.214502718, 1e-4);
     EXPECT_NEAR(m.score(X, bc.target), 0.9876977152899824, 1e-12);
@@ -138,7 +143,8 @@ TEST(LogisticRegression, IrisMultinomialMatchesScikitLearn) {
   for (auto solver : {LogisticSolver::Lbfgs, LogisticSolver::Newton}) {
     LogisticRegression m({.C = 0.5, .solver = solver, .tol = 1e-6, .max_iter = 10000});
     m.fit(iris.features, iris.target);
-    EXPECT_TRUE(m.fit_result().converged()) << m.fit_result().message << " |g| = " << m.fit_result().gradient_norm << " f = " << m.fit_result().value;
+    EXPECT_TRUE(m.fit_result().converged())
+        << m.fit_result().message << " |g| = " << m.fit_result().gradient_norm << " f = " << m.fit_result().value;
     // W is identifiable (the penalty makes Σ_k W_k = 0); the unpenalised intercepts are defined
     // up to a common shift and are reported with Σ_k b_k = 0, as scikit-learn's.
     EXPECT_LT((m.coef().transpose() - coef).cwiseAbs().maxCoeff(), 1e-4);

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "graph/error.h"
+#include "graph/threads.h"
 #include "models/classify/svc.h"
 #include "models/data/datasets.h"
 #include "models/data/standard_scaler.h"
@@ -18,9 +19,7 @@ namespace {
 using test::rows;
 using test::vec;
 
-SVCOptions hard_linear() {
-  return {.C = 1e8, .kernel = std::make_shared<LinearKernel>(), .tol = 1e-10};
-}
+SVCOptions hard_linear() { return {.C = 1e8, .kernel = std::make_shared<LinearKernel>(), .tol = 1e-10}; }
 
 // notes001_003.md D13: (1,1)+, (−1,−1)− ⇒ w = (½, ½), b = 0, λ = (¼, ¼), margin √2.
 TEST(SVC, HardMarginTwoPoints) {
@@ -95,8 +94,8 @@ TEST(SVC, IrisRbfMatchesScikitLearn) {
   SVC m({.C = 1.0, .kernel = std::make_shared<RbfKernel>(0.5), .tol = 1e-6});
   m.fit(iris.features, iris.target);
   EXPECT_EQ(m.num_support(), (std::vector<Index>{6, 17, 18}));
-  EXPECT_EQ(m.support(), (std::vector<Index>{13, 14, 15, 22, 24, 41, 50, 52, 54, 56, 60, 62, 63, 66,
-                                             68, 70, 72, 76, 77, 83, 84, 85, 98, 100, 106, 110, 117, 118,
+  EXPECT_EQ(m.support(), (std::vector<Index>{13,  14,  15,  22,  24,  41,  50,  52,  54,  56,  60,  62,  63,  66,
+                                             68,  70,  72,  76,  77,  83,  84,  85,  98,  100, 106, 110, 117, 118,
                                              119, 121, 123, 126, 127, 129, 131, 133, 134, 138, 141, 146, 149}));
   const Tensor ref = rows({{1.1951320869, 1.1893259648, -0.0712578952},
                            {-0.9999999151, -0.7084700741, 1.1383119154},
@@ -176,7 +175,7 @@ TEST(SVC, BreastCancerMatchesScikitLearn) {
   EXPECT_NEAR(lin.intercept()(0), -0.5290425789, 1e-5);
   const Vector w_ref = vec({-0.1669638235, -0.4700002858, -0.1724264197, -0.1808934678, -0.0221272378});
   for (Index j = 0; j < 5; ++j) EXPECT_NEAR(lin.coef()(0, j), w_ref(j), 1e-5) << j;
-  EXPECT_NEAR(lin.dual_coef().sum(), 0.0, 1e-12);  // Σαᵢyᵢ = 0
+  EXPECT_NEAR(lin.dual_coef().sum(), 0.0, 1e-12);                     // Σαᵢyᵢ = 0
   EXPECT_TRUE((lin.dual_coef().array().abs() <= 0.1 + 1e-12).all());  // 0 ≤ α ≤ C
 }
 
@@ -203,6 +202,22 @@ TEST(SVC, RowCacheGivesTheSameModelAsTheFullMatrix) {
   EXPECT_NEAR(full.intercept()(0), lru.intercept()(0), 1e-6);
 }
 
+// Pairs are solved in parallel, each on its own: the model is bitwise the same for 1 and 2 threads.
+TEST(SVC, SameModelForAnyThreadCount) {
+  const Dataset digits = load_dataset("digits");
+  const Tensor X = StandardScaler().fit_transform(digits.features.topRows(400));
+  const Vector y = digits.target.head(400);
+  set_num_threads(1);
+  SVC one;
+  one.fit(X, y);
+  set_num_threads(2);
+  SVC two;
+  two.fit(X, y);
+  EXPECT_EQ(one.support(), two.support());
+  EXPECT_EQ(one.dual_coef(), two.dual_coef());
+  EXPECT_EQ(one.decision_function(X), two.decision_function(X));
+}
+
 TEST(SVC, BadInput) {
   EXPECT_THROW(SVC({.C = 0}), ValueError);
   EXPECT_THROW(SVC({.nu = 1.5}), ValueError);
@@ -211,17 +226,16 @@ TEST(SVC, BadInput) {
   SVC m;
   EXPECT_THROW(m.predict(rows({{1, 2}})), NotFittedError);
   const Tensor X = rows({{0, 0}, {1, 1}, {2, 2}});
-  EXPECT_THROW(m.fit(X, vec({1, 1, 1})), ValueError);       // one class only
-  EXPECT_THROW(m.fit(X, vec({0, 1, 2.5})), ValueError);     // not a label
-  EXPECT_THROW(m.fit(X, vec({0, 2, 2})), ValueError);       // class 1 missing
+  EXPECT_THROW(m.fit(X, vec({1, 1, 1})), ValueError);    // one class only
+  EXPECT_THROW(m.fit(X, vec({0, 1, 2.5})), ValueError);  // not a label
+  EXPECT_THROW(m.fit(X, vec({0, 2, 2})), ValueError);    // class 1 missing
   EXPECT_THROW(m.fit(X, vec({0, 1})), ShapeError);
   Tensor bad = X;
   bad(1, 1) = std::nan("");
   EXPECT_THROW(m.fit(bad, vec({0, 1, 1})), ValueError);
   EXPECT_THROW(SVC({.nu = 0.9}).fit(rows({{0}, {1}, {2}, {3}}), vec({0, 1, 1, 1})), ValueError);  // infeasible ν
-  auto not_psd = std::make_shared<CustomKernel>("negative", [](Eigen::Ref<const Vector> a, Eigen::Ref<const Vector> b) {
-    return -(a - b).squaredNorm() - 1.0;
-  });
+  auto not_psd = std::make_shared<CustomKernel>(
+      "negative", [](Eigen::Ref<const Vector> a, Eigen::Ref<const Vector> b) { return -(a - b).squaredNorm() - 1.0; });
   EXPECT_THROW(SVC({.kernel = not_psd}).fit(X, vec({0, 1, 1})), ValueError);
   m.fit(X, vec({0, 1, 1}));
   EXPECT_THROW(m.predict(rows({{1, 2, 3}})), ShapeError);
