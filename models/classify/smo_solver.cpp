@@ -26,10 +26,11 @@ struct Smo {
   bool low(Index t) const { return y(t) > 0 ? alpha(t) > 0 : alpha(t) < C(t); }
 
   // Second-order choice of j for a fixed i (Fan, Chen & Lin 2005, WSS 2), restricted to class
-  // `only` when it is ±1. Returns −1 when no t decreases f. gmax2 collects max_{I_low} yₜGₜ.
-  Index pick_j(Index i, Scalar gmax, const Scalar* Qi, Scalar only, Scalar& gmax2) const {
+  // `only` when it is ±1. Returns −1 when no t decreases f. gmax2 collects max_{I_low} yₜGₜ;
+  // best_obj receives the chosen pair's second-order decrease −(diff²)/quad.
+  Index pick_j(Index i, Scalar gmax, const Scalar* Qi, Scalar only, Scalar& gmax2, Scalar& best_obj) const {
     Index best = -1;
-    Scalar best_obj = kInf;
+    best_obj = kInf;
     const Scalar Qii = Q.diag()(i), yi = y(i);
     const Scalar* QD = Q.diag().data();
     for (Index t = 0; t < n; ++t) {
@@ -148,7 +149,8 @@ SmoResult smo_solve_c(SvmKernelCache& Q, const Vector& y, const Vector& upper, c
     const Scalar* Qi = nullptr;
     if (i >= 0) {
       Qi = Q.row(i);
-      j = s.pick_j(i, gmax, Qi, 0, gmax2);
+      Scalar obj;
+      j = s.pick_j(i, gmax, Qi, 0, gmax2, obj);
     }
     r.violation = gmax + gmax2;
     if (j < 0 || r.violation < options.tol) {
@@ -198,16 +200,7 @@ SmoResult smo_solve_nu(SvmKernelCache& Q, const Vector& y, Scalar nu, const SmoO
     Index jp = -1, jn = -1;
     Scalar obj_p = kInf, obj_n = kInf;
     auto candidate = [&](Index i, Scalar gmax, Scalar cls, Scalar& gmax2, Scalar& obj) {
-      if (i < 0) return Index{-1};
-      const Scalar* Qi = Q.row(i);
-      const Index j = s.pick_j(i, gmax, Qi, cls, gmax2);
-      if (j >= 0) {
-        const Scalar diff = gmax + y(j) * s.G(j);
-        Scalar quad = Q.diag()(i) + Q.diag()(j) - 2 * Qi[j];
-        if (quad <= 0) quad = kTau;
-        obj = -(diff * diff) / quad;
-      }
-      return j;
+      return i < 0 ? Index{-1} : s.pick_j(i, gmax, Q.row(i), cls, gmax2, obj);
     };
     jp = candidate(ip, gmax_p, 1, gmax2_p, obj_p);
     jn = candidate(in, gmax_n, -1, gmax2_n, obj_n);
