@@ -32,7 +32,7 @@ LogisticProblem make_logistic_problem(const Tensor& X, const Vector& y, const Lo
   check_same_rows(X, y, who);
   check_finite(X, who);
   const Index K = check_classes(y, who);
-  const Index n = X.rows(), d = X.cols(), k = sigmoid_model(K, options) ? 1 : K;
+  const Index d = X.cols(), k = sigmoid_model(K, options) ? 1 : K;
   LogisticProblem p;
   p.graph = std::make_unique<Graph>();
   Graph& g = *p.graph;
@@ -46,17 +46,19 @@ LogisticProblem make_logistic_problem(const Tensor& X, const Vector& y, const Lo
     z = z + p.b;
     params.push_back(p.b);
   }
-  // Data term: Σᵢ ℓᵢ (or its mean).
-  Var data =
-      k == 1 ? sum(binary_cross_entropy_with_logits_elementwise(z, p.y)) : sum(softmax_cross_entropy_rows(z, p.y));
-  if (options.reduction == LossReduction::Mean) data = data * (1.0 / static_cast<Scalar>(n));
+  // Data term: Σᵢ ℓᵢ, or its mean (divided at run time, so that a minibatch gives its own mean).
+  const Var per_row =
+      k == 1 ? binary_cross_entropy_with_logits_elementwise(z, p.y) : softmax_cross_entropy_rows(z, p.y);
+  const Var data = options.reduction == LossReduction::Mean ? mean(per_row) : sum(per_row);
   Var loss = data;
   if (std::isfinite(options.C)) {
     const Scalar half_lambda = 0.5 / options.C;
     loss = loss + squared_l2_norm(p.W) * half_lambda;
     if (options.fit_intercept && options.penalize_intercept) loss = loss + squared_l2_norm(p.b) * half_lambda;
   }
-  p.objective = std::make_unique<GraphObjective>(loss, params);
+  GraphObjectiveOptions batches;
+  if (options.batch_size > 0) batches.data = {{p.X, X}, {p.y, Tensor(y)}};
+  p.objective = std::make_unique<GraphObjective>(loss, params, std::move(batches));
   return p;
 }
 
@@ -66,6 +68,12 @@ LogisticRegression::LogisticRegression(const LogisticRegressionOptions& options)
   if (!(options.tol > 0)) throw ValueError(fmt::format("LogisticRegression: expected tol > 0, found {}", options.tol));
   if (options.max_iter < 1)
     throw ValueError(fmt::format("LogisticRegression: expected max_iter ≥ 1, found {}", options.max_iter));
+  if (options.batch_size < 0 || (options.batch_size > 0 && (options.reduction != LossReduction::Mean ||
+                                                            options.solver != LogisticSolver::FirstOrder)))
+    throw ValueError(fmt::format(
+        "LogisticRegression: expected batch_size = 0, or batch_size ≥ 1 with reduction = Mean and the FirstOrder "
+        "solver; found batch_size = {}",
+        options.batch_size));
   if (!(options.value_tol >= 0))
     throw ValueError(fmt::format("LogisticRegression: expected value_tol ≥ 0, found {}", options.value_tol));
 }
@@ -86,7 +94,8 @@ LogisticRegression& LogisticRegression::fit(const Tensor& X, const Vector& y) {
     case LogisticSolver::FirstOrder: {
       const GradientStep plain({.schedule = StepSchedule::constant(0.1)});
       const UpdateRule& rule = options_.rule ? *options_.rule : static_cast<const UpdateRule&>(plain);
-      result_ = minimize(objective, x0, rule, FirstOrderOptions{.stop = stop});
+      result_ = minimize(objective, x0, rule,
+                         FirstOrderOptions{.stop = stop, .batch_size = options_.batch_size, .seed = options_.seed});
       break;
     }
   }

@@ -18,6 +18,7 @@
 // Prediction: binary, z ≥ 0 → class 1 (ZeroScore); multinomial, argmax (lowest index on ties).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -53,6 +54,11 @@ struct LogisticRegressionOptions {
   // FirstOrder only: the update rule (GD, momentum, Nesterov, Adam…); null: plain gradient
   // descent with constant step 0.1. Choose the step for the objective's scale (Mean is easier).
   std::shared_ptr<const UpdateRule> rule{};
+  // FirstOrder only: 0 for full-batch steps; k ≥ 1 for minibatches of k rows, one epoch per
+  // iteration, rows shuffled per epoch from `seed` (needs reduction = Mean: the batch objective
+  // is then the batch mean plus the penalty).
+  Index batch_size = 0;
+  std::uint64_t seed = 0;
   ZeroScore zero = ZeroScore::Positive;
 };
 
@@ -68,7 +74,8 @@ LogisticProblem make_logistic_problem(const Tensor& X, const Vector& y, const Lo
 
 class LogisticRegression {
  public:
-  // Throws ValueError for C ≤ 0 or NaN, tol ≤ 0, max_iter < 1.
+  // Throws ValueError for C ≤ 0 or NaN, tol ≤ 0, max_iter < 1, value_tol < 0, batch_size < 0,
+  // or a batch size without reduction = Mean and the FirstOrder solver.
   explicit LogisticRegression(const LogisticRegressionOptions& options = {});
 
   // X: n×d, y: n labels 0..K−1 (K ≥ 2, every class present). Throws ShapeError / ValueError for

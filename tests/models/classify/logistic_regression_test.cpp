@@ -11,6 +11,7 @@
 #include "models/classify/logistic_regression.h"
 #include "models/data/datasets.h"
 #include "models/data/standard_scaler.h"
+#include "optim/adam.h"
 #include "optim/update_rule.h"
 #include "test_util.h"
 
@@ -154,6 +155,30 @@ TEST(LogisticRegression, IrisMultinomialMatchesScikitLearn) {
     Xq << iris.features.row(0), iris.features.row(50), iris.features.row(100);
     EXPECT_LT((m.predict_proba(Xq) - proba).cwiseAbs().maxCoeff(), 1e-6);
   }
+}
+
+// Iterative solvers of one objective agree: minibatch Adam ends near the L-BFGS optimum, and the
+// same seed gives the same model.
+TEST(LogisticRegression, MinibatchAdamApproachesTheLbfgsOptimum) {
+  const Dataset bc = load_dataset("breast_cancer");
+  const Tensor X = StandardScaler().fit_transform(bc.features);
+  const LogisticRegressionOptions mean{.C = 10.0, .reduction = LossReduction::Mean, .tol = 1e-8, .max_iter = 1000};
+  LogisticRegression exact(mean);
+  exact.fit(X, bc.target);
+  LogisticRegressionOptions sgd = mean;
+  sgd.solver = LogisticSolver::FirstOrder;
+  sgd.rule = std::make_shared<Adam>(AdamOptions{.schedule = StepSchedule::step_decay(0.01, 0.5, 50)});
+  sgd.batch_size = 32;
+  sgd.max_iter = 300;
+  sgd.seed = 5;
+  LogisticRegression a(sgd), b(sgd);
+  a.fit(X, bc.target);
+  b.fit(X, bc.target);
+  EXPECT_EQ(a.coef(), b.coef()) << a.fit_result().message << " " << a.fit_result().iterations;
+  EXPECT_NEAR(a.fit_result().value, exact.fit_result().value, 2e-3) << a.fit_result().message;
+  EXPECT_LT((a.coef() - exact.coef()).norm(), 0.1 * exact.coef().norm());
+  sgd.reduction = LossReduction::Sum;
+  EXPECT_THROW(LogisticRegression{sgd}, ValueError);  // batches need the mean form
 }
 
 TEST(LogisticRegression, BinaryMultinomialOptionGivesTheSameProbabilities) {
