@@ -13,7 +13,8 @@ namespace dagml {
 // Writes entries "kernel" (text: linear, polynomial or rbf) and its parameters. Throws
 // ValueError naming `who` for a custom kernel, which has no file form.
 void save_kernel(ModelWriter& w, const Kernel& kernel, const char* who);
-// Reads them back (ParseError through the reader when entries are missing).
+// Reads them back: ParseError (from the reader) when an entry is missing, ValueError for an
+// unknown kernel type or invalid parameters.
 KernelPtr load_kernel(const ModelReader& r);
 
 Vector index_vector(const std::vector<Index>& indices);

@@ -89,7 +89,7 @@ class SVC {
   std::string kernel_name() const;
 
   // Writes the fitted model (IoError on failure; ValueError for a custom kernel, which cannot be
-  // saved). load throws IoError / ParseError.
+  // saved). load throws IoError / ParseError, and ValueError for an unknown kernel type.
   void save(const std::string& path) const;
   static SVC load(const std::string& path);
 
