@@ -136,6 +136,38 @@ TEST(SVC, IrisNuSvmMatchesScikitLearn) {
     for (Index p = 0; p < 3; ++p) EXPECT_NEAR(D(i, p), -ref(i, p), 1e-5) << i << "," << p;
 }
 
+// Reference: scikit-learn 1.2.1, SVC(C=1.0, tol=1e-6, decision_function_shape='ovo') (RBF,
+// gamma='scale') on the first 600 rows of digits (load_digits, raw pixels): n_support_, the first
+// five pair values of rows 0..2, training accuracy; and SVC(C=0.5, kernel='poly', degree=3,
+// gamma=0.1, coef0=1.0, tol=1e-6) on wine standardised with StandardScaler.
+TEST(SVC, DigitsAndWineMatchScikitLearn) {
+  const Dataset digits = load_dataset("digits");
+  const Tensor X = digits.features.topRows(600);
+  const Vector y = digits.target.head(600);
+  SVC m({.C = 1.0, .tol = 1e-6});
+  m.fit(X, y);
+  EXPECT_EQ(m.num_support(), (std::vector<Index>{25, 40, 40, 34, 32, 32, 27, 34, 44, 48}));
+  const Tensor ref = rows({{1.2692008943, 1.2738182921, 1.1866798412, 1.2016638648, 1.3274651},
+                           {-1.1898057175, -0.9943856111, -0.7186494845, -0.8442980518, -1.0126613392},
+                           {-0.6142762875, -1.1236306997, -0.5169734794, -0.2164419418, -0.3265014117}});
+  const Tensor D = m.decision_function(X.topRows(3));
+  EXPECT_LT((D.leftCols(5) + ref).cwiseAbs().maxCoeff(), 1e-5);
+  EXPECT_NEAR(m.score(X, y), 0.9966666666666667, 1e-12);
+
+  const Dataset wine = load_dataset("wine");
+  const Tensor W = StandardScaler().fit_transform(wine.features);
+  SVC poly({.C = 0.5, .kernel = std::make_shared<PolynomialKernel>(3, 0.1, 1.0), .tol = 1e-6});
+  poly.fit(W, wine.target);
+  EXPECT_EQ(poly.num_support(), (std::vector<Index>{12, 21, 12}));
+  EXPECT_LT((poly.intercept() + vec({0.0108158883, 0.5408530079, 0.738101345})).cwiseAbs().maxCoeff(), 1e-5);
+  const Tensor wref = rows({{3.2236745073, 1.4917392433, 0.8222624863},
+                            {-2.2266822694, -0.4833028054, 3.0729660413},
+                            {-0.6378194057, -0.9999998423, -0.9999999008}});
+  Tensor Wq(3, W.cols());
+  Wq << W.row(0), W.row(59), W.row(130);
+  EXPECT_LT((poly.decision_function(Wq) + wref).cwiseAbs().maxCoeff(), 1e-5);
+}
+
 // ν bounds the fraction of margin errors from above and of support vectors from below.
 TEST(SVC, NuBoundsSupportVectorFraction) {
   const Dataset bc = load_dataset("breast_cancer");
