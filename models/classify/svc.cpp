@@ -32,6 +32,19 @@ KernelPtr default_kernel(const Tensor& X) {
   return std::make_shared<RbfKernel>(gamma);
 }
 
+// The SMO matrix of the pair (a, b) from its kernel blocks, class a's rows first (sign −1):
+// Q = [[K_aa, −K_ab], [−K_abᵀ, K_bb]].
+Tensor pair_matrix(const Eigen::Ref<const Tensor>& Kaa, const Eigen::Ref<const Tensor>& Kab,
+                   const Eigen::Ref<const Tensor>& Kbb) {
+  const Index na = Kaa.rows(), nb = Kbb.rows();
+  Tensor Q(na + nb, na + nb);
+  Q.topLeftCorner(na, na) = Kaa;
+  Q.topRightCorner(na, nb) = -Kab;
+  Q.bottomLeftCorner(nb, na) = -Kab.transpose();
+  Q.bottomRightCorner(nb, nb) = Kbb;
+  return Q;
+}
+
 // The smallest eigenvalue of a symmetric Gram matrix must not be below −1e-10 · n · max|K|.
 void check_psd(const Tensor& K, const std::string& kernel_name) {
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(Eigen::MatrixXd(K), Eigen::EigenvaluesOnly);
@@ -80,9 +93,21 @@ SVC& SVC::fit(const Tensor& X, const Vector& y) {
   for (Index i = 0; i < n; ++i) Xs.row(i) = X.row(order[static_cast<size_t>(i)]);
 
   // Note [SVM kernel cache]: one Gram matrix shared by all pairs when it fits (or when the
-  // kernel is custom and must be checked for positive semi-definiteness anyway).
+  // kernel is custom and must be checked for positive semi-definiteness anyway); else, with
+  // K > 2, each class's own block when those fit in half the budget.
+  auto bytes = [](Index rows, Index cols) { return 8.0 * static_cast<double>(rows) * static_cast<double>(cols); };
   Tensor gram;
-  if (custom || (K > 2 && 8.0 * static_cast<double>(n) * static_cast<double>(n) <= budget)) gram = kernel_->gram(Xs);
+  std::vector<Tensor> class_gram;
+  if (custom || (K > 2 && bytes(n, n) <= budget)) {
+    gram = kernel_->gram(Xs);
+  } else if (K > 2) {
+    auto count = [&](Index k) { return start[static_cast<size_t>(k) + 1] - start[static_cast<size_t>(k)]; };
+    double total = 0;
+    for (Index k = 0; k < K; ++k) total += bytes(count(k), count(k));
+    if (total <= budget / 2)
+      for (Index k = 0; k < K; ++k)
+        class_gram.push_back(kernel_->gram(Xs.middleRows(start[static_cast<size_t>(k)], count(k))));
+  }
   if (custom) check_psd(gram, kernel_->name());
 
   const Index P = K * (K - 1) / 2;
@@ -113,7 +138,12 @@ SVC& SVC::fit(const Tensor& X, const Vector& y) {
       Tensor Xp;
       std::unique_ptr<SvmKernelCache> Q;
       if (gram.size() > 0) {
-        Q = std::make_unique<SvmKernelCache>(gram, std::vector<SvmKernelCache::Segment>{{sa, na, -1}, {sb, nb, 1}});
+        Q = std::make_unique<SvmKernelCache>(
+            pair_matrix(gram.block(sa, sa, na, na), gram.block(sa, sb, na, nb), gram.block(sb, sb, nb, nb)));
+      } else if (!class_gram.empty()) {
+        const Tensor cross = kernel_->gram(Xs.middleRows(sa, na), Xs.middleRows(sb, nb));
+        Q = std::make_unique<SvmKernelCache>(
+            pair_matrix(class_gram[static_cast<size_t>(a)], cross, class_gram[static_cast<size_t>(b)]));
       } else {
         Xp.resize(m, X.cols());
         Xp.topRows(na) = Xs.middleRows(sa, na);

@@ -27,23 +27,7 @@ SvmKernelCache::SvmKernelCache(const Kernel& kernel, const Tensor& X, const Vect
   for (Index i = 0; i < n; ++i) diag_(i) = kernel(X.row(i).transpose(), X.row(i).transpose());
 }
 
-SvmKernelCache::SvmKernelCache(const Tensor& K, const std::vector<Segment>& segments) {
-  Index n = 0;
-  for (const Segment& g : segments) n += g.count;
-  full_.resize(n, n);
-  y_.resize(n);
-  for (Index p = 0, row = 0; p < static_cast<Index>(segments.size());
-       row += segments[static_cast<size_t>(p)].count, ++p) {
-    const Segment& gp = segments[static_cast<size_t>(p)];
-    y_.segment(row, gp.count).setConstant(gp.sign);
-    for (Index q = 0, col = 0; q < static_cast<Index>(segments.size());
-         col += segments[static_cast<size_t>(q)].count, ++q) {
-      const Segment& gq = segments[static_cast<size_t>(q)];
-      full_.block(row, col, gp.count, gq.count) = gp.sign * gq.sign * K.block(gp.start, gq.start, gp.count, gq.count);
-    }
-  }
-  diag_ = full_.diagonal();
-}
+SvmKernelCache::SvmKernelCache(Tensor Q) : full_(std::move(Q)) { diag_ = full_.diagonal(); }
 
 const Scalar* SvmKernelCache::row(Index i) {
   if (full()) return full_.row(i).data();

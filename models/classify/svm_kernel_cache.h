@@ -6,8 +6,11 @@
 // parallel, deterministic Gram product (models/kernel/kernel.h): one matrix product is far faster
 // than n row-by-row evaluations. Otherwise rows are computed on demand (kernel.gram of one row
 // against X) and kept in a least-recently-used cache of ⌊budget / (8 n)⌋ rows (at least 2, so
-// that the two rows of one SMO step are both resident). Row values agree between the two modes up to
-// rounding (a product's summation order depends on its blocking).
+// that the two rows of one SMO step are both resident). With K > 2 classes, SVC shares kernel
+// blocks between its one-vs-one pairs (rows grouped by class): the whole Gram matrix when it fits,
+// else each class's own block K_aa (when those fit in half the budget), so that pair (a, b) only
+// computes its cross block K_ab and assembles Q = [[K_aa, −K_ab], [−K_abᵀ, K_bb]]. Row values agree between the two
+// modes up to rounding (a product's summation order depends on its blocking).
 #pragma once
 
 #include <list>
@@ -22,16 +25,8 @@ class SvmKernelCache {
  public:
   // X: n×d training rows; y: n signs ±1; cache_bytes: the budget (> 0).
   SvmKernelCache(const Kernel& kernel, const Tensor& X, const Vector& y, double cache_bytes);
-  // A run of consecutive rows [start, start + count) of a precomputed Gram matrix, all with the
-  // sign `sign` (±1).
-  struct Segment {
-    Index start, count;
-    Scalar sign;
-  };
-  // From a precomputed Gram matrix K (N×N) of a larger set whose rows are grouped by class: Q is
-  // the sub-matrix on the concatenated segments, Q = [sₚ s_q K(segₚ, seg_q)]ₚ,q, copied block by
-  // block. Always the full-matrix mode. The signs y are the segments' signs, in order.
-  SvmKernelCache(const Tensor& K, const std::vector<Segment>& segments);
+  // A ready n×n matrix Q (already scaled by the signs), held whole.
+  explicit SvmKernelCache(Tensor Q);
 
   Index size() const { return diag_.size(); }
   // Row i of Q (length n). The pointer stays valid until the second following call to row().
