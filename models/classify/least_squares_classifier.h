@@ -15,7 +15,7 @@
 #include <string>
 
 #include "graph/tensor.h"
-#include "models/classify/decision.h"
+#include "models/classify/score_labels.h"
 
 namespace dagml {
 

@@ -24,7 +24,7 @@
 
 #include "graph/graph.h"
 #include "graph/tensor.h"
-#include "models/classify/decision.h"
+#include "models/classify/score_labels.h"
 #include "optim/graph_objective.h"
 #include "optim/result.h"
 #include "optim/update_rule.h"

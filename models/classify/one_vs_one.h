@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "graph/tensor.h"
-#include "models/classify/decision.h"
+#include "models/classify/score_labels.h"
 #include "models/classify/one_vs_rest.h"
 #include "models/data/validate.h"
 #include "models/metrics/classification_metrics.h"

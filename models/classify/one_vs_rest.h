@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "graph/tensor.h"
-#include "models/classify/decision.h"
+#include "models/classify/score_labels.h"
 #include "models/data/validate.h"
 #include "models/metrics/classification_metrics.h"
 

@@ -19,7 +19,7 @@
 #include <string>
 
 #include "graph/tensor.h"
-#include "models/classify/decision.h"
+#include "models/classify/score_labels.h"
 
 namespace dagml {
 

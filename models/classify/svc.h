@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "graph/tensor.h"
-#include "models/classify/decision.h"
+#include "models/classify/score_labels.h"
 #include "models/classify/smo_solver.h"
 #include "models/kernel/kernel.h"
 

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "graph/error.h"
-#include "models/classify/decision.h"
+#include "models/classify/score_labels.h"
 #include "models/classify/one_vs_rest.h"
 #include "test_util.h"
 
@@ -15,17 +15,17 @@ using test::rows;
 using test::vec;
 using ::testing::HasSubstr;
 
-TEST(Decision, ZeroScoreConventions) {
+TEST(ScoreLabels, ZeroScoreConventions) {
   const Vector f = vec({-1, 0, 2});
   EXPECT_EQ(labels_from_scores(f), vec({0, 1, 1}));                       // scikit-learn, notes 003/004
   EXPECT_EQ(labels_from_scores(f, ZeroScore::Negative), vec({0, 0, 1}));  // notes 001: f ≤ 0 → negative
 }
 
-TEST(Decision, ArgmaxTiesGoToTheLowestIndex) {
+TEST(ScoreLabels, ArgmaxTiesGoToTheLowestIndex) {
   EXPECT_EQ(labels_from_argmax(rows({{1, 3, 3}, {5, 5, 5}, {0, -1, 2}})), vec({1, 0, 2}));
 }
 
-TEST(Decision, ClassChecksSayWhatIsWrong) {
+TEST(ScoreLabels, ClassChecksSayWhatIsWrong) {
   try {
     check_classes(vec({1, 1, 1}), "Model::fit");
     FAIL();

@@ -1,4 +1,4 @@
-#include "models/classify/decision.h"
+#include "models/classify/score_labels.h"
 
 #include <fmt/format.h>
 
