@@ -7,7 +7,7 @@
 #include "graph/error.h"
 #include "models/classify/least_squares_classifier.h"
 #include "models/data/datasets.h"
-#include "test_util.h"
+#include "discriminative_test_util.h"
 
 namespace dagml {
 namespace {

@@ -9,7 +9,7 @@
 #include "models/classify/svc.h"
 #include "models/data/datasets.h"
 #include "models/data/standard_scaler.h"
-#include "test_util.h"
+#include "discriminative_test_util.h"
 
 namespace dagml {
 namespace {

@@ -13,7 +13,7 @@
 #include "models/data/standard_scaler.h"
 #include "optim/adam.h"
 #include "optim/update_rule.h"
-#include "test_util.h"
+#include "discriminative_test_util.h"
 
 namespace dagml {
 namespace {

@@ -10,7 +10,7 @@
 #include "models/classify/perceptron.h"
 #include "models/classify/svc.h"
 #include "models/data/datasets.h"
-#include "test_util.h"
+#include "discriminative_test_util.h"
 
 namespace dagml {
 namespace {

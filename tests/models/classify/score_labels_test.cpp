@@ -6,7 +6,7 @@
 #include "graph/error.h"
 #include "models/classify/score_labels.h"
 #include "models/classify/one_vs_rest.h"
-#include "test_util.h"
+#include "discriminative_test_util.h"
 
 namespace dagml {
 namespace {

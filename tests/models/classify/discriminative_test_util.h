@@ -1,4 +1,4 @@
-// Small helpers for the classifier tests: literal matrices and vectors.
+// Small helpers for the discriminative-classifier tests: literal matrices and vectors.
 #pragma once
 
 #include <initializer_list>
