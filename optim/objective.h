@@ -26,7 +26,7 @@ class Objective {
   // p, the length of x.
   virtual Index dimension() const = 0;
 
-  // f(x). x has dimension() entries (callers guarantee it; adapters check in debug-free DAGML_CHECK).
+  // f(x). x has dimension() entries (every method checks x0 with check_start).
   virtual Scalar value(const Vector& x) = 0;
   // f(x), and ∇f(x) written to `gradient` (resized to p).
   virtual Scalar value_and_gradient(const Vector& x, Vector& gradient) = 0;
@@ -34,6 +34,10 @@ class Objective {
   // ∇²f(x), p×p, written to `hessian`.
   virtual bool has_hessian() const { return false; }
   virtual void hessian(const Vector& x, Tensor& hessian);
+
+  // f(x), ∇f(x) and ∇²f(x) together; the default calls value_and_gradient and hessian. Override
+  // it where one pass yields all three (GraphObjective replays one plan).
+  virtual Scalar value_gradient_and_hessian(const Vector& x, Vector& gradient, Tensor& hessian);
 
   // (∇²f(x)) v written to `product`. The default uses hessian() when it exists.
   virtual bool has_hessian_vector_product() const { return has_hessian(); }
