@@ -1,0 +1,34 @@
+// Conventions shared by the linear and kernel classifiers: which class a score of exactly 0
+// gets, and the conversion from scores to labels. See docs/classify_linear.md.
+//
+// The notes disagree (notes001_003.md part C): notes 001 puts f(x) = 0 in the negative class
+// (f ≤ 0 → negative), notes 003/004 and scikit-learn put it in the positive class (sign, f ≥ 0
+// → +1). dagml defaults to scikit-learn's rule.
+#pragma once
+
+#include "graph/tensor.h"
+
+namespace dagml {
+
+enum class ZeroScore {
+  Positive,  // f(x) ≥ 0 → class 1 (scikit-learn, notes 003/004)
+  Negative,  // f(x) > 0 → class 1, f(x) ≤ 0 → class 0 (notes 001)
+};
+
+// Binary labels 0/1 from scores f: 1 where f > 0, 0 where f < 0, and f = 0 by `zero`.
+Vector labels_from_scores(const Vector& scores, ZeroScore zero = ZeroScore::Positive);
+
+// Multiclass labels from an n×K score matrix: the column of the largest score in each row, the
+// lowest index among equal maxima.
+Vector labels_from_argmax(const Tensor& scores);
+
+// One-vs-one votes: S is n×P with P = K(K−1)/2 pair scores in the order (0,1), (0,2), …, (1,2),
+// …; S ≥ 0 votes for the pair's higher class, S < 0 for the lower. Each row gets the class with
+// the most votes, the lowest index among ties (LIBSVM's rule).
+Vector labels_from_pair_votes(const Tensor& scores, Index num_classes);
+
+// Classes for a K-class classifier: checks that y holds integers 0..K−1 with at least two classes
+// and every class present (ValueError naming the missing class otherwise); returns K.
+Index check_classes(const Vector& y, const char* who);
+
+}  // namespace dagml

@@ -1,0 +1,108 @@
+// Kernel support-vector classifier, solved in the dual by SMO (models/classify/smo_solver.h):
+// the C-SVM and the ν-SVM, binary and multiclass by one-vs-one (as LIBSVM and scikit-learn's SVC).
+//
+// C-SVM primal (notes 003 L611, notes 004 §3.1.2; scikit-learn's scaling):
+//   min_{w,b,ξ} ½‖w‖² + C Σᵢ ξᵢ   s.t.  yᵢ(wᵀφ(xᵢ) + b) ≥ 1 − ξᵢ,  ξᵢ ≥ 0,     yᵢ ∈ {−1, +1}
+// dual: max_α Σαᵢ − ½ ΣΣ αᵢαⱼyᵢyⱼk(xᵢ, xⱼ)  s.t.  0 ≤ αᵢ ≤ C,  Σαᵢyᵢ = 0;
+// w = Σ αᵢyᵢφ(xᵢ), f(x) = Σ αᵢyᵢ k(xᵢ, x) + b, ξᵢ = max(0, 1 − yᵢ f(xᵢ)).
+// Notes 001 write ‖w‖² + C Σξ (no ½): the same (w, b) with C_dagml = C₀₀₁ / 2 (option
+// half_norm = false does the conversion). Notes 000's λ‖w‖² + (1/n) Σ hinge is C = 1/(2λn).
+// The hard margin is the limit C → ∞ (use a large C, e.g. 1e10).
+//
+// ν-SVM (notes 004 §3.1.3): min ½‖w‖² − νρ + (1/n) Σξᵢ s.t. yᵢ(wᵀφ(xᵢ) + b) ≥ ρ − ξᵢ, ξ ≥ 0,
+// ρ ≥ 0; ν ∈ (0, 1] bounds the fraction of margin errors from above and the fraction of support
+// vectors from below. Decision values are rescaled by 1/ρ (LIBSVM's convention).
+//
+// Labels are 0..K−1. In the binary problem of the pair (a, b), a < b, class b is +1 and class a
+// is −1; so for two classes f(x) > 0 means class 1. Multiclass prediction is a vote over the
+// K(K−1)/2 pairs, ties between classes going to the lower class index.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "graph/tensor.h"
+#include "models/classify/score_labels.h"
+#include "models/classify/smo_solver.h"
+#include "models/kernel/kernel.h"
+
+namespace dagml {
+
+struct SVCOptions {
+  Scalar C = 1;                          // > 0; the box bound of the C-SVM dual
+  Scalar nu = 0;                         // 0: C-SVM; in (0, 1]: ν-SVM (C is then unused)
+  KernelPtr kernel{};                    // null: RBF with γ = 1 / (d · Var(X)) over all entries of X (scikit-learn's
+                                         // gamma="scale"; γ = 1 when X is constant)
+  Scalar tol = 1e-3;                     // SMO stopping tolerance on the KKT violation (> 0)
+  Index max_iter = -1;                   // SMO iteration limit per binary problem; −1: max(10⁷, 100 n)
+  double cache_mb = 200;                 // kernel cache budget in MiB (> 0), Note [SVM kernel cache]
+  bool half_norm = true;                 // false: C is notes 001's C in ‖w‖² + C Σξ
+  ZeroScore zero = ZeroScore::Positive;  // binary: the class of f(x) = 0
+};
+
+// One binary problem of the fit: the pair of classes, and how SMO ended.
+struct SvmPairReport {
+  Index negative_class = 0, positive_class = 1;
+  Index iterations = 0;
+  bool converged = false;  // false: max_iter reached with the KKT violation ≥ tol
+  Scalar violation = 0;
+  Scalar objective = 0;  // dual objective ½αᵀQα − eᵀα (minimisation form)
+  Index num_support = 0;
+};
+
+class SVC {
+ public:
+  // Throws ValueError for C ≤ 0, ν ∉ [0, 1], tol ≤ 0, max_iter < −1, cache_mb ≤ 0.
+  explicit SVC(const SVCOptions& options = {});
+
+  // X: n×d, y: n labels 0..K−1 (K ≥ 2, every class present). Throws ShapeError / ValueError
+  // for bad shapes, NaN or infinite values, empty data, bad labels, one class only, an
+  // infeasible ν, or a custom kernel whose Gram matrix is not positive semi-definite.
+  // Reaching max_iter is not an error: see fit_report().
+  SVC& fit(const Tensor& X, const Vector& y);
+
+  // n×P decision values, P = K(K−1)/2 pairs in the order (0,1), (0,2), …, (0,K−1), (1,2), …;
+  // f > 0 votes for the pair's higher class. For K = 2 a single column.
+  Tensor decision_function(const Tensor& X) const;
+  Vector predict(const Tensor& X) const;
+  Scalar score(const Tensor& X, const Vector& y) const;  // accuracy
+
+  Index num_classes() const;
+  Index num_features() const;
+  // Training-row indices of the support vectors (αᵢ > 0 in some pair), grouped by class, then
+  // ascending (scikit-learn's support_ order).
+  const std::vector<Index>& support() const;
+  const Tensor& support_vectors() const;          // one row per entry of support()
+  const std::vector<Index>& num_support() const;  // per class
+  // n_sv × P: column p holds αᵢyᵢ of pair p (0 for support vectors not in that pair).
+  const Tensor& dual_coef() const;
+  const Vector& intercept() const;  // b of each pair, length P
+  // Linear kernel only (ValueError otherwise): P×d, row p is w_p = Σ αᵢyᵢxᵢ.
+  Tensor coef() const;
+  // Slacks ξᵢ = max(0, 1 − yᵢ f(xᵢ)) of pair p on its training rows: the rows of its lower
+  // class, then those of its higher class, each in ascending order (LIBSVM's grouping). For the ν-SVM, with f rescaled
+  // as in decision_function.
+  const Vector& slacks(Index pair = 0) const;
+  // How SMO ended on each pair (empty after load: reports are not saved).
+  const std::vector<SvmPairReport>& fit_report() const;
+  bool converged() const;  // every pair converged
+  std::string kernel_name() const;
+
+  // Writes the fitted model (IoError on failure; ValueError for a custom kernel, which cannot be
+  // saved). load throws IoError / ParseError, and ValueError for an unknown kernel type.
+  void save(const std::string& path) const;
+  static SVC load(const std::string& path);
+
+ private:
+  SVCOptions options_;
+  KernelPtr kernel_;
+  Index num_classes_ = 0, num_features_ = 0;
+  std::vector<Index> support_, num_support_;
+  Tensor support_vectors_, dual_coef_;
+  Vector intercept_;
+  std::vector<Vector> slacks_;
+  std::vector<SvmPairReport> report_;
+  bool fitted_ = false;
+};
+
+}  // namespace dagml
