@@ -62,7 +62,22 @@ DataParallelGradient::DataParallelGradient(Trainable& model, Index x_cols, Index
     r.grads = std::move(grads);
   }
   parameter_nodes_ = std::move(ordered);
-  for (auto& [p, v] : parameter_nodes_) num_parameters_ += p->value.size();
+  // Parameter values keep their shape, and node values never move: their addresses are stable.
+  for (auto& [p, v] : parameter_nodes_) parameter_data_.push_back(graph_.parameter_value(v).data());
+  constexpr Index kPiece = 16384;
+  for (std::size_t k = 0; k < parameter_nodes_.size(); ++k) {
+    const Index size = parameter_nodes_[k].first->value.size();
+    for (Index begin = 0; begin < size; begin += kPiece)
+      pieces_.push_back({k, begin, std::min(kPiece, size - begin), num_parameters_ + begin});
+    num_parameters_ += size;
+  }
+}
+
+template <class F>
+void DataParallelGradient::for_each_piece(F&& f) const {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pieces_.size(), 1), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) f(pieces_[i]);
+  });
 }
 
 Vector DataParallelGradient::parameters() const {
@@ -80,12 +95,9 @@ void DataParallelGradient::set_parameters(const Vector& theta) {
   if (theta.size() != num_parameters_)
     throw ShapeError(fmt::format("DataParallelGradient::set_parameters: expected {} values, found {}", num_parameters_,
                                  theta.size()));
-  Index offset = 0;
-  for (auto& [p, v] : parameter_nodes_) {
-    Tensor& t = graph_.parameter_value(v);
-    Eigen::Map<Vector>(t.data(), t.size()) = theta.segment(offset, t.size());
-    offset += t.size();
-  }
+  for_each_piece([&](const Piece& piece) {
+    Eigen::Map<Vector>(parameter_data_[piece.index] + piece.begin, piece.size) = theta.segment(piece.offset, piece.size);
+  });
 }
 
 void DataParallelGradient::write_back() const {
@@ -133,19 +145,21 @@ Scalar DataParallelGradient::compute(const Tensor& X, const Tensor& Y, std::span
                     tbb::simple_partitioner());
 
   // Σ_c (n_c/n)·(loss, gradient, statistics), in chunk order.
-  gradient.setZero(num_parameters_);
+  gradient.resize(num_parameters_);
   Scalar loss = 0;
   for (Index c = 0; c < used; ++c) {
     const Replica& r = replicas_[static_cast<std::size_t>(c)];
-    const Scalar w = static_cast<Scalar>(r.x.rows()) / static_cast<Scalar>(n);
-    loss += w * r.loss.item();
-    Index offset = 0;
-    for (const Var& g : r.grads) {
-      const Tensor& t = g.value();
-      gradient.segment(offset, t.size()) += w * Eigen::Map<const Vector>(t.data(), t.size());
-      offset += t.size();
-    }
+    loss += (static_cast<Scalar>(r.x.rows()) / static_cast<Scalar>(n)) * r.loss.item();
   }
+  for_each_piece([&](const Piece& piece) {
+    auto out = gradient.segment(piece.offset, piece.size);
+    out.setZero();
+    for (Index c = 0; c < used; ++c) {
+      const Replica& r = replicas_[static_cast<std::size_t>(c)];
+      const Scalar w = static_cast<Scalar>(r.x.rows()) / static_cast<Scalar>(n);
+      out += w * Eigen::Map<const Vector>(r.grads[piece.index].value().data() + piece.begin, piece.size);
+    }
+  });
   for (std::size_t s = 0; s < first.statistics.size(); ++s) {
     const StatisticNode& stat = first.statistics[s];
     statistic_sum_.setZero(stat.running->rows(), stat.running->cols());

@@ -77,8 +77,20 @@ class DataParallelGradient {
     Tensor x_buffer, y_buffer, noise_buffer;
   };
 
+  // A piece of one parameter tensor: entries [begin, begin + size) of parameter `index`, at
+  // `offset` in θ. Elementwise work on θ (summing chunk gradients, setting parameters) runs over
+  // these pieces in parallel; each entry's arithmetic is the same whatever the split.
+  struct Piece {
+    std::size_t index;
+    Index begin, size, offset;
+  };
+  template <class F>
+  void for_each_piece(F&& f) const;
+
   Graph graph_;
   std::vector<std::pair<Parameter*, Var>> parameter_nodes_;
+  std::vector<Piece> pieces_;
+  std::vector<Scalar*> parameter_data_;  // each parameter node's value, written by set_parameters
   std::vector<Replica> replicas_;
   Index num_parameters_ = 0;
   Index batch_size_;
