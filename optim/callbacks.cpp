@@ -1,0 +1,147 @@
+#include "optim/callbacks.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "graph/error.h"
+
+namespace dagml {
+
+FunctionCallback::FunctionCallback(std::function<bool(const IterationInfo&)> fn) : fn_(std::move(fn)) {
+  if (!fn_) throw ValueError("FunctionCallback: the callable is empty");
+}
+
+CallbackAction FunctionCallback::on_iteration(const IterationInfo& info) {
+  return fn_(info) ? CallbackAction::Continue : CallbackAction::Stop;
+}
+
+LossPrinter::LossPrinter(Index every, std::FILE* out) : every_(every), out_(out) {
+  if (every < 1) throw ValueError(fmt::format("LossPrinter: every must be >= 1, got {}", every));
+  if (out == nullptr) throw ValueError("LossPrinter: the output stream is null");
+}
+
+CallbackAction LossPrinter::on_iteration(const IterationInfo& info) {
+  if (info.iteration % every_ == 0)
+    fmt::print(out_, "iter {:6d}  f = {:.6e}  |g| = {:.3e}\n", info.iteration, info.value, info.gradient_norm);
+  return CallbackAction::Continue;
+}
+
+ProgressBar::ProgressBar() : enabled_(isatty(STDOUT_FILENO) != 0) {}
+
+CallbackAction ProgressBar::on_iteration(const IterationInfo& info) {
+  if (!enabled_) return CallbackAction::Continue;
+  constexpr int kWidth = 30;
+  const double frac = info.max_iterations > 0 ? static_cast<double>(info.iteration) / info.max_iterations : 0.0;
+  const int filled = static_cast<int>(std::lround(std::min(frac, 1.0) * kWidth));
+  fmt::print("\r[{}{}] {}/{}  f = {:.4e}", std::string(filled, '#'), std::string(kWidth - filled, ' '),
+             info.iteration, info.max_iterations, info.value);
+  std::fflush(stdout);
+  return CallbackAction::Continue;
+}
+
+void ProgressBar::on_end(Result&) {
+  if (enabled_) fmt::print("\n");
+}
+
+void HistoryRecorder::on_begin(const Vector&, Scalar f0) {
+  values_.assign(1, f0);
+  gradient_norms_.assign(1, std::nan(""));
+  seconds_.assign(1, 0.0);
+}
+
+CallbackAction HistoryRecorder::on_iteration(const IterationInfo& info) {
+  values_.push_back(info.value);
+  gradient_norms_.push_back(info.gradient_norm);
+  seconds_.push_back(info.elapsed_seconds);
+  return CallbackAction::Continue;
+}
+
+void HistoryRecorder::write_csv(const std::string& path) const {
+  std::ofstream out(path);
+  if (!out) throw IoError(fmt::format("HistoryRecorder: cannot open '{}' for writing", path));
+  out << "iteration,value,gradient_norm,seconds\n";
+  for (std::size_t i = 0; i < values_.size(); ++i)
+    out << fmt::format("{},{:.17g},{:.17g},{:.9f}\n", i, values_[i], gradient_norms_[i], seconds_[i]);
+  if (!out) throw IoError(fmt::format("HistoryRecorder: writing '{}' failed", path));
+}
+
+EarlyStopping::EarlyStopping(std::function<Scalar(const Vector&)> score, EarlyStoppingOptions options)
+    : score_(std::move(score)), options_(options) {
+  if (!score_) throw ValueError("EarlyStopping: the score callable is empty");
+  if (options.patience < 1)
+    throw ValueError(fmt::format("EarlyStopping: patience must be >= 1, got {}", options.patience));
+  if (!(options.min_delta >= 0))
+    throw ValueError(fmt::format("EarlyStopping: min_delta must be >= 0, got {}", options.min_delta));
+}
+
+void EarlyStopping::on_begin(const Vector& x0, Scalar f0) {
+  best_score_ = score_(x0);
+  best_value_ = f0;
+  best_x_ = x0;
+  best_iteration_ = 0;
+  since_best_ = 0;
+}
+
+CallbackAction EarlyStopping::on_iteration(const IterationInfo& info) {
+  const Scalar s = score_(*info.x);
+  if (s < best_score_ - options_.min_delta) {
+    best_score_ = s;
+    best_value_ = info.value;
+    best_x_ = *info.x;
+    best_iteration_ = info.iteration;
+    since_best_ = 0;
+    return CallbackAction::Continue;
+  }
+  return ++since_best_ >= options_.patience ? CallbackAction::Stop : CallbackAction::Continue;
+}
+
+void EarlyStopping::on_end(Result& result) {
+  if (options_.restore_best && best_x_.size() == result.x.size()) {
+    result.x = best_x_;
+    result.value = best_value_;
+  }
+}
+
+std::string EarlyStopping::stop_reason() const {
+  return fmt::format("early stopping: validation score {:.6g} at iteration {} not improved for {} iterations",
+                     best_score_, best_iteration_, options_.patience);
+}
+
+TimeLimit::TimeLimit(double seconds) : seconds_(seconds) {
+  if (!(seconds > 0)) throw ValueError(fmt::format("TimeLimit: seconds must be > 0, got {}", seconds));
+}
+
+CallbackAction TimeLimit::on_iteration(const IterationInfo& info) {
+  return info.elapsed_seconds > seconds_ ? CallbackAction::Stop : CallbackAction::Continue;
+}
+
+std::string TimeLimit::stop_reason() const { return fmt::format("time limit of {} s reached", seconds_); }
+
+void CallbackRunner::begin(const Vector& x0, Scalar f0) {
+  start_ = std::chrono::steady_clock::now();
+  for (Callback* c : callbacks_) c->on_begin(x0, f0);
+}
+
+bool CallbackRunner::iteration(Index iteration, Index max_iterations, Scalar value, Scalar gradient_norm,
+                               const Vector& x, std::string& reason) {
+  if (callbacks_.empty()) return false;
+  IterationInfo info{iteration, max_iterations, value, gradient_norm, &x,
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()};
+  bool stop = false;
+  for (Callback* c : callbacks_) {
+    if (c->on_iteration(info) == CallbackAction::Stop && !stop) {
+      stop = true;
+      reason = c->stop_reason();
+    }
+  }
+  return stop;
+}
+
+void CallbackRunner::end(Result& result) {
+  for (Callback* c : callbacks_) c->on_end(result);
+}
+
+}  // namespace dagml

@@ -1,0 +1,45 @@
+// Coordinate descent (notes 000 §4.4: line search along coordinate axes; §2.6 LASSO): one
+// iteration is a sweep over all p coordinates, each set to a minimiser of f along its axis,
+//   x_j ← argmin_z f(x₁, …, x_{j−1}, z, x_{j+1}, …, x_p),
+// in cyclic order 0..p−1, or in a new seeded random permutation per sweep. The 1-D minimisation is
+// exact when a coordinate_minimizer is given (for LASSO, the soft-threshold formula
+// x_j = S_λ(a_j)/b_j); otherwise Brent's method on [x_j − r, x_j + r], r = search_radius·max(1, |x_j|).
+// f need not be differentiable (LASSO): the default stop is on the maximum relative change of x
+// over a sweep and on the relative change of f; the gradient is computed only when
+// stop.gradient_tolerance > 0 (Result::gradient_norm is NaN otherwise).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "optim/callbacks.h"
+#include "optim/objective.h"
+
+namespace dagml {
+
+enum class CoordinateOrder { Cyclic, Random };
+
+struct CoordinateDescentOptions {
+  StopOptions stop = {.max_iterations = 1000, .gradient_tolerance = 0, .value_tolerance = 0, .step_tolerance = 1e-10};
+  CoordinateOrder order = CoordinateOrder::Cyclic;
+  std::uint64_t seed = 0;  // Random order: sweep s visits epoch_order(p, seed, s, true)
+  // Exact coordinate minimiser: given the current x and j, returns the new x_j.
+  std::function<Scalar(const Vector& x, Index j)> coordinate_minimizer = {};
+  Scalar search_radius = 1;  // > 0, for the Brent search when no exact minimiser is given
+};
+
+class CoordinateDescent {
+ public:
+  // Throws ValueError for invalid options.
+  explicit CoordinateDescent(CoordinateDescentOptions options = {});
+  Result minimize(Objective& objective, const Vector& x0, const CallbackList& callbacks = {}) const;
+  const CoordinateDescentOptions& options() const { return options_; }
+
+ private:
+  CoordinateDescentOptions options_;
+};
+
+Result minimize(Objective& objective, const Vector& x0, const CoordinateDescentOptions& options,
+                const CallbackList& callbacks = {});
+
+}  // namespace dagml

@@ -1,0 +1,208 @@
+#include "optim/graph_objective.h"
+
+#include <fmt/format.h>
+
+#include "autodiff/derivatives.h"
+#include "autodiff/elementwise.h"
+#include "autodiff/linalg.h"
+#include "autodiff/norms.h"
+#include "autodiff/reduce.h"
+#include "graph/error.h"
+
+namespace dagml {
+
+GraphObjective::GraphObjective(Var loss, std::vector<Var> parameters, GraphObjectiveOptions options)
+    : graph_(loss.valid() ? &loss.graph() : nullptr),
+      loss_(loss),
+      parameters_(std::move(parameters)),
+      options_(std::move(options)) {
+  if (!loss.valid()) throw ValueError("GraphObjective: the loss is not a node");
+  if (!loss.shape().is_scalar())
+    throw ShapeError(fmt::format("GraphObjective: the loss must be 1x1, got {}", to_string(loss.shape())));
+  if (parameters_.empty()) throw ValueError("GraphObjective: no parameters given");
+  offsets_.push_back(0);
+  for (std::size_t k = 0; k < parameters_.size(); ++k) {
+    const Var p = parameters_[k];
+    graph_->check_owns(p, "GraphObjective parameter");
+    if (graph_->node(p.id()).kind != NodeKind::Parameter)
+      throw ValueError(fmt::format("GraphObjective: {} is not a parameter node", describe(*graph_, p.id())));
+    for (std::size_t j = 0; j < k; ++j)
+      if (parameters_[j] == p)
+        throw ValueError(fmt::format("GraphObjective: parameter {} is listed twice", describe(*graph_, p.id())));
+    offsets_.push_back(offsets_.back() + p.value().size());
+  }
+  dimension_ = offsets_.back();
+  for (const auto& [input, value] : options_.data) {
+    graph_->check_owns(input, "GraphObjective data");
+    if (graph_->node(input.id()).kind != NodeKind::Input)
+      throw ValueError(fmt::format("GraphObjective: data node {} is not an input", describe(*graph_, input.id())));
+    if (value.cols() != input.cols())
+      throw ValueError(fmt::format("GraphObjective: data for {} must have {} columns, got {}",
+                                   describe(*graph_, input.id()), input.cols(), value.cols()));
+    if (value.rows() < 1 || (num_samples_ > 0 && value.rows() != num_samples_))
+      throw ValueError(fmt::format("GraphObjective: every data tensor must have the same row count n >= 1; "
+                                   "{} has {} rows, expected {}",
+                                   describe(*graph_, input.id()), value.rows(), num_samples_));
+    if (!value.allFinite())
+      throw ValueError(fmt::format("GraphObjective: data for {} has NaN or infinite values",
+                                   describe(*graph_, input.id())));
+    num_samples_ = value.rows();
+  }
+  batch_scratch_.resize(options_.data.size());
+  full_fed_ = false;
+  gradients_ = gradients(loss_, parameters_);
+  value_exec_ = std::make_unique<Executor>(*graph_, std::vector<Var>{loss_});
+  std::vector<Var> outs{loss_};
+  outs.insert(outs.end(), gradients_.begin(), gradients_.end());
+  gradient_exec_ = std::make_unique<Executor>(*graph_, outs);
+}
+
+std::unique_ptr<GraphObjective> GraphObjective::least_squares(Var residuals, std::vector<Var> parameters,
+                                                              GraphObjectiveOptions options) {
+  if (!residuals.valid()) throw ValueError("GraphObjective::least_squares: the residuals are not a node");
+  const Var loss = scale(squared_l2_norm(residuals), 0.5).named("half_squared_residuals");
+  auto objective = std::make_unique<GraphObjective>(loss, std::move(parameters), std::move(options));
+  objective->residuals_ = residuals;
+  return objective;
+}
+
+Vector GraphObjective::parameters_vector() const {
+  Vector x(dimension_);
+  for (std::size_t k = 0; k < parameters_.size(); ++k) {
+    const Tensor& v = parameters_[k].value();
+    x.segment(offsets_[k], v.size()) = Eigen::Map<const Vector>(v.data(), v.size());
+  }
+  return x;
+}
+
+void GraphObjective::set_parameters(const Vector& x) {
+  if (x.size() != dimension_)
+    throw ShapeError(fmt::format("GraphObjective: x must have {} entries, got {}", dimension_, x.size()));
+  for (std::size_t k = 0; k < parameters_.size(); ++k) {
+    Tensor& v = graph_->parameter_value(parameters_[k]);
+    Eigen::Map<Vector>(v.data(), v.size()) = x.segment(offsets_[k], v.size());
+  }
+}
+
+void GraphObjective::feed_full() {
+  if (full_fed_) return;
+  for (const auto& [input, value] : options_.data) graph_->set_value(input, value);
+  full_fed_ = true;
+}
+
+void GraphObjective::read_gradient(Vector& gradient) const {
+  gradient.resize(dimension_);
+  for (std::size_t k = 0; k < parameters_.size(); ++k) {
+    const Tensor& v = gradients_[k].value();
+    gradient.segment(offsets_[k], v.size()) = Eigen::Map<const Vector>(v.data(), v.size());
+  }
+}
+
+Scalar GraphObjective::value(const Vector& x) {
+  set_parameters(x);
+  feed_full();
+  value_exec_->run();
+  return loss_.item();
+}
+
+Scalar GraphObjective::value_and_gradient(const Vector& x, Vector& gradient) {
+  set_parameters(x);
+  feed_full();
+  gradient_exec_->run();
+  read_gradient(gradient);
+  return loss_.item();
+}
+
+Scalar GraphObjective::batch_value_and_gradient(const Vector& x, std::span<const Index> rows, Vector& gradient) {
+  if (num_samples_ == 0) not_offered("minibatch evaluation (no data were given)");
+  if (rows.empty()) throw ValueError("GraphObjective: an empty batch");
+  set_parameters(x);
+  for (std::size_t d = 0; d < options_.data.size(); ++d) {
+    const Tensor& full = options_.data[d].second;
+    Tensor& batch = batch_scratch_[d];
+    batch.resize(static_cast<Index>(rows.size()), full.cols());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (rows[i] < 0 || rows[i] >= num_samples_)
+        throw ValueError(fmt::format("GraphObjective: batch row {} is outside [0, {})", rows[i], num_samples_));
+      batch.row(static_cast<Index>(i)) = full.row(rows[i]);
+    }
+    graph_->set_value(options_.data[d].first, batch);
+  }
+  full_fed_ = false;
+  gradient_exec_->run();
+  read_gradient(gradient);
+  return loss_.item();
+}
+
+// H = [∂g_i/∂p_j] block by block: g_i = ∂f/∂p_i is a graph node, so its Jacobian is autodiff again.
+void GraphObjective::hessian(const Vector& x, Tensor& hessian) {
+  const std::size_t k = parameters_.size();
+  if (!hessian_exec_) {
+    for (std::size_t i = 0; i < k; ++i)
+      for (std::size_t j = 0; j < k; ++j) hessian_blocks_.push_back(jacobian(gradients_[i], parameters_[j]));
+    hessian_exec_ = std::make_unique<Executor>(*graph_, hessian_blocks_);
+  }
+  set_parameters(x);
+  feed_full();
+  hessian_exec_->run();
+  hessian.resize(dimension_, dimension_);
+  for (std::size_t i = 0; i < k; ++i)
+    for (std::size_t j = 0; j < k; ++j)
+      hessian.block(offsets_[i], offsets_[j], offsets_[i + 1] - offsets_[i], offsets_[j + 1] - offsets_[j]) =
+          hessian_blocks_[i * k + j].value();
+}
+
+// Hv = ∇ₓ (∇f(x)ᵀ v): one more reverse pass over the gradient graph, v fed as inputs.
+void GraphObjective::hessian_vector_product(const Vector& x, const Vector& v, Vector& product) {
+  const std::size_t k = parameters_.size();
+  if (v.size() != dimension_)
+    throw ShapeError(fmt::format("GraphObjective: v must have {} entries, got {}", dimension_, v.size()));
+  if (!hvp_exec_) {
+    std::vector<Var> terms;
+    for (std::size_t i = 0; i < k; ++i) {
+      const Var p = parameters_[i];
+      hvp_inputs_.push_back(graph_->input(fmt::format("hvp_v{}", i), Tensor::Zero(p.rows(), p.cols())));
+      terms.push_back(sum(mul(gradients_[i], hvp_inputs_.back())));
+    }
+    hvp_outputs_ = gradients(add_n(terms), parameters_);
+    hvp_exec_ = std::make_unique<Executor>(*graph_, hvp_outputs_);
+  }
+  set_parameters(x);
+  feed_full();
+  for (std::size_t i = 0; i < k; ++i) {
+    const Var p = parameters_[i];
+    hvp_scratch_ = Eigen::Map<const Tensor>(v.data() + offsets_[i], p.rows(), p.cols());
+    graph_->set_value(hvp_inputs_[i], hvp_scratch_);
+  }
+  hvp_exec_->run();
+  product.resize(dimension_);
+  for (std::size_t i = 0; i < k; ++i) {
+    const Tensor& h = hvp_outputs_[i].value();
+    product.segment(offsets_[i], h.size()) = Eigen::Map<const Vector>(h.data(), h.size());
+  }
+}
+
+void GraphObjective::residuals(const Vector& x, Vector& r, Tensor* jac) {
+  if (!residuals_.valid()) not_offered("residuals (build it with GraphObjective::least_squares)");
+  set_parameters(x);
+  feed_full();
+  if (jac == nullptr) {
+    value_exec_->run();  // the loss depends on every residual
+  } else {
+    if (!jacobian_exec_) {
+      for (const Var& p : parameters_) jacobian_blocks_.push_back(jacobian(residuals_, p));
+      std::vector<Var> outs{residuals_};  // a Jacobian need not depend on r itself (linear r)
+      outs.insert(outs.end(), jacobian_blocks_.begin(), jacobian_blocks_.end());
+      jacobian_exec_ = std::make_unique<Executor>(*graph_, outs);
+    }
+    jacobian_exec_->run();
+    const Index m = residuals_.value().size();
+    jac->resize(m, dimension_);
+    for (std::size_t j = 0; j < parameters_.size(); ++j)
+      jac->middleCols(offsets_[j], offsets_[j + 1] - offsets_[j]) = jacobian_blocks_[j].value();
+  }
+  const Tensor& rv = residuals_.value();
+  r = Eigen::Map<const Vector>(rv.data(), rv.size());
+}
+
+}  // namespace dagml

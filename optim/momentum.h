@@ -1,0 +1,44 @@
+// Heavy-ball momentum, in the two forms of the notes.
+//
+// Velocity form (Polyak, notes 000 Algorithm 6), v_0 = 0 so that the first step is plain GD:
+//   v_t = β v_{t−1} − α_t ∇f(x_t)
+//   x_{t+1} = x_t + v_t                  ( = x_t − α_t ∇f(x_t) + β (x_t − x_{t−1}) )
+// Averaging ("dampened", EMA) form (notes 004 §2.3.6, gradient at the current iterate), Δ_0 = 0:
+//   Δ_t = β Δ_{t−1} + (1 − β) ∇f(x_t)
+//   x_{t+1} = x_t − α_t Δ_t
+// The two differ by the factor (1 − β) on the gradient: with constant α they give the same path
+// when α_averaging = α_velocity / (1 − β).
+#pragma once
+
+#include "optim/update_rule.h"
+
+namespace dagml {
+
+enum class MomentumForm { Velocity, Averaging };
+
+struct MomentumOptions {
+  StepSchedule schedule = StepSchedule::constant(0.01);
+  Scalar beta = 0.9;  // in [0, 1)
+  MomentumForm form = MomentumForm::Velocity;
+};
+
+class Momentum final : public UpdateRule {
+ public:
+  // Throws ValueError unless 0 ≤ beta < 1.
+  explicit Momentum(MomentumOptions options = {});
+  std::unique_ptr<UpdateRule> clone() const override { return std::make_unique<Momentum>(*this); }
+  std::string name() const override { return "momentum"; }
+  const MomentumOptions& options() const { return options_; }
+  // v (velocity form) or Δ (averaging form).
+  const Vector& velocity() const { return v_; }
+
+ protected:
+  void update(Vector& x, const Vector& gradient, Index t) override;
+  void init_state(Index p) override { v_ = Vector::Zero(p); }
+
+ private:
+  MomentumOptions options_;
+  Vector v_;
+};
+
+}  // namespace dagml

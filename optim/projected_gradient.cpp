@@ -1,0 +1,117 @@
+#include "optim/projected_gradient.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "graph/error.h"
+
+namespace dagml {
+
+void Box::project(Vector& x) const {
+  if (lower.size() > 0) x = x.cwiseMax(lower);
+  if (upper.size() > 0) x = x.cwiseMin(upper);
+}
+
+ProjectedGradient::ProjectedGradient(ProjectedGradientOptions options) : options_(std::move(options)) {
+  validate(options_.stop, "ProjectedGradient");
+  const Box& b = options_.box;
+  if (b.lower.hasNaN() || b.upper.hasNaN()) throw ValueError("ProjectedGradient: the box bounds contain NaN");
+  if (b.lower.size() > 0 && b.upper.size() > 0) {
+    if (b.lower.size() != b.upper.size())
+      throw ValueError(fmt::format("ProjectedGradient: box lower has {} entries, upper {}", b.lower.size(),
+                                   b.upper.size()));
+    for (Index j = 0; j < b.lower.size(); ++j)
+      if (b.lower[j] > b.upper[j])
+        throw ValueError(fmt::format("ProjectedGradient: box lower[{}] = {} > upper[{}] = {}", j, b.lower[j], j,
+                                     b.upper[j]));
+  }
+  if (!(options_.step > 0) || !std::isfinite(options_.step))
+    throw ValueError(fmt::format("ProjectedGradient: step must be finite and > 0, got {}", options_.step));
+  if (!(options_.c1 > 0 && options_.c1 < 1))
+    throw ValueError(fmt::format("ProjectedGradient: c1 must be in (0, 1), got {}", options_.c1));
+  if (options_.max_backtracks < 1)
+    throw ValueError(fmt::format("ProjectedGradient: max_backtracks must be >= 1, got {}", options_.max_backtracks));
+}
+
+Result ProjectedGradient::minimize(Objective& objective, const Vector& x0, const CallbackList& callbacks) const {
+  check_start(objective, x0, "ProjectedGradient");
+  const Box& box = options_.box;
+  for (const Vector* bound : {&box.lower, &box.upper})
+    if (bound->size() > 0 && bound->size() != objective.dimension())
+      throw ShapeError(fmt::format("ProjectedGradient: box bounds must have {} entries, got {}",
+                                   objective.dimension(), bound->size()));
+  const StopOptions& stop = options_.stop;
+  Result result;
+  Vector x = x0, g, x_new, g_new, x_prev;
+  box.project(x);
+  auto stationarity = [&](const Vector& at, const Vector& grad) {
+    Vector z = at - grad;
+    box.project(z);
+    return (at - z).norm();
+  };
+  Scalar f = objective.value_and_gradient(x, g);
+  result.evaluations = 1;
+  result.history.push_back(f);
+  Scalar pg = stationarity(x, g);
+  Status status = Status::MaxIterations;
+  std::string reason;
+  Index t = 0;
+  CallbackRunner runner(callbacks);
+  if (!std::isfinite(f) || !g.allFinite()) {
+    finish(result, x, f, pg, t, Status::NumericalFailure, "f or its gradient is NaN or infinite at x0", stop);
+    return result;
+  }
+  runner.begin(x, f);
+  bool done = stop.gradient_tolerance > 0 && pg <= stop.gradient_tolerance;
+  if (done) status = Status::GradientTolerance;
+  while (!done) {
+    Scalar f_new = 0;
+    bool ok = false;
+    if (options_.schedule) {
+      x_new = x - options_.schedule->at(t + 1) * g;
+      box.project(x_new);
+      f_new = objective.value_and_gradient(x_new, g_new);
+      ++result.evaluations;
+      ok = std::isfinite(f_new) && g_new.allFinite();
+    } else {
+      Scalar alpha = options_.step;
+      for (Index k = 0; k < options_.max_backtracks && !ok; ++k, alpha *= 0.5) {
+        x_new = x - alpha * g;
+        box.project(x_new);
+        f_new = objective.value_and_gradient(x_new, g_new);
+        ++result.evaluations;
+        ok = std::isfinite(f_new) && g_new.allFinite() && f_new <= f + options_.c1 * g.dot(x_new - x);
+      }
+    }
+    if (!ok) {
+      status = options_.schedule ? Status::NumericalFailure : Status::LineSearchFailure;
+      reason = options_.schedule ? fmt::format("f or its gradient became NaN or infinite at iteration {}", t + 1)
+                                 : fmt::format("backtracking found no sufficient decrease at iteration {}", t + 1);
+      break;
+    }
+    ++t;
+    const Scalar f_prev = f;
+    x_prev = x;
+    std::swap(x, x_new);
+    std::swap(g, g_new);
+    f = f_new;
+    pg = stationarity(x, g);
+    result.history.push_back(f);
+    if (runner.iteration(t, stop.max_iterations, f, pg, x, reason)) {
+      status = Status::CallbackStop;
+      break;
+    }
+    done = check_stop(stop, t, f_prev, f, x_prev, x, pg, status);
+  }
+  finish(result, x, f, pg, t, status, reason, stop);
+  runner.end(result);
+  return result;
+}
+
+Result minimize(Objective& objective, const Vector& x0, const ProjectedGradientOptions& options,
+                const CallbackList& callbacks) {
+  return ProjectedGradient(options).minimize(objective, x0, callbacks);
+}
+
+}  // namespace dagml

@@ -1,0 +1,74 @@
+#include "optim/coordinate_descent.h"
+
+#include <gtest/gtest.h>
+
+#include "optim/test_problems.h"
+
+namespace dagml {
+namespace {
+
+TEST(CoordinateDescent, QuadraticByLineMinimisation) {
+  FunctionObjective f = testing::quadratic(testing::convex_A(), testing::convex_b());
+  const Vector x_star = testing::convex_A().llt().solve(testing::convex_b());
+  for (CoordinateOrder order : {CoordinateOrder::Cyclic, CoordinateOrder::Random}) {
+    const Result r = minimize(f, Vector::Zero(3), CoordinateDescentOptions{.order = order, .seed = 3});
+    EXPECT_TRUE(r.converged()) << r.message;
+    EXPECT_LT((r.x - x_star).norm(), 1e-7);
+  }
+}
+
+// LASSO ‖Xw − y‖² + λ‖w‖₁ with the exact coordinate update of notes 000 §2.6 (spec E9):
+// a_j = 2 x_jᵀ(y − X w + x_j w_j), b_j = 2‖x_j‖², w_j = S_λ(a_j)/b_j, S_λ(a) = sign(a) max(|a| − λ, 0).
+TEST(CoordinateDescent, LassoWithExactSoftThreshold) {
+  const Tensor X = (Tensor(5, 2) << 1, 0.5, -1, 2, 0.5, 1, 2, -1, 0, 1).finished();
+  const Vector y = (Vector(5) << 1, 2, 1.5, 0.5, 1).finished();
+  const double lambda = 1.0;
+  FunctionObjective f({.dimension = 2, .value_and_gradient = [&](const Vector& w, Vector& g) {
+                         const Vector r = X * w - y;
+                         g = 2 * X.transpose() * r + lambda * w.cwiseSign();  // a subgradient
+                         return r.squaredNorm() + lambda * w.lpNorm<1>();
+                       }});
+  auto soft = [&](const Vector& w, Index j) {
+    const Vector partial = y - X * w + X.col(j) * w[j];
+    const double a = 2 * X.col(j).dot(partial), b = 2 * X.col(j).squaredNorm();
+    return (a > lambda ? a - lambda : a < -lambda ? a + lambda : 0.0) / b;
+  };
+  const Result r = minimize(f, Vector::Zero(2), CoordinateDescentOptions{.coordinate_minimizer = soft});
+  EXPECT_TRUE(r.converged()) << r.message;
+  // Optimality (KKT) for LASSO: |2 x_jᵀ(y − Xw)| ≤ λ where w_j = 0, = λ sign(w_j) otherwise.
+  const Vector c = 2 * X.transpose() * (y - X * r.x);
+  for (Index j = 0; j < 2; ++j) {
+    if (r.x[j] == 0) EXPECT_LE(std::abs(c[j]), lambda + 1e-9);
+    else EXPECT_NEAR(c[j], lambda * (r.x[j] > 0 ? 1 : -1), 1e-8);
+  }
+  // The same solution from Brent's method on each coordinate, without the formula.
+  const Result brent = minimize(f, Vector::Zero(2), CoordinateDescentOptions{});
+  EXPECT_LT((brent.x - r.x).norm(), 1e-6);
+  // One feature: w = S_λ(2xᵀy)/(2‖x‖²) (spec E9), and w = 0 iff λ ≥ |2xᵀy|.
+  FunctionObjective one({.dimension = 1, .value_and_gradient = [&](const Vector& w, Vector& g) {
+                           const Vector r = X.col(0) * w[0] - y;
+                           g = Vector::Constant(1, 2 * X.col(0).dot(r));
+                           return r.squaredNorm() + lambda * std::abs(w[0]);
+                         }});
+  auto soft1 = [&](const Vector&, Index) {
+    const double a = 2 * X.col(0).dot(y);
+    return (a > lambda ? a - lambda : a < -lambda ? a + lambda : 0.0) / (2 * X.col(0).squaredNorm());
+  };
+  const Result single = minimize(one, Vector::Zero(1), CoordinateDescentOptions{.coordinate_minimizer = soft1});
+  const double a = 2 * X.col(0).dot(y);
+  EXPECT_DOUBLE_EQ(single.x[0], (a - lambda) / (2 * X.col(0).squaredNorm()));
+}
+
+TEST(CoordinateDescent, RandomOrderIsSeeded) {
+  FunctionObjective f = testing::quadratic(testing::ill_conditioned_A() + Tensor::Ones(10, 10), testing::ill_conditioned_b());
+  CoordinateDescentOptions o{.stop = {.max_iterations = 3, .gradient_tolerance = 0, .value_tolerance = 0, .step_tolerance = 0},
+                             .order = CoordinateOrder::Random, .seed = 5};
+  const Result a = minimize(f, Vector::Zero(10), o), b = minimize(f, Vector::Zero(10), o);
+  EXPECT_EQ(a.x, b.x);
+  o.seed = 6;
+  EXPECT_NE(minimize(f, Vector::Zero(10), o).x, a.x);
+  EXPECT_THROW(CoordinateDescent({.search_radius = 0}), ValueError);
+}
+
+}  // namespace
+}  // namespace dagml

@@ -1,0 +1,125 @@
+#include "optim/newton.h"
+
+#include <gtest/gtest.h>
+
+#include "optim/test_problems.h"
+
+namespace dagml {
+namespace {
+
+// Records x after every iteration.
+struct Trace final : Callback {
+  std::vector<Vector> xs;
+  CallbackAction on_iteration(const IterationInfo& info) override {
+    xs.push_back(*info.x);
+    return CallbackAction::Continue;
+  }
+};
+
+TEST(Newton, SolvesAQuadraticInOneStep) {
+  FunctionObjective f = testing::quadratic(testing::convex_A(), testing::convex_b());
+  const Result r = minimize(f, (Vector(3) << 5, -3, 2).finished(), NewtonOptions{});
+  EXPECT_EQ(r.iterations, 1) << r.message;
+  EXPECT_EQ(r.status, Status::GradientTolerance);
+  EXPECT_LT((r.x - testing::convex_A().llt().solve(testing::convex_b())).norm(), 1e-12);
+}
+
+// Pure Newton on f(w) = √(w² + 1) is w ← −w³ (spec notes000_part1.md, E15).
+std::vector<double> pure_newton_sequence(double w0, Index steps) {
+  FunctionObjective f = testing::sqrt_hyperbola();
+  Trace trace;
+  minimize(f, Vector::Constant(1, w0),
+           NewtonOptions{.stop = {.max_iterations = steps, .gradient_tolerance = 0},
+                         .line_search = {.kind = LineSearchKind::None}},
+           trace);
+  std::vector<double> out;
+  for (const Vector& x : trace.xs) out.push_back(x[0]);
+  return out;
+}
+
+TEST(Newton, ReproducesTheNotesSequencesOnSqrtHyperbola) {
+  const auto a = pure_newton_sequence(0.5, 3);  // cubic convergence
+  ASSERT_EQ(a.size(), 3u);
+  EXPECT_NEAR(a[0], -0.125, 1e-15);
+  EXPECT_NEAR(a[1], 0.001953125, 1e-15);
+  EXPECT_NEAR(a[2], -7.450580596923828e-09, 1e-20);
+  const auto b = pure_newton_sequence(1.0, 4);  // oscillation ±1 (unstable in floating point)
+  ASSERT_EQ(b.size(), 4u);
+  for (std::size_t i = 0; i < b.size(); ++i) EXPECT_NEAR(b[i], i % 2 == 0 ? -1.0 : 1.0, 1e-12);
+  const auto c = pure_newton_sequence(1.1, 4);  // divergence
+  ASSERT_EQ(c.size(), 4u);
+  EXPECT_NEAR(c[0], -1.331, 1e-12);
+  EXPECT_NEAR(c[1], 2.357947691, 1e-9);
+  EXPECT_NEAR(c[2], -13.1100, 1e-3);
+  EXPECT_NEAR(c[3], 2253.24, 0.01);
+}
+
+TEST(Newton, DampedNewtonConvergesFromWhereNewtonDiverges) {
+  FunctionObjective f = testing::sqrt_hyperbola();
+  const Result pure = minimize(f, Vector::Constant(1, 1.1),
+                               NewtonOptions{.stop = {.max_iterations = 50}, .line_search = {.kind = LineSearchKind::None}});
+  EXPECT_FALSE(pure.converged());
+  const Result armijo = minimize(f, Vector::Constant(1, 1.1), NewtonOptions{});
+  EXPECT_TRUE(armijo.converged()) << armijo.message;
+  EXPECT_NEAR(armijo.x[0], 0, 1e-8);
+  const Result damped = minimize(
+      f, Vector::Constant(1, 1.1),
+      NewtonOptions{.stop = {.max_iterations = 200, .gradient_tolerance = 1e-10}, .step = 0.5, .line_search = {.kind = LineSearchKind::None}});
+  EXPECT_TRUE(damped.converged()) << damped.message;
+  EXPECT_NEAR(damped.x[0], 0, 1e-8);
+}
+
+TEST(Newton, Rosenbrock) {
+  FunctionObjective f = testing::rosenbrock();
+  const Result r = minimize(f, (Vector(2) << -1.2, 1).finished(), NewtonOptions{});
+  EXPECT_TRUE(r.converged()) << r.message;
+  EXPECT_NEAR(r.x[0], 1, 1e-9);
+  EXPECT_NEAR(r.x[1], 1, 1e-9);
+  EXPECT_LT(r.iterations, 40);
+}
+
+TEST(Newton, LogisticRegressionGraphMatchesSpec) {
+  auto p = testing::logistic();
+  Trace trace;
+  const Result r = minimize(*p->objective, Vector::Zero(2), NewtonOptions{.stop = {.gradient_tolerance = 1e-10}}, trace);
+  EXPECT_TRUE(r.converged()) << r.message;
+  // First IRLS step from 0 is (0.8, −1.2) with J = 2.3525954 (spec notes001_003.md, D4).
+  EXPECT_NEAR(trace.xs[0][0], 0.8, 1e-12);
+  EXPECT_NEAR(trace.xs[0][1], -1.2, 1e-12);
+  EXPECT_NEAR(r.history[1], 2.3525954, 1e-7);
+  EXPECT_NEAR(r.x[0], testing::kLogisticW0, 1e-9);
+  EXPECT_NEAR(r.x[1], testing::kLogisticW1, 1e-9);
+  EXPECT_NEAR(r.value, testing::kLogisticJ, 1e-9);
+  EXPECT_LE(r.iterations, 6);
+}
+
+TEST(Newton, RegularizesAnIndefiniteHessian) {
+  // f(w) = w⁴/4 − w²/2: f''(0.1) < 0; minima at ±1.
+  FunctionObjective f({.dimension = 1,
+                       .value_and_gradient =
+                           [](const Vector& w, Vector& g) {
+                             g = Vector::Constant(1, w[0] * w[0] * w[0] - w[0]);
+                             return std::pow(w[0], 4) / 4 - w[0] * w[0] / 2;
+                           },
+                       .hessian = [](const Vector& w, Tensor& H) { H = Tensor::Constant(1, 1, 3 * w[0] * w[0] - 1); }});
+  const Result r = minimize(f, Vector::Constant(1, 0.1), NewtonOptions{});
+  EXPECT_TRUE(r.converged()) << r.message;
+  EXPECT_NEAR(r.x[0], 1, 1e-9);
+  Vector p;
+  EXPECT_GT(regularized_newton_direction(Tensor::Constant(1, 1, -1), Vector::Constant(1, 1), 1e-8, p), 1);
+  EXPECT_LT(p[0], 0);  // a descent direction
+}
+
+TEST(Newton, BadOptionsAndObjectives) {
+  EXPECT_THROW(Newton({.step = 0}), ValueError);
+  EXPECT_THROW(Newton({.regularization = -1}), ValueError);
+  EXPECT_THROW(Newton({.stop = {.gradient_tolerance = -1}}), ValueError);
+  FunctionObjective no_hessian({.dimension = 1, .value_and_gradient = [](const Vector& x, Vector& g) {
+                                  g = x;
+                                  return 0.5 * x.squaredNorm();
+                                }});
+  EXPECT_THROW(minimize(no_hessian, Vector::Zero(1), NewtonOptions{}), ValueError);
+}
+
+}  // namespace
+}  // namespace dagml
