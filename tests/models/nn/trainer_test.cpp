@@ -1,0 +1,108 @@
+// The trainer: full-batch gradient descent on a linear network reaches the least-squares
+// solution; momentum and Adam train; early stopping stops; a diverging run is reported.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <Eigen/QR>
+
+#include "graph/error.h"
+#include "models/nn/inference.h"
+#include "models/nn/init.h"
+#include "models/nn/linear.h"
+#include "models/nn/network_loss.h"
+#include "models/nn/trainer.h"
+#include "optim/adam.h"
+#include "optim/callbacks.h"
+#include "optim/momentum.h"
+
+namespace dagml::nn {
+namespace {
+
+struct Problem {
+  Tensor X, Y;
+};
+
+Problem regression(Index n) {
+  std::mt19937_64 rng(4);
+  Problem p{Tensor(n, 3), Tensor(n, 1)};
+  for (Index i = 0; i < p.X.size(); ++i) p.X.data()[i] = standard_normal(rng);
+  for (Index i = 0; i < n; ++i) p.Y(i, 0) = 1.5 * p.X(i, 0) - 2 * p.X(i, 1) + 0.5 * p.X(i, 2) + 0.3 + 0.1 * standard_normal(rng);
+  return p;
+}
+
+TEST(Trainer, FullBatchGradientDescentReachesLeastSquares) {
+  const Problem p = regression(40);
+  Sequential net;
+  Linear& layer = net.add(Linear({.in = 3, .out = 1, .seed = 1}));
+  SupervisedNetwork model(net, LossKind::MeanSquaredError);
+  const Result r = Trainer({.epochs = 2000, .batch_size = 40, .chunks = 3, .shuffle = false})
+                       .fit(model, p.X, p.Y, GradientStep({.schedule = StepSchedule::constant(0.1)}));
+  // Closed form: [X 1] β = y by least squares (Householder QR).
+  Tensor A(40, 4);
+  A << p.X, Tensor::Ones(40, 1);
+  const Eigen::VectorXd beta = A.colPivHouseholderQr().solve(Eigen::VectorXd(p.Y.col(0)));
+  for (Index j = 0; j < 3; ++j) EXPECT_NEAR(layer.weight().value(j, 0), beta(j), 1e-8);
+  EXPECT_NEAR(layer.bias().value(0, 0), beta(3), 1e-8);
+  EXPECT_EQ(r.iterations, 2000);
+  EXPECT_EQ(r.status, Status::MaxIterations);
+  EXPECT_EQ(r.history.size(), 2000u);
+}
+
+TEST(Trainer, MomentumAndAdamFitMinibatches) {
+  const Problem p = regression(200);
+  for (int rule = 0; rule < 2; ++rule) {
+    Sequential net;
+    net.add(Linear({.in = 3, .out = 1, .seed = 1}));
+    SupervisedNetwork model(net, LossKind::MeanSquaredError);
+    const Momentum momentum({.schedule = StepSchedule::constant(0.02), .beta = 0.9});
+    const Adam adam({.schedule = StepSchedule::constant(0.05)});
+    const Result r = Trainer({.epochs = 30, .batch_size = 16, .seed = 2})
+                         .fit(model, p.X, p.Y, rule == 0 ? static_cast<const UpdateRule&>(momentum) : adam);
+    EXPECT_LT(r.value, 0.02) << rule;  // the noise variance is 0.01
+  }
+}
+
+TEST(Trainer, EarlyStoppingStopsAndRestoresTheBest) {
+  const Problem p = regression(50);
+  Sequential net;
+  net.add(Linear({.in = 3, .out = 1, .seed = 1}));
+  SupervisedNetwork model(net, LossKind::MeanSquaredError);
+  // A validation score that is best after epoch 3 (on_begin scores θ₀ first): 3, 2, 1, 0, 1, 2.
+  Index calls = 0;
+  EarlyStopping early([&](const Vector&) { return std::abs(static_cast<Scalar>(++calls) - 4.0); }, {.patience = 2});
+  std::vector<Vector> thetas;
+  FunctionCallback record([&](const IterationInfo& info) {
+    thetas.push_back(*info.x);
+    return true;
+  });
+  const Result r = Trainer({.epochs = 100, .batch_size = 10}).fit(model, p.X, p.Y, GradientStep(), {&record, &early});
+  EXPECT_EQ(r.status, Status::CallbackStop);
+  EXPECT_EQ(r.iterations, 5);
+  EXPECT_EQ(early.best_iteration(), 3);
+  ASSERT_EQ(thetas.size(), 5u);
+  EXPECT_EQ(r.x, thetas[2]);
+  EXPECT_EQ(flatten_parameters(net.parameters()), thetas[2]);  // the model holds the restored θ
+}
+
+TEST(Trainer, DivergenceIsReportedNotThrown) {
+  const Problem p = regression(20);
+  Sequential net;
+  net.add(Linear({.in = 3, .out = 1, .seed = 1}));
+  SupervisedNetwork model(net, LossKind::MeanSquaredError);
+  const Result r = Trainer({.epochs = 500, .batch_size = 20}).fit(model, p.X, p.Y, GradientStep({.schedule = StepSchedule::constant(50.0)}));
+  EXPECT_EQ(r.status, Status::NumericalFailure);
+  EXPECT_TRUE(r.x.allFinite());
+}
+
+TEST(Trainer, ClearErrors) {
+  EXPECT_THROW(Trainer({.epochs = 0}), ValueError);
+  EXPECT_THROW(Trainer({.chunks = 0}), ValueError);
+  Sequential net;
+  net.add(Linear({.in = 3, .out = 1}));
+  SupervisedNetwork model(net, LossKind::MeanSquaredError);
+  EXPECT_THROW(Trainer().fit(model, Tensor::Zero(4, 3), Tensor::Zero(3, 1), GradientStep()), ShapeError);
+  EXPECT_THROW(Trainer().fit(model, Tensor::Zero(0, 3), Tensor::Zero(0, 1), GradientStep()), ValueError);
+}
+
+}  // namespace
+}  // namespace dagml::nn
