@@ -34,9 +34,9 @@ def run(build_dir, wanted):
     need_cnn = any(n.startswith("cnn") for n in names)
     filters = []
     if need_mlp:
-        filters += ["mlp_epoch/1$", "mlp_epoch/2$", "mlp_gemm_bound"]
+        filters += ["mlp_epoch/1/", "mlp_epoch/2/", "mlp_gemm_bound"]
     if need_cnn:
-        filters += ["cnn_epoch/1$", "cnn_gemm_bound"]
+        filters += ["cnn_epoch/1/", "cnn_gemm_bound"]
     d = dagml_runs(build_dir, "|".join(filters))
     r1 = reference(1, (["mlp_epoch"] if need_mlp else []) + (["cnn_epoch"] if need_cnn else []))
     if "mlp_epoch_1t" in names:

@@ -107,4 +107,13 @@ void read_tensors(const ModelReader& r, Layer& network, const std::string& prefi
   for (std::size_t i = 0; i < buffers.size(); ++i) read_into(r, prefix + fmt::format("buffer{}", i), *buffers[i]);
 }
 
+void save_network(const std::string& path, Layer& network) {
+  ModelWriter w("Network");
+  w.put_text("description", network.describe());
+  write_tensors(w, network);
+  w.save(path);
+}
+
+void load_network(const std::string& path, Layer& network) { read_tensors(ModelReader(path, "Network"), network); }
+
 }  // namespace dagml::nn

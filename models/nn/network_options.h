@@ -64,4 +64,10 @@ TrainingOptions read_training_options(const ModelReader& reader);
 void write_tensors(ModelWriter& writer, Layer& network, const std::string& prefix = "");
 void read_tensors(const ModelReader& reader, Layer& network, const std::string& prefix = "");
 
+// A network's parameters and buffers alone, in a model file named "Network" (for networks built
+// with the layer API; the architecture is the caller's code). load_network throws as
+// ModelReader and read_tensors, e.g. when the file was saved from a different architecture.
+void save_network(const std::string& path, Layer& network);
+void load_network(const std::string& path, Layer& network);
+
 }  // namespace dagml::nn
