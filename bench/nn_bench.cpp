@@ -59,8 +59,9 @@ void mlp_epoch(benchmark::State& state) {
   set_num_threads(static_cast<int>(state.range(0)));
   double accuracy = 0;
   for (auto _ : state) {
-    MlpClassifier clf({.architecture = {.hidden = {256, 128}},
-                       .training = {.solver = Solver::Adam, .learning_rate = 1e-3, .epochs = 1, .batch_size = 128, .seed = 1}});
+    MlpClassifier clf(
+        {.architecture = {.hidden = {256, 128}},
+         .training = {.solver = Solver::Adam, .learning_rate = 1e-3, .epochs = 1, .batch_size = 128, .seed = 1}});
     clf.fit(d.X_train, d.y_train);
     state.PauseTiming();
     accuracy = clf.score(d.X_test, d.y_test);
@@ -79,12 +80,17 @@ void cnn_epoch(benchmark::State& state) {
   set_num_threads(static_cast<int>(state.range(0)));
   CnnArchitecture arch;
   arch.input = {1, d.side, d.side};
-  if (d.side == 8) arch.blocks = {{.filters = 8, .kernel = 3, .padding = 1}, {.filters = 16, .kernel = 3, .padding = 1}};
+  if (d.side == 8)
+    arch.blocks = {{.filters = 8, .kernel = 3, .padding = 1}, {.filters = 16, .kernel = 3, .padding = 1}};
   double accuracy = 0;
   for (auto _ : state) {
     CnnClassifier cnn({.architecture = arch,
-                       .training = {.solver = Solver::Momentum, .learning_rate = 0.05, .momentum = 0.9, .epochs = 1,
-                                    .batch_size = 64, .seed = 1}});
+                       .training = {.solver = Solver::Momentum,
+                                    .learning_rate = 0.05,
+                                    .momentum = 0.9,
+                                    .epochs = 1,
+                                    .batch_size = 64,
+                                    .seed = 1}});
     cnn.fit(X, y);
     state.PauseTiming();
     accuracy = cnn.score(d.X_test, d.y_test);
@@ -115,7 +121,9 @@ void mlp_gemm_bound(benchmark::State& state) {
   }
   auto step = [&](Index rows) {
     if (A.empty() || A[0].rows() != rows) {
-      A.clear(); G.clear(); dA.clear();
+      A.clear();
+      G.clear();
+      dA.clear();
       for (int l = 0; l < 4; ++l) A.push_back(random_tensor(rows, sizes[l], rng));
       for (int l = 0; l < 4; ++l) G.push_back(random_tensor(rows, sizes[l], rng));
       for (int l = 0; l < 4; ++l) dA.push_back(Tensor(rows, sizes[l]));

@@ -38,9 +38,10 @@ int main(int argc, char** argv) {
   write_pgm((dir / "nn_autoencoder_reconstructions.pgm").string(), tile_images(pair, side, side, 10));
 
   // VAE with a 2-D latent space, so its decoder can be drawn over a grid of codes.
-  VariationalAutoencoder vae({.hidden = {256},
-                              .latent = 2,
-                              .training = {.learning_rate = 1e-3, .epochs = epochs, .batch_size = 64, .seed = 1, .verbose = true}});
+  VariationalAutoencoder vae(
+      {.hidden = {256},
+       .latent = 2,
+       .training = {.learning_rate = 1e-3, .epochs = epochs, .batch_size = 64, .seed = 1, .verbose = true}});
   vae.fit(data.X_train);
   fmt::print("VAE: test −ELBO per image {:.2f} nats\n", vae.negative_elbo(data.X_test, 5));
   write_pgm((dir / "nn_vae_samples.pgm").string(), tile_images(vae.sample(64, 7), side, side, 8));
@@ -52,6 +53,7 @@ int main(int argc, char** argv) {
       codes(i * g + j, 1) = 2.5 - 5.0 * static_cast<Scalar>(i) / static_cast<Scalar>(g - 1);
     }
   write_pgm((dir / "nn_vae_manifold.pgm").string(), tile_images(vae.decode(codes), side, side, g, 0));
-  fmt::print("wrote nn_autoencoder_reconstructions.pgm, nn_vae_samples.pgm and nn_vae_manifold.pgm to {}\n", dir.string());
+  fmt::print("wrote nn_autoencoder_reconstructions.pgm, nn_vae_samples.pgm and nn_vae_manifold.pgm to {}\n",
+             dir.string());
   return 0;
 }

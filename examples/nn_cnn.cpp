@@ -29,7 +29,8 @@ int main(int argc, char** argv) {
   const Index epochs = argc > 1 ? std::atoi(argv[1]) : 2;
   const nn_example::ImageData data = nn_example::load_images(10'000);
   const Index side = data.side;
-  fmt::print("{}: {} training and {} test images of {}×{}\n", data.name, data.X_train.rows(), data.X_test.rows(), side, side);
+  fmt::print("{}: {} training and {} test images of {}×{}\n", data.name, data.X_train.rows(), data.X_test.rows(), side,
+             side);
 
   CnnArchitecture arch;
   arch.input = {1, side, side};
@@ -72,7 +73,8 @@ int main(int argc, char** argv) {
   // Activation maximisation of each class score.
   Tensor maximized(10, images.cols());
   for (Index c = 0; c < 10; ++c)
-    maximized.row(c) = maximize_activation(net, images.cols(), c, {.steps = 100, .step_size = 0.05, .l2 = 0.05, .seed = 3});
+    maximized.row(c) =
+        maximize_activation(net, images.cols(), c, {.steps = 100, .step_size = 0.05, .l2 = 0.05, .seed = 3});
   write_pgm((dir / "nn_cnn_maximized.pgm").string(), tile_images(maximized, side, side, 10, 1, true));
   fmt::print("wrote nn_cnn_filters.pgm, nn_cnn_saliency.pgm, nn_cnn_maximized.pgm and nn_cnn_history.csv to {}\n",
              dir.string());

@@ -24,7 +24,8 @@ class AutoencoderLoss final : public Trainable {
   }
   Var loss(Var x, Var, BuildContext& ctx) override {
     const Var out = decoder_->build(encoder_->build(x, ctx), ctx);
-    return network_loss(out, x, kind_ == Reconstruction::Bernoulli ? LossKind::BinaryCrossEntropy : LossKind::MeanSquaredError);
+    return network_loss(out, x,
+                        kind_ == Reconstruction::Bernoulli ? LossKind::BinaryCrossEntropy : LossKind::MeanSquaredError);
   }
 
  private:
@@ -38,7 +39,8 @@ class AutoencoderLoss final : public Trainable {
 Autoencoder::Autoencoder(const AutoencoderOptions& options) : options_(options) {
   validate(MlpArchitecture{.hidden = options.hidden, .activation = options.activation}, "Autoencoder");
   validate(options.training, "Autoencoder");
-  if (options.code_size < 1) throw ValueError(fmt::format("Autoencoder: code_size must be >= 1, found {}", options.code_size));
+  if (options.code_size < 1)
+    throw ValueError(fmt::format("Autoencoder: code_size must be >= 1, found {}", options.code_size));
 }
 
 void Autoencoder::build_networks() {
@@ -53,13 +55,15 @@ Autoencoder& Autoencoder::fit(const Tensor& X, const CallbackList& callbacks) {
   check_not_empty(X, "Autoencoder::fit");
   check_finite(X, "Autoencoder::fit");
   if (options_.reconstruction == Reconstruction::Bernoulli && (X.minCoeff() < 0 || X.maxCoeff() > 1))
-    throw ValueError(fmt::format("Autoencoder::fit: Bernoulli reconstruction needs X in [0, 1], found values in [{}, {}]",
-                                 X.minCoeff(), X.maxCoeff()));
+    throw ValueError(
+        fmt::format("Autoencoder::fit: Bernoulli reconstruction needs X in [0, 1], found values in [{}, {}]",
+                    X.minCoeff(), X.maxCoeff()));
   features_ = X.cols();
   build_networks();
   AutoencoderLoss model(encoder_, decoder_, options_.reconstruction);
   const FitCallbacks all(options_.training.verbose, callbacks);
-  result_ = Trainer(trainer_options(options_.training)).fit(model, X, Tensor(X.rows(), 0), *make_update_rule(options_.training), all.list());
+  result_ = Trainer(trainer_options(options_.training))
+                .fit(model, X, Tensor(X.rows(), 0), *make_update_rule(options_.training), all.list());
   fitted_ = true;
   return *this;
 }
@@ -98,7 +102,8 @@ void Autoencoder::save(const std::string& path) const {
   check_fitted(fitted_, "Autoencoder::save");
   ModelWriter w("Autoencoder");
   w.put_scalar("hidden_layers", static_cast<Scalar>(options_.hidden.size()));
-  for (std::size_t i = 0; i < options_.hidden.size(); ++i) w.put_scalar(fmt::format("hidden{}", i), static_cast<Scalar>(options_.hidden[i]));
+  for (std::size_t i = 0; i < options_.hidden.size(); ++i)
+    w.put_scalar(fmt::format("hidden{}", i), static_cast<Scalar>(options_.hidden[i]));
   w.put_scalar("code_size", static_cast<Scalar>(options_.code_size));
   w.put_scalar("activation", static_cast<Scalar>(options_.activation));
   w.put_scalar("reconstruction", static_cast<Scalar>(options_.reconstruction));

@@ -39,7 +39,7 @@ class Autoencoder {
 
   // X n×d finite; Bernoulli needs entries in [0, 1] (ValueError otherwise).
   Autoencoder& fit(const Tensor& X, const CallbackList& callbacks = {});
-  Tensor transform(const Tensor& X) const;         // codes, n × q
+  Tensor transform(const Tensor& X) const;          // codes, n × q
   Tensor inverse_transform(const Tensor& Z) const;  // reconstructions from codes, n × d
   Tensor reconstruct(const Tensor& X) const;        // inverse_transform(transform(X))
   // The training criterion on X (the mean over entries).

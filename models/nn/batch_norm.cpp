@@ -9,8 +9,10 @@
 namespace dagml::nn {
 
 BatchNorm::BatchNorm(const BatchNormOptions& options) : options_(options) {
-  if (options.features < 1) throw ValueError(fmt::format("BatchNorm: features must be >= 1, found {}", options.features));
-  if (!(options.epsilon > 0)) throw ValueError(fmt::format("BatchNorm: epsilon must be > 0, found {}", options.epsilon));
+  if (options.features < 1)
+    throw ValueError(fmt::format("BatchNorm: features must be >= 1, found {}", options.features));
+  if (!(options.epsilon > 0))
+    throw ValueError(fmt::format("BatchNorm: epsilon must be > 0, found {}", options.epsilon));
   if (!(options.momentum > 0 && options.momentum <= 1))
     throw ValueError(fmt::format("BatchNorm: momentum must be in (0, 1], found {}", options.momentum));
   const Index d = options.features;

@@ -20,13 +20,15 @@ void validate(const CnnArchitecture& a, const char* owner) {
   if (a.input.channels < 1 || a.input.height < 1 || a.input.width < 1)
     throw ValueError(fmt::format("{}: the input image must be at least 1×1×1, found {}×{}×{}", owner, a.input.channels,
                                  a.input.height, a.input.width));
-  if (!(a.dropout >= 0 && a.dropout < 1)) throw ValueError(fmt::format("{}: dropout must be in [0, 1), found {}", owner, a.dropout));
+  if (!(a.dropout >= 0 && a.dropout < 1))
+    throw ValueError(fmt::format("{}: dropout must be in [0, 1), found {}", owner, a.dropout));
   for (Index h : a.hidden)
     if (h < 1) throw ValueError(fmt::format("{}: every hidden width must be >= 1, found {}", owner, h));
   for (const ConvBlock& b : a.blocks)
     if (b.filters < 1 || b.kernel < 1 || b.padding < 0 || b.pool < 1)
-      throw ValueError(fmt::format("{}: a block needs filters, kernel, pool >= 1 and padding >= 0, found {}, {}, {}, {}",
-                                   owner, b.filters, b.kernel, b.pool, b.padding));
+      throw ValueError(
+          fmt::format("{}: a block needs filters, kernel, pool >= 1 and padding >= 0, found {}, {}, {}, {}", owner,
+                      b.filters, b.kernel, b.pool, b.padding));
   make_cnn(a, 2, 0);  // the geometry checks of every layer
 }
 
@@ -35,7 +37,10 @@ Sequential make_cnn(const CnnArchitecture& a, Index classes, std::uint64_t seed)
   ImageShape shape = a.input;
   std::uint64_t layer = 0;
   for (const ConvBlock& b : a.blocks) {
-    const Conv2d& conv = net.add(Conv2d({.input = shape, .filters = b.filters, .kernel = b.kernel, .padding = b.padding,
+    const Conv2d& conv = net.add(Conv2d({.input = shape,
+                                         .filters = b.filters,
+                                         .kernel = b.kernel,
+                                         .padding = b.padding,
                                          .seed = derive_seed(seed, layer++)}));
     shape = conv.output();
     net.add(Activation(ActivationKind::Relu));
@@ -71,7 +76,8 @@ CnnClassifier& CnnClassifier::fit(const Tensor& X, const Vector& y, const Callba
   network_ = make_cnn(options_.architecture, classes_, options_.training.seed);
   SupervisedNetwork model(network_, LossKind::SoftmaxCrossEntropy, options_.l2);
   const FitCallbacks all(options_.training.verbose, callbacks);
-  result_ = Trainer(trainer_options(options_.training)).fit(model, X, Tensor(y), *make_update_rule(options_.training), all.list());
+  result_ = Trainer(trainer_options(options_.training))
+                .fit(model, X, Tensor(y), *make_update_rule(options_.training), all.list());
   fitted_ = true;
   return *this;
 }
@@ -102,15 +108,19 @@ void CnnClassifier::save(const std::string& path) const {
   const CnnArchitecture& a = options_.architecture;
   ModelWriter w("CnnClassifier");
   w.put_tensor("input", (Tensor(1, 3) << static_cast<Scalar>(a.input.channels), static_cast<Scalar>(a.input.height),
-                         static_cast<Scalar>(a.input.width)).finished());
+                         static_cast<Scalar>(a.input.width))
+                            .finished());
   w.put_scalar("blocks", static_cast<Scalar>(a.blocks.size()));
   for (std::size_t i = 0; i < a.blocks.size(); ++i) {
     const ConvBlock& b = a.blocks[i];
-    w.put_tensor(fmt::format("block{}", i), (Tensor(1, 4) << static_cast<Scalar>(b.filters), static_cast<Scalar>(b.kernel),
-                                             static_cast<Scalar>(b.padding), static_cast<Scalar>(b.pool)).finished());
+    w.put_tensor(fmt::format("block{}", i),
+                 (Tensor(1, 4) << static_cast<Scalar>(b.filters), static_cast<Scalar>(b.kernel),
+                  static_cast<Scalar>(b.padding), static_cast<Scalar>(b.pool))
+                     .finished());
   }
   w.put_scalar("hidden_layers", static_cast<Scalar>(a.hidden.size()));
-  for (std::size_t i = 0; i < a.hidden.size(); ++i) w.put_scalar(fmt::format("hidden{}", i), static_cast<Scalar>(a.hidden[i]));
+  for (std::size_t i = 0; i < a.hidden.size(); ++i)
+    w.put_scalar(fmt::format("hidden{}", i), static_cast<Scalar>(a.hidden[i]));
   w.put_scalar("dropout", a.dropout);
   write_training_options(w, options_.training);
   w.put_scalar("l2", options_.l2);

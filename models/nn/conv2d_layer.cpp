@@ -15,8 +15,8 @@ Conv2d::Conv2d(const Conv2dOptions& options)
   geometry_.validate();
   std::mt19937_64 rng(options.seed);
   const Index area = options.kernel * options.kernel;
-  filters_ = {"filters", initial_weights(options.init, options.filters, geometry_.filter_size(), geometry_.filter_size(),
-                                         options.filters * area, rng)};
+  filters_ = {"filters", initial_weights(options.init, options.filters, geometry_.filter_size(),
+                                         geometry_.filter_size(), options.filters * area, rng)};
   bias_ = {"bias", Tensor::Zero(1, options.filters)};
 }
 

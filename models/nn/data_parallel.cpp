@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/partitioner.h>
+#include <algorithm>
 
 #include "autodiff/derivatives.h"
 #include "graph/error.h"
@@ -16,8 +16,10 @@ namespace dagml::nn {
 DataParallelGradient::DataParallelGradient(Trainable& model, Index x_cols, Index y_cols, Index batch_size,
                                            const DataParallelOptions& options)
     : batch_size_(batch_size), options_(options) {
-  if (options.chunks < 1) throw ValueError(fmt::format("DataParallelGradient: chunks must be >= 1, found {}", options.chunks));
-  if (batch_size < 1) throw ValueError(fmt::format("DataParallelGradient: batch_size must be >= 1, found {}", batch_size));
+  if (options.chunks < 1)
+    throw ValueError(fmt::format("DataParallelGradient: chunks must be >= 1, found {}", options.chunks));
+  if (batch_size < 1)
+    throw ValueError(fmt::format("DataParallelGradient: batch_size must be >= 1, found {}", batch_size));
   if (x_cols < 1) throw ValueError(fmt::format("DataParallelGradient: inputs need >= 1 column, found {}", x_cols));
   const Index chunk_rows = (batch_size + options.chunks - 1) / options.chunks;
   BuildContext ctx(graph_, Mode::Train, derive_seed(options.seed, ~std::uint64_t{0}));
@@ -45,7 +47,8 @@ DataParallelGradient::DataParallelGradient(Trainable& model, Index x_cols, Index
   // The model's own order of parameters, which may differ from the order of first use.
   std::vector<std::pair<Parameter*, Var>> ordered;
   for (Parameter* p : model.parameters()) {
-    auto it = std::find_if(parameter_nodes_.begin(), parameter_nodes_.end(), [&](const auto& e) { return e.first == p; });
+    auto it =
+        std::find_if(parameter_nodes_.begin(), parameter_nodes_.end(), [&](const auto& e) { return e.first == p; });
     if (it == parameter_nodes_.end())
       throw ValueError(fmt::format("DataParallelGradient: parameter '{}' is not used by the loss", p->name));
     ordered.push_back(*it);
@@ -56,7 +59,8 @@ DataParallelGradient::DataParallelGradient(Trainable& model, Index x_cols, Index
   for (Replica& r : replicas_) {
     std::vector<Var> grads;
     for (auto& e : ordered) {
-      const auto k = std::find_if(parameter_nodes_.begin(), parameter_nodes_.end(), [&](const auto& q) { return q.first == e.first; });
+      const auto k = std::find_if(parameter_nodes_.begin(), parameter_nodes_.end(),
+                                  [&](const auto& q) { return q.first == e.first; });
       grads.push_back(r.grads[static_cast<std::size_t>(k - parameter_nodes_.begin())]);
     }
     r.grads = std::move(grads);
@@ -75,9 +79,10 @@ DataParallelGradient::DataParallelGradient(Trainable& model, Index x_cols, Index
 
 template <class F>
 void DataParallelGradient::for_each_piece(F&& f) const {
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pieces_.size(), 1), [&](const tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t i = r.begin(); i != r.end(); ++i) f(pieces_[i]);
-  });
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pieces_.size(), 1),
+                    [&](const tbb::blocked_range<std::size_t>& r) {
+                      for (std::size_t i = r.begin(); i != r.end(); ++i) f(pieces_[i]);
+                    });
 }
 
 Vector DataParallelGradient::parameters() const {
@@ -96,7 +101,8 @@ void DataParallelGradient::set_parameters(const Vector& theta) {
     throw ShapeError(fmt::format("DataParallelGradient::set_parameters: expected {} values, found {}", num_parameters_,
                                  theta.size()));
   for_each_piece([&](const Piece& piece) {
-    Eigen::Map<Vector>(parameter_data_[piece.index] + piece.begin, piece.size) = theta.segment(piece.offset, piece.size);
+    Eigen::Map<Vector>(parameter_data_[piece.index] + piece.begin, piece.size) =
+        theta.segment(piece.offset, piece.size);
   });
 }
 
@@ -109,12 +115,15 @@ Scalar DataParallelGradient::compute(const Tensor& X, const Tensor& Y, std::span
   const Index n = static_cast<Index>(rows.size());
   if (n < 1) throw ValueError("DataParallelGradient::compute: empty batch");
   if (n > batch_size_)
-    throw ValueError(fmt::format("DataParallelGradient::compute: batch of {} rows, planned for at most {}", n, batch_size_));
+    throw ValueError(
+        fmt::format("DataParallelGradient::compute: batch of {} rows, planned for at most {}", n, batch_size_));
   const Replica& first = replicas_.front();
   if (X.cols() != first.x.cols())
-    throw ShapeError(fmt::format("DataParallelGradient::compute: X must have {} columns, found {}", first.x.cols(), X.cols()));
+    throw ShapeError(
+        fmt::format("DataParallelGradient::compute: X must have {} columns, found {}", first.x.cols(), X.cols()));
   if (first.y && Y.cols() != first.y.cols())
-    throw ShapeError(fmt::format("DataParallelGradient::compute: Y must have {} columns, found {}", first.y.cols(), Y.cols()));
+    throw ShapeError(
+        fmt::format("DataParallelGradient::compute: Y must have {} columns, found {}", first.y.cols(), Y.cols()));
 
   const Index used = std::min(n, chunks());
   const Index base = n / used, extra = n % used;
@@ -131,18 +140,20 @@ Scalar DataParallelGradient::compute(const Tensor& X, const Tensor& Y, std::span
       for (Index i = 0; i < m; ++i) r.y_buffer.row(i) = Y.row(rows[static_cast<std::size_t>(begin + i)]);
       graph_.set_value(r.y, r.y_buffer);
     }
-    std::mt19937_64 rng(derive_seed(options_.seed, step * static_cast<std::uint64_t>(chunks()) + static_cast<std::uint64_t>(c)));
+    std::mt19937_64 rng(
+        derive_seed(options_.seed, step * static_cast<std::uint64_t>(chunks()) + static_cast<std::uint64_t>(c)));
     for (const NoiseNode& noise : r.noise) {
       draw_noise(noise, m, rng, r.noise_buffer);
       graph_.set_value(noise.input, r.noise_buffer);
     }
     begin += m;
   }
-  tbb::parallel_for(tbb::blocked_range<Index>(0, used, 1),
-                    [&](const tbb::blocked_range<Index>& range) {
-                      for (Index c = range.begin(); c != range.end(); ++c) replicas_[static_cast<std::size_t>(c)].executor->run();
-                    },
-                    tbb::simple_partitioner());
+  tbb::parallel_for(
+      tbb::blocked_range<Index>(0, used, 1),
+      [&](const tbb::blocked_range<Index>& range) {
+        for (Index c = range.begin(); c != range.end(); ++c) replicas_[static_cast<std::size_t>(c)].executor->run();
+      },
+      tbb::simple_partitioner());
 
   // Σ_c (n_c/n)·(loss, gradient, statistics), in chunk order.
   gradient.resize(num_parameters_);
@@ -165,7 +176,8 @@ Scalar DataParallelGradient::compute(const Tensor& X, const Tensor& Y, std::span
     statistic_sum_.setZero(stat.running->rows(), stat.running->cols());
     for (Index c = 0; c < used; ++c) {
       const Replica& r = replicas_[static_cast<std::size_t>(c)];
-      statistic_sum_ += (static_cast<Scalar>(r.x.rows()) / static_cast<Scalar>(n)) * r.statistics[s].batch_value.value();
+      statistic_sum_ +=
+          (static_cast<Scalar>(r.x.rows()) / static_cast<Scalar>(n)) * r.statistics[s].batch_value.value();
     }
     *stat.running = (1 - stat.momentum) * *stat.running + stat.momentum * statistic_sum_;
   }

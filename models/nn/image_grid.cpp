@@ -12,8 +12,9 @@ namespace dagml::nn {
 
 Tensor tile_images(const Tensor& images, Index height, Index width, Index columns, Index padding, bool normalize) {
   if (height < 1 || width < 1 || columns < 1 || padding < 0)
-    throw ValueError(fmt::format("tile_images: height, width, columns must be >= 1 and padding >= 0, found {}, {}, {}, {}",
-                                 height, width, columns, padding));
+    throw ValueError(
+        fmt::format("tile_images: height, width, columns must be >= 1 and padding >= 0, found {}, {}, {}, {}", height,
+                    width, columns, padding));
   if (images.rows() < 1 || images.cols() != height * width)
     throw ValueError(fmt::format("tile_images: expected n × {} images (n >= 1), found {}×{}", height * width,
                                  images.rows(), images.cols()));

@@ -11,10 +11,14 @@ namespace dagml::nn {
 
 const char* to_string(Initializer init) {
   switch (init) {
-    case Initializer::Glorot: return "glorot";
-    case Initializer::He: return "he";
-    case Initializer::FanIn: return "fan_in";
-    case Initializer::Zeros: return "zeros";
+    case Initializer::Glorot:
+      return "glorot";
+    case Initializer::He:
+      return "he";
+    case Initializer::FanIn:
+      return "fan_in";
+    case Initializer::Zeros:
+      return "zeros";
   }
   return "?";
 }
@@ -31,7 +35,8 @@ Scalar standard_normal(std::mt19937_64& rng) {
 Tensor initial_weights(Initializer init, Index rows, Index cols, Index fan_in, Index fan_out, std::mt19937_64& rng) {
   if (init == Initializer::Zeros) return Tensor::Zero(rows, cols);
   if (fan_in < 1 || fan_out < 1)
-    throw ValueError(fmt::format("initial_weights: fans must be >= 1, found fan_in {} and fan_out {}", fan_in, fan_out));
+    throw ValueError(
+        fmt::format("initial_weights: fans must be >= 1, found fan_in {} and fan_out {}", fan_in, fan_out));
   Tensor w(rows, cols);
   if (init == Initializer::Glorot) {
     const Scalar a = std::sqrt(6.0 / static_cast<Scalar>(fan_in + fan_out));

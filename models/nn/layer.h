@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <map>
 #include <random>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graph/graph.h"

@@ -27,7 +27,8 @@ MlpClassifier& MlpClassifier::fit(const Tensor& X, const Vector& y, const Callba
   network_ = make_mlp(features_, classes_, options_.architecture, options_.training.seed);
   SupervisedNetwork model(network_, LossKind::SoftmaxCrossEntropy, options_.l2);
   const FitCallbacks all(options_.training.verbose, callbacks);
-  result_ = Trainer(trainer_options(options_.training)).fit(model, X, Tensor(y), *make_update_rule(options_.training), all.list());
+  result_ = Trainer(trainer_options(options_.training))
+                .fit(model, X, Tensor(y), *make_update_rule(options_.training), all.list());
   fitted_ = true;
   return *this;
 }

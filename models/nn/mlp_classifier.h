@@ -32,7 +32,7 @@ class MlpClassifier {
   MlpClassifier& fit(const Tensor& X, const Vector& y, const CallbackList& callbacks = {});
   Vector predict(const Tensor& X) const;
   Tensor predict_proba(const Tensor& X) const;
-  Tensor decision_function(const Tensor& X) const;  // the logits, n × K
+  Tensor decision_function(const Tensor& X) const;       // the logits, n × K
   Scalar score(const Tensor& X, const Vector& y) const;  // accuracy
 
   const Result& training_result() const;

@@ -13,7 +13,8 @@ namespace dagml::nn {
 void validate(const MlpArchitecture& a, const char* owner) {
   for (Index h : a.hidden)
     if (h < 1) throw ValueError(fmt::format("{}: every hidden width must be >= 1, found {}", owner, h));
-  if (!(a.dropout >= 0 && a.dropout < 1)) throw ValueError(fmt::format("{}: dropout must be in [0, 1), found {}", owner, a.dropout));
+  if (!(a.dropout >= 0 && a.dropout < 1))
+    throw ValueError(fmt::format("{}: dropout must be in [0, 1), found {}", owner, a.dropout));
 }
 
 Sequential make_mlp(Index in, Index out, const MlpArchitecture& a, std::uint64_t seed) {

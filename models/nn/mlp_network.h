@@ -17,7 +17,7 @@ struct MlpArchitecture {
   std::vector<Index> hidden = {100};  // hidden widths, each ≥ 1 (empty: a linear model)
   ActivationKind activation = ActivationKind::Relu;
   Initializer init = Initializer::He;
-  Scalar dropout = 0;      // in [0, 1)
+  Scalar dropout = 0;  // in [0, 1)
   bool batch_norm = false;
 };
 

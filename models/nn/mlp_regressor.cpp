@@ -25,7 +25,8 @@ MlpRegressor& MlpRegressor::fit(const Tensor& X, const Vector& y, const Callback
   network_ = make_mlp(features_, 1, options_.architecture, options_.training.seed);
   SupervisedNetwork model(network_, LossKind::MeanSquaredError, options_.l2);
   const FitCallbacks all(options_.training.verbose, callbacks);
-  result_ = Trainer(trainer_options(options_.training)).fit(model, X, Tensor(y), *make_update_rule(options_.training), all.list());
+  result_ = Trainer(trainer_options(options_.training))
+                .fit(model, X, Tensor(y), *make_update_rule(options_.training), all.list());
   fitted_ = true;
   return *this;
 }

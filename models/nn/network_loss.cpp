@@ -8,9 +8,12 @@ namespace dagml::nn {
 
 Var network_loss(Var output, Var target, LossKind kind) {
   switch (kind) {
-    case LossKind::SoftmaxCrossEntropy: return softmax_cross_entropy(output, target);
-    case LossKind::MeanSquaredError: return mean_squared_error(output, target);
-    case LossKind::BinaryCrossEntropy: return binary_cross_entropy_with_logits(output, target);
+    case LossKind::SoftmaxCrossEntropy:
+      return softmax_cross_entropy(output, target);
+    case LossKind::MeanSquaredError:
+      return mean_squared_error(output, target);
+    case LossKind::BinaryCrossEntropy:
+      return binary_cross_entropy_with_logits(output, target);
   }
   return output;
 }

@@ -11,10 +11,14 @@ namespace dagml::nn {
 
 const char* to_string(Solver solver) {
   switch (solver) {
-    case Solver::Sgd: return "sgd";
-    case Solver::Momentum: return "momentum";
-    case Solver::Nesterov: return "nesterov";
-    case Solver::Adam: return "adam";
+    case Solver::Sgd:
+      return "sgd";
+    case Solver::Momentum:
+      return "momentum";
+    case Solver::Nesterov:
+      return "nesterov";
+    case Solver::Adam:
+      return "adam";
   }
   return "?";
 }
@@ -36,11 +40,15 @@ std::unique_ptr<UpdateRule> make_update_rule(const TrainingOptions& o) {
   const StepSchedule schedule = o.decay < 1 ? StepSchedule::step_decay(o.learning_rate, o.decay, o.decay_every)
                                             : StepSchedule::constant(o.learning_rate);
   switch (o.solver) {
-    case Solver::Sgd: return std::make_unique<GradientStep>(GradientStepOptions{.schedule = schedule});
+    case Solver::Sgd:
+      return std::make_unique<GradientStep>(GradientStepOptions{.schedule = schedule});
     case Solver::Momentum:
-      return std::make_unique<Momentum>(MomentumOptions{.schedule = schedule, .beta = o.momentum, .form = MomentumForm::Velocity});
-    case Solver::Nesterov: return std::make_unique<Nesterov>(NesterovOptions{.schedule = schedule, .beta = o.momentum});
-    case Solver::Adam: return std::make_unique<Adam>(AdamOptions{.schedule = schedule});
+      return std::make_unique<Momentum>(
+          MomentumOptions{.schedule = schedule, .beta = o.momentum, .form = MomentumForm::Velocity});
+    case Solver::Nesterov:
+      return std::make_unique<Nesterov>(NesterovOptions{.schedule = schedule, .beta = o.momentum});
+    case Solver::Adam:
+      return std::make_unique<Adam>(AdamOptions{.schedule = schedule});
   }
   return nullptr;
 }
@@ -94,8 +102,8 @@ namespace {
 void read_into(const ModelReader& r, const std::string& name, Parameter& p) {
   Tensor t = r.tensor(name);
   if (shape_of(t) != shape_of(p.value))
-    throw ValueError(fmt::format("model file: entry '{}' ({}) should be {} for this network", name, to_string(shape_of(t)),
-                                 to_string(shape_of(p.value))));
+    throw ValueError(fmt::format("model file: entry '{}' ({}) should be {} for this network", name,
+                                 to_string(shape_of(t)), to_string(shape_of(p.value))));
   p.value = std::move(t);
 }
 }  // namespace

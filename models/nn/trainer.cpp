@@ -13,7 +13,8 @@ namespace dagml::nn {
 
 Trainer::Trainer(const TrainerOptions& options) : options_(options) {
   if (options.epochs < 1) throw ValueError(fmt::format("Trainer: epochs must be >= 1, found {}", options.epochs));
-  if (options.batch_size < 1) throw ValueError(fmt::format("Trainer: batch_size must be >= 1, found {}", options.batch_size));
+  if (options.batch_size < 1)
+    throw ValueError(fmt::format("Trainer: batch_size must be >= 1, found {}", options.batch_size));
   if (options.chunks < 1) throw ValueError(fmt::format("Trainer: chunks must be >= 1, found {}", options.chunks));
 }
 
@@ -28,10 +29,9 @@ Result Trainer::fit(Trainable& model, const Tensor& X, const Tensor& Y, const Up
   }
   const Index batch = std::min(options_.batch_size, X.rows());
   DataParallelGradient engine(model, X.cols(), Y.cols(), batch, {.chunks = options_.chunks, .seed = options_.seed});
-  MinibatchIndices batches(X.rows(), {.batch_size = batch,
-                                      .shuffle = options_.shuffle,
-                                      .seed = options_.seed,
-                                      .drop_last = options_.drop_last});
+  MinibatchIndices batches(
+      X.rows(),
+      {.batch_size = batch, .shuffle = options_.shuffle, .seed = options_.seed, .drop_last = options_.drop_last});
   std::unique_ptr<UpdateRule> update = rule.clone();
   update->reset();
 

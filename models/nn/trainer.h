@@ -11,9 +11,9 @@
 // Each step: the batch's rows come from MinibatchIndices (epoch e shuffled by derive_seed(seed,
 // e)); L and ∇L come from DataParallelGradient; the rule updates the flat parameter vector θ in
 // place; θ goes back into the graph. After every epoch θ is also written into the model's
-// parameters before the callbacks run, so a callback may evaluate the model (forward_batches). The result holds the final θ (or the best one, when
-// EarlyStopping restores it), which fit() also writes into the model's parameters. The weights
-// are bitwise identical for any number of threads (Note [Data-parallel replicas]).
+// parameters before the callbacks run, so a callback may evaluate the model (forward_batches). The result holds the
+// final θ (or the best one, when EarlyStopping restores it), which fit() also writes into the model's parameters. The
+// weights are bitwise identical for any number of threads (Note [Data-parallel replicas]).
 #pragma once
 
 #include <cstdint>

@@ -30,11 +30,14 @@ Tensor saliency_map(Layer& network, const Tensor& X, Index unit) {
 }
 
 Tensor maximize_activation(Layer& network, Index input_size, Index unit, const ActivationMaximizationOptions& o) {
-  if (input_size < 1) throw ValueError(fmt::format("maximize_activation: input_size must be >= 1, found {}", input_size));
+  if (input_size < 1)
+    throw ValueError(fmt::format("maximize_activation: input_size must be >= 1, found {}", input_size));
   if (o.steps < 1) throw ValueError(fmt::format("maximize_activation: steps must be >= 1, found {}", o.steps));
-  if (!(o.step_size > 0)) throw ValueError(fmt::format("maximize_activation: step_size must be > 0, found {}", o.step_size));
+  if (!(o.step_size > 0))
+    throw ValueError(fmt::format("maximize_activation: step_size must be > 0, found {}", o.step_size));
   if (!(o.l2 >= 0)) throw ValueError(fmt::format("maximize_activation: l2 must be >= 0, found {}", o.l2));
-  if (!(o.lower < o.upper)) throw ValueError(fmt::format("maximize_activation: need lower < upper, found {} and {}", o.lower, o.upper));
+  if (!(o.lower < o.upper))
+    throw ValueError(fmt::format("maximize_activation: need lower < upper, found {} and {}", o.lower, o.upper));
   std::mt19937_64 rng(o.seed);
   Tensor x0(1, input_size);
   for (Index i = 0; i < input_size; ++i) x0(0, i) = (o.lower + o.upper) / 2 + o.init_scale * standard_normal(rng);

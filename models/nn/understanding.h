@@ -15,9 +15,9 @@ namespace dagml::nn {
 Tensor saliency_map(Layer& network, const Tensor& X, Index unit);
 
 struct ActivationMaximizationOptions {
-  Index steps = 200;      // ≥ 1
-  Scalar step_size = 0.1;  // > 0
-  Scalar l2 = 0.01;        // λ ≥ 0 of the penalty (λ/2)‖x‖², which keeps x bounded
+  Index steps = 200;            // ≥ 1
+  Scalar step_size = 0.1;       // > 0
+  Scalar l2 = 0.01;             // λ ≥ 0 of the penalty (λ/2)‖x‖², which keeps x bounded
   Scalar lower = 0, upper = 1;  // each step clips x into [lower, upper] (the pixel range)
   Scalar init_scale = 0.01;     // x₀ = (lower + upper)/2 + init_scale·N(0, 1)
   std::uint64_t seed = 0;
@@ -27,7 +27,8 @@ struct ActivationMaximizationOptions {
 //   x ← clip(x + α (∂f(x)_unit/∂x − λ x), lower, upper),
 // from x₀ as in the options, for `steps` steps; returns x (1 × d). The graph is built once and
 // replayed. Throws ValueError for bad options or an out-of-range unit.
-Tensor maximize_activation(Layer& network, Index input_size, Index unit, const ActivationMaximizationOptions& options = {});
+Tensor maximize_activation(Layer& network, Index input_size, Index unit,
+                           const ActivationMaximizationOptions& options = {});
 
 // The filters of a convolution layer as images: K × (C·kh·kw), filter k row-major C × kh × kw.
 inline const Tensor& filter_images(Conv2d& layer) { return layer.filters().value; }

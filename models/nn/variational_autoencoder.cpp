@@ -17,7 +17,8 @@ namespace dagml::nn {
 namespace {
 
 // The mean −ELBO of a batch (see the header), on the graph of x. `eps` is the n×k noise node.
-Var negative_elbo_node(Sequential& encoder, Sequential& decoder, Var x, Var eps, Index k, Scalar beta, BuildContext& ctx) {
+Var negative_elbo_node(Sequential& encoder, Sequential& decoder, Var x, Var eps, Index k, Scalar beta,
+                       BuildContext& ctx) {
   const Var h = encoder.build(x, ctx);
   const Var mu = slice_cols(h, 0, k), log_var = slice_cols(h, k, k);
   const Var z = mu + exp(log_var * 0.5) * eps;  // reparameterisation: μ + σ ⊙ ε
@@ -57,8 +58,10 @@ Tensor sigmoid_of(const Tensor& z) { return (1.0 / (1.0 + (-z.array()).exp())).m
 VariationalAutoencoder::VariationalAutoencoder(const VariationalAutoencoderOptions& options) : options_(options) {
   validate(MlpArchitecture{.hidden = options.hidden, .activation = options.activation}, "VariationalAutoencoder");
   validate(options.training, "VariationalAutoencoder");
-  if (options.latent < 1) throw ValueError(fmt::format("VariationalAutoencoder: latent must be >= 1, found {}", options.latent));
-  if (!(options.beta > 0)) throw ValueError(fmt::format("VariationalAutoencoder: beta must be > 0, found {}", options.beta));
+  if (options.latent < 1)
+    throw ValueError(fmt::format("VariationalAutoencoder: latent must be >= 1, found {}", options.latent));
+  if (!(options.beta > 0))
+    throw ValueError(fmt::format("VariationalAutoencoder: beta must be > 0, found {}", options.beta));
 }
 
 void VariationalAutoencoder::build_networks() {
@@ -73,8 +76,8 @@ void VariationalAutoencoder::check_input(const Tensor& X, const char* who) const
   check_not_empty(X, who);
   check_finite(X, who);
   if (X.minCoeff() < 0 || X.maxCoeff() > 1)
-    throw ValueError(fmt::format("{}: the Bernoulli decoder needs X in [0, 1], found values in [{}, {}]", who, X.minCoeff(),
-                                 X.maxCoeff()));
+    throw ValueError(fmt::format("{}: the Bernoulli decoder needs X in [0, 1], found values in [{}, {}]", who,
+                                 X.minCoeff(), X.maxCoeff()));
 }
 
 VariationalAutoencoder& VariationalAutoencoder::fit(const Tensor& X, const CallbackList& callbacks) {
@@ -83,7 +86,8 @@ VariationalAutoencoder& VariationalAutoencoder::fit(const Tensor& X, const Callb
   build_networks();
   VaeLoss model(encoder_, decoder_, options_.latent, options_.beta);
   const FitCallbacks all(options_.training.verbose, callbacks);
-  result_ = Trainer(trainer_options(options_.training)).fit(model, X, Tensor(X.rows(), 0), *make_update_rule(options_.training), all.list());
+  result_ = Trainer(trainer_options(options_.training))
+                .fit(model, X, Tensor(X.rows(), 0), *make_update_rule(options_.training), all.list());
   fitted_ = true;
   return *this;
 }
@@ -126,7 +130,9 @@ Scalar VariationalAutoencoder::negative_elbo(const Tensor& X, std::uint64_t seed
   std::mt19937_64 rng(seed);
   Tensor eps(X.rows(), options_.latent);
   for (Index i = 0; i < eps.size(); ++i) eps.data()[i] = standard_normal(rng);
-  return negative_elbo_node(encoder_, decoder_, g.input("x", X), g.input("eps", eps), options_.latent, options_.beta, ctx).item();
+  return negative_elbo_node(encoder_, decoder_, g.input("x", X), g.input("eps", eps), options_.latent, options_.beta,
+                            ctx)
+      .item();
 }
 
 const Result& VariationalAutoencoder::training_result() const {
@@ -138,7 +144,8 @@ void VariationalAutoencoder::save(const std::string& path) const {
   check_fitted(fitted_, "VariationalAutoencoder::save");
   ModelWriter w("VariationalAutoencoder");
   w.put_scalar("hidden_layers", static_cast<Scalar>(options_.hidden.size()));
-  for (std::size_t i = 0; i < options_.hidden.size(); ++i) w.put_scalar(fmt::format("hidden{}", i), static_cast<Scalar>(options_.hidden[i]));
+  for (std::size_t i = 0; i < options_.hidden.size(); ++i)
+    w.put_scalar(fmt::format("hidden{}", i), static_cast<Scalar>(options_.hidden[i]));
   w.put_scalar("latent", static_cast<Scalar>(options_.latent));
   w.put_scalar("activation", static_cast<Scalar>(options_.activation));
   w.put_scalar("beta", options_.beta);

@@ -27,17 +27,16 @@ struct Digits {
 // The bundled digits scaled to [0, 1], split 75/25 by a seeded stratified shuffle.
 Digits digits() {
   const Dataset d = load_dataset("digits");
-  TrainTestSplit s = train_test_split(d.features / 16.0, d.target, {.test_fraction = 0.25, .seed = 0, .stratify = true});
+  TrainTestSplit s =
+      train_test_split(d.features / 16.0, d.target, {.test_fraction = 0.25, .seed = 0, .stratify = true});
   return {std::move(s.X_train), std::move(s.X_test), std::move(s.y_train), std::move(s.y_test)};
 }
 
 TEST(CnnClassifier, LearnsDigitsAndRoundTrips) {
   const Digits d = digits();
-  CnnClassifier cnn({.architecture = {.input = {1, 8, 8},
-                                      .blocks = {{.filters = 6, .kernel = 3, .padding = 1}},
-                                      .hidden = {32}},
-                     .training = {.solver = Solver::Momentum, .learning_rate = 0.05, .epochs = 8, .batch_size = 32,
-                                  .seed = 1}});
+  CnnClassifier cnn(
+      {.architecture = {.input = {1, 8, 8}, .blocks = {{.filters = 6, .kernel = 3, .padding = 1}}, .hidden = {32}},
+       .training = {.solver = Solver::Momentum, .learning_rate = 0.05, .epochs = 8, .batch_size = 32, .seed = 1}});
   cnn.fit(d.X_train, d.y_train);
   EXPECT_GE(cnn.score(d.X_test, d.y_test), 0.93);
   const std::string path = temp_path("dagml_cnn_test.txt");
@@ -79,13 +78,15 @@ TEST(Autoencoder, LinearAutoencoderReachesThePcaError) {
   bernoulli_options.reconstruction = Reconstruction::Bernoulli;
   EXPECT_THROW(Autoencoder{no_code}, ValueError);
   Autoencoder bernoulli(bernoulli_options);
-  EXPECT_THAT([&] { bernoulli.fit(X); }, ::testing::ThrowsMessage<ValueError>(::testing::HasSubstr("needs X in [0, 1]")));
+  EXPECT_THAT([&] { bernoulli.fit(X); },
+              ::testing::ThrowsMessage<ValueError>(::testing::HasSubstr("needs X in [0, 1]")));
 }
 
 TEST(VariationalAutoencoder, ElboMatchesTheFormulaAndTrainingRaisesIt) {
   const Digits d = digits();
   const Tensor X = d.X_train.topRows(300);
-  VariationalAutoencoder vae({.hidden = {32}, .latent = 2, .training = {.learning_rate = 3e-3, .epochs = 1, .batch_size = 30, .seed = 1}});
+  VariationalAutoencoder vae(
+      {.hidden = {32}, .latent = 2, .training = {.learning_rate = 3e-3, .epochs = 1, .batch_size = 30, .seed = 1}});
   vae.fit(X);
   const Scalar early = vae.negative_elbo(d.X_test, 5);
 
@@ -101,7 +102,8 @@ TEST(VariationalAutoencoder, ElboMatchesTheFormulaAndTrainingRaisesIt) {
   const Scalar kl = 0.5 * (mu.array().square() + log_var.array().exp() - log_var.array() - 1).sum();
   EXPECT_NEAR(early, (reconstruction + kl) / static_cast<Scalar>(x.rows()), 1e-8 * early);
 
-  VariationalAutoencoder longer({.hidden = {32}, .latent = 2, .training = {.learning_rate = 3e-3, .epochs = 15, .batch_size = 30, .seed = 1}});
+  VariationalAutoencoder longer(
+      {.hidden = {32}, .latent = 2, .training = {.learning_rate = 3e-3, .epochs = 15, .batch_size = 30, .seed = 1}});
   longer.fit(X);
   EXPECT_LT(longer.negative_elbo(d.X_test, 5), early - 2.0);
   const auto& history = longer.training_result().history;

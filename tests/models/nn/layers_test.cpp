@@ -75,14 +75,18 @@ TEST(Activation, ValuesAndGradchecks) {
   Graph g;
   BuildContext ctx(g, Mode::Eval);
   const Var x = g.input("x", (Tensor(1, 3) << -2.0, 0.5, 3.0).finished());
-  EXPECT_TRUE(Activation(ActivationKind::LeakyRelu, 0.1).build(x, ctx).value().isApprox((Tensor(1, 3) << -0.2, 0.5, 3.0).finished()));
-  EXPECT_TRUE(Activation(ActivationKind::Relu).build(x, ctx).value().isApprox((Tensor(1, 3) << 0, 0.5, 3.0).finished()));
+  EXPECT_TRUE(Activation(ActivationKind::LeakyRelu, 0.1)
+                  .build(x, ctx)
+                  .value()
+                  .isApprox((Tensor(1, 3) << -0.2, 0.5, 3.0).finished()));
+  EXPECT_TRUE(
+      Activation(ActivationKind::Relu).build(x, ctx).value().isApprox((Tensor(1, 3) << 0, 0.5, 3.0).finished()));
   EXPECT_TRUE(Activation(ActivationKind::Step).build(x, ctx).value().isApprox((Tensor(1, 3) << 0, 1, 1).finished()));
   EXPECT_EQ(Activation(ActivationKind::Identity).build(x, ctx), x);
   EXPECT_NEAR(Activation(ActivationKind::Softmax).build(x, ctx).value().sum(), 1.0, 1e-15);
-  for (ActivationKind k : {ActivationKind::Relu, ActivationKind::LeakyRelu, ActivationKind::Sigmoid, ActivationKind::Tanh,
-                           ActivationKind::Softplus, ActivationKind::Identity, ActivationKind::Softmax,
-                           ActivationKind::LogSoftmax}) {
+  for (ActivationKind k :
+       {ActivationKind::Relu, ActivationKind::LeakyRelu, ActivationKind::Sigmoid, ActivationKind::Tanh,
+        ActivationKind::Softplus, ActivationKind::Identity, ActivationKind::Softmax, ActivationKind::LogSoftmax}) {
     Activation a(k, 0.2);
     // ReLU-like kinks have zero curvature, so their second order check is trivially right too.
     expect_gradcheck(a, 3, 4);
@@ -99,7 +103,8 @@ TEST(Conv2dLayer, MatchesTheOpAndGradchecks) {
   BuildContext ctx(g, Mode::Eval);
   const Tensor x = random_tensor(2, 50, 8);
   const Var y = layer.build(g.input("x", x), ctx);
-  const Var direct = conv2d(g.constant(x), g.constant(layer.filters().value), g.constant(layer.bias().value), layer.geometry());
+  const Var direct =
+      conv2d(g.constant(x), g.constant(layer.filters().value), g.constant(layer.bias().value), layer.geometry());
   EXPECT_EQ(y.value(), direct.value());
   expect_gradcheck(layer, 2, 50);
   Conv2d one_by_one({.input = {3, 2, 2}, .filters = 2, .kernel = 1, .bias = false, .seed = 4});

@@ -40,12 +40,14 @@ struct Digits {
 // The bundled digits scaled to [0, 1], split 75/25 by a seeded stratified shuffle.
 Digits digits() {
   const Dataset d = load_dataset("digits");
-  TrainTestSplit s = train_test_split(d.features / 16.0, d.target, {.test_fraction = 0.25, .seed = 0, .stratify = true});
+  TrainTestSplit s =
+      train_test_split(d.features / 16.0, d.target, {.test_fraction = 0.25, .seed = 0, .stratify = true});
   return {std::move(s.X_train), std::move(s.X_test), std::move(s.y_train), std::move(s.y_test)};
 }
 
 MlpClassifierOptions digits_options() {
-  return {.architecture = {.hidden = {64}}, .training = {.learning_rate = 3e-3, .epochs = 25, .batch_size = 32, .seed = 1}};
+  return {.architecture = {.hidden = {64}},
+          .training = {.learning_rate = 3e-3, .epochs = 25, .batch_size = 32, .seed = 1}};
 }
 
 TEST(MlpClassifier, ReachesNinetyFivePercentOnDigits) {
@@ -103,7 +105,8 @@ TEST(MlpClassifier, ClearErrors) {
   MlpClassifier clf;
   EXPECT_THROW(clf.predict(Tensor::Zero(2, 2)), NotFittedError);
   const Tensor X = Tensor::Zero(3, 2);
-  EXPECT_THAT([&] { clf.fit(X, Vector::Zero(3)); }, ::testing::ThrowsMessage<ValueError>(::testing::HasSubstr("at least 2 classes")));
+  EXPECT_THAT([&] { clf.fit(X, Vector::Zero(3)); },
+              ::testing::ThrowsMessage<ValueError>(::testing::HasSubstr("at least 2 classes")));
   EXPECT_THROW(clf.fit(X, Vector::Zero(2)), ShapeError);
   EXPECT_THROW(clf.fit(X, (Vector(3) << 0, 1, 0.5).finished()), ValueError);
   Tensor bad = X;

@@ -29,7 +29,8 @@ Problem regression(Index n) {
   std::mt19937_64 rng(4);
   Problem p{Tensor(n, 3), Tensor(n, 1)};
   for (Index i = 0; i < p.X.size(); ++i) p.X.data()[i] = standard_normal(rng);
-  for (Index i = 0; i < n; ++i) p.Y(i, 0) = 1.5 * p.X(i, 0) - 2 * p.X(i, 1) + 0.5 * p.X(i, 2) + 0.3 + 0.1 * standard_normal(rng);
+  for (Index i = 0; i < n; ++i)
+    p.Y(i, 0) = 1.5 * p.X(i, 0) - 2 * p.X(i, 1) + 0.5 * p.X(i, 2) + 0.3 + 0.1 * standard_normal(rng);
   return p;
 }
 
@@ -92,7 +93,8 @@ TEST(Trainer, DivergenceIsReportedNotThrown) {
   Sequential net;
   net.add(Linear({.in = 3, .out = 1, .seed = 1}));
   SupervisedNetwork model(net, LossKind::MeanSquaredError);
-  const Result r = Trainer({.epochs = 500, .batch_size = 20}).fit(model, p.X, p.Y, GradientStep({.schedule = StepSchedule::constant(50.0)}));
+  const Result r = Trainer({.epochs = 500, .batch_size = 20})
+                       .fit(model, p.X, p.Y, GradientStep({.schedule = StepSchedule::constant(50.0)}));
   EXPECT_EQ(r.status, Status::NumericalFailure);
   EXPECT_TRUE(r.x.allFinite());
 }

@@ -42,7 +42,8 @@ TEST(SaliencyMap, EqualsFiniteDifferencesOfTheClassScore) {
       const Scalar numeric = (forward_batches(net, up)(i, 1) - forward_batches(net, down)(i, 1)) / (2 * h);
       EXPECT_NEAR(s(i, j), numeric, 1e-8);
     }
-  EXPECT_THAT([&] { saliency_map(net, X, 3); }, ::testing::ThrowsMessage<ValueError>(::testing::HasSubstr("unit must be in [0, 3)")));
+  EXPECT_THAT([&] { saliency_map(net, X, 3); },
+              ::testing::ThrowsMessage<ValueError>(::testing::HasSubstr("unit must be in [0, 3)")));
 }
 
 TEST(MaximizeActivation, RaisesTheUnitAndStaysInRange) {
@@ -62,10 +63,10 @@ TEST(ImageGrid, TilesAndWritesPgm) {
   ASSERT_EQ(grid.rows(), 5);
   ASSERT_EQ(grid.cols(), 5);
   EXPECT_DOUBLE_EQ(grid(0, 0), 0.0);
-  EXPECT_DOUBLE_EQ(grid(1, 1), 1.0);   // image 0 normalised: 3 → 1
-  EXPECT_DOUBLE_EQ(grid(0, 3), 0.5);   // constant image 1 → 0.5
+  EXPECT_DOUBLE_EQ(grid(1, 1), 1.0);      // image 0 normalised: 3 → 1
+  EXPECT_DOUBLE_EQ(grid(0, 3), 0.5);      // constant image 1 → 0.5
   EXPECT_DOUBLE_EQ(grid(3, 1), 1.0 / 3);  // image 2 at row 1: 0 → 1/3
-  EXPECT_DOUBLE_EQ(grid(2, 2), 0.0);   // padding
+  EXPECT_DOUBLE_EQ(grid(2, 2), 0.0);      // padding
   const std::string path = (std::filesystem::temp_directory_path() / "dagml_image_grid_test.pgm").string();
   write_pgm(path, grid);
   std::ifstream in(path, std::ios::binary);
@@ -99,7 +100,8 @@ TEST(LinearNetwork, OneNarrowLayerCollapsesTheRank) {
   for (Index i = 0; i < X.size(); ++i) X.data()[i] = standard_normal(rng);
   EXPECT_TRUE(forward_batches(narrow, X).isApprox(X * W, 1e-12));
   Sequential nonlinear = small_net();
-  EXPECT_THAT([&] { end_to_end_matrix(nonlinear); }, ::testing::ThrowsMessage<ValueError>(::testing::HasSubstr("layer 0")));
+  EXPECT_THAT([&] { end_to_end_matrix(nonlinear); },
+              ::testing::ThrowsMessage<ValueError>(::testing::HasSubstr("layer 0")));
 }
 
 }  // namespace
