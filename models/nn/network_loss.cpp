@@ -1,8 +1,12 @@
 #include "models/nn/network_loss.h"
 
+#include <fmt/format.h>
+
 #include "autodiff/elementwise.h"
 #include "autodiff/losses.h"
 #include "autodiff/reduce.h"
+#include "graph/error.h"
+#include "models/nn/inference.h"
 
 namespace dagml::nn {
 
@@ -16,6 +20,13 @@ Var network_loss(Var output, Var target, LossKind kind) {
       return binary_cross_entropy_with_logits(output, target);
   }
   return output;
+}
+
+Scalar evaluate_loss(Layer& network, const Tensor& X, const Tensor& Y, LossKind kind, Index batch_size) {
+  if (X.rows() != Y.rows())
+    throw ShapeError(fmt::format("evaluate_loss: X has {} rows but Y has {}", X.rows(), Y.rows()));
+  Graph g;
+  return network_loss(g.constant(forward_batches(network, X, batch_size)), g.constant(Y), kind).item();
 }
 
 Var SupervisedNetwork::loss(Var x, Var y, BuildContext& ctx) {

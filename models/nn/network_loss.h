@@ -17,6 +17,13 @@ enum class LossKind {
 
 Var network_loss(Var output, Var target, LossKind kind);
 
+// The loss of the network's evaluation-mode outputs on (X, Y), computed batch_size rows at a
+// time (no L2 term): a validation loss for EarlyStopping, since the trainer writes the weights
+// back into the network before the callbacks run:
+//   EarlyStopping early([&](const Vector&) { return evaluate_loss(net, X_val, Y_val, kind); });
+// Throws ShapeError when X and Y disagree on rows or the shapes do not fit the loss.
+Scalar evaluate_loss(Layer& network, const Tensor& X, const Tensor& Y, LossKind kind, Index batch_size = 256);
+
 // A network trained on loss(f(x), y) + (λ/2) Σ‖W‖² over the weight matrices and filters (the
 // parameters named "weight" or "filters"; biases and batch-norm scales are not penalised).
 // With reconstruct = true the target is the input itself (autoencoders; y is unused).

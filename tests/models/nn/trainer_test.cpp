@@ -88,6 +88,24 @@ TEST(Trainer, EarlyStoppingStopsAndRestoresTheBest) {
   EXPECT_EQ(flatten_parameters(net.parameters()), thetas[2]);  // the model holds the restored θ
 }
 
+TEST(Trainer, EarlyStoppingOnAValidationLoss) {
+  const Problem train = regression(60), validation = regression(30);
+  Sequential net;
+  Linear& layer = net.add(Linear({.in = 3, .out = 1, .seed = 1}));
+  SupervisedNetwork model(net, LossKind::MeanSquaredError);
+  // evaluate_loss is the mean squared error of the current weights, by hand:
+  const Tensor pred = validation.X * layer.weight().value;
+  const Scalar by_hand = (pred.array() + layer.bias().value(0, 0) - validation.Y.array()).square().mean();
+  EXPECT_NEAR(evaluate_loss(net, validation.X, validation.Y, LossKind::MeanSquaredError), by_hand, 1e-14);
+  EarlyStopping early(
+      [&](const Vector&) { return evaluate_loss(net, validation.X, validation.Y, LossKind::MeanSquaredError); },
+      {.patience = 3, .min_delta = 1e-4});
+  const Result r = Trainer({.epochs = 500, .batch_size = 10}).fit(model, train.X, train.Y, GradientStep(), {&early});
+  EXPECT_EQ(r.status, Status::CallbackStop);  // the validation loss stops improving long before 500 epochs
+  EXPECT_LT(r.iterations, 500);
+  EXPECT_LT(evaluate_loss(net, validation.X, validation.Y, LossKind::MeanSquaredError), 0.05);
+}
+
 TEST(Trainer, DivergenceIsReportedNotThrown) {
   const Problem p = regression(20);
   Sequential net;
