@@ -21,6 +21,7 @@
 #include "optim/graph_objective.h"
 #include "optim/lbfgs.h"
 #include "optim/levenberg_marquardt.h"
+#include "optim/line_search_descent.h"
 #include "optim/momentum.h"
 #include "optim/nesterov.h"
 #include "optim/newton.h"
@@ -68,9 +69,16 @@ int main(int argc, char** argv) {
        }},
       {"projected_gradient",  // box [−2, 2]², backtracking along the projection arc
        [&](HistoryRecorder& h) {
+         return minimize(
+             objective, x0,
+             ProjectedGradientOptions{.stop = first_order, .box = {Vector::Constant(2, -2), Vector::Constant(2, 2)}},
+             h);
+       }},
+      {"steepest_descent_exact",  // notes 000 Algorithm 8: −∇f with Brent's exact line search
+       [&](HistoryRecorder& h) {
          return minimize(objective, x0,
-                         ProjectedGradientOptions{.stop = first_order,
-                                                  .box = {Vector::Constant(2, -2), Vector::Constant(2, 2)}},
+                         LineSearchDescentOptions{.stop = first_order,
+                                                  .line_search = {.kind = LineSearchKind::Exact, .max_step = 1}},
                          h);
        }},
       {"coordinate_descent",
@@ -87,7 +95,7 @@ int main(int argc, char** argv) {
   };
 
   fmt::print("Rosenbrock from (-1.2, 1); minimum 0 at (1, 1)\n\n");
-  fmt::print("{:<20} {:>10} {:>12} {:>12} {:>10}  {}\n", "method", "iterations", "final f", "|x - x*|", "time ms",
+  fmt::print("{:<24} {:>10} {:>12} {:>12} {:>10}  {}\n", "method", "iterations", "final f", "|x - x*|", "time ms",
              "status");
   for (const Method& m : methods) {
     HistoryRecorder history;
@@ -96,7 +104,7 @@ int main(int argc, char** argv) {
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     // Gauss-Newton and LM minimise ½‖r‖² = f/2: report f itself.
     const double value = objective.value(res.x);
-    fmt::print("{:<20} {:>10} {:>12.3e} {:>12.3e} {:>10.2f}  {}\n", m.name, res.iterations, value,
+    fmt::print("{:<24} {:>10} {:>12.3e} {:>12.3e} {:>10.2f}  {}\n", m.name, res.iterations, value,
                (res.x - x_star).norm(), ms, to_string(res.status));
     history.write_csv((out_dir / fmt::format("rosenbrock_{}.csv", m.name)).string());
   }

@@ -15,7 +15,7 @@ Adam::Adam(AdamOptions options) : options_(options) {
     throw ValueError(fmt::format("Adam: epsilon must be finite and > 0, got {}", options.epsilon));
 }
 
-void Adam::update(Vector& x, const Vector& g, Index t) {
+void Adam::update(Eigen::Ref<Vector> x, const Eigen::Ref<const Vector>& g, Index t) {
   const Scalar b1 = options_.beta1, b2 = options_.beta2;
   m_ = b1 * m_ + (1 - b1) * g;
   v_ = b2 * v_ + (1 - b2) * g.cwiseProduct(g);

@@ -14,8 +14,8 @@ namespace dagml {
 
 struct AdamOptions {
   StepSchedule schedule = StepSchedule::constant(1e-3);
-  Scalar beta1 = 0.9;    // in (0, 1)
-  Scalar beta2 = 0.999;  // in (0, 1)
+  Scalar beta1 = 0.9;     // in (0, 1)
+  Scalar beta2 = 0.999;   // in (0, 1)
   Scalar epsilon = 1e-8;  // > 0
 };
 
@@ -28,7 +28,7 @@ class Adam final : public UpdateRule {
   const AdamOptions& options() const { return options_; }
 
  protected:
-  void update(Vector& x, const Vector& gradient, Index t) override;
+  void update(Eigen::Ref<Vector> x, const Eigen::Ref<const Vector>& gradient, Index t) override;
   void init_state(Index p) override {
     m_ = Vector::Zero(p);
     v_ = Vector::Zero(p);

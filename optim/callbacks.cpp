@@ -36,8 +36,8 @@ CallbackAction ProgressBar::on_iteration(const IterationInfo& info) {
   constexpr int kWidth = 30;
   const double frac = info.max_iterations > 0 ? static_cast<double>(info.iteration) / info.max_iterations : 0.0;
   const int filled = static_cast<int>(std::lround(std::min(frac, 1.0) * kWidth));
-  fmt::print("\r[{}{}] {}/{}  f = {:.4e}", std::string(filled, '#'), std::string(kWidth - filled, ' '),
-             info.iteration, info.max_iterations, info.value);
+  fmt::print("\r[{}{}] {}/{}  f = {:.4e}", std::string(filled, '#'), std::string(kWidth - filled, ' '), info.iteration,
+             info.max_iterations, info.value);
   std::fflush(stdout);
   return CallbackAction::Continue;
 }
@@ -128,8 +128,9 @@ void CallbackRunner::begin(const Vector& x0, Scalar f0) {
 bool CallbackRunner::iteration(Index iteration, Index max_iterations, Scalar value, Scalar gradient_norm,
                                const Vector& x, std::string& reason) {
   if (callbacks_.empty()) return false;
-  IterationInfo info{iteration, max_iterations, value, gradient_norm, &x,
-                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()};
+  IterationInfo info{iteration, max_iterations,
+                     value,     gradient_norm,
+                     &x,        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()};
   bool stop = false;
   for (Callback* c : callbacks_) {
     if (c->on_iteration(info) == CallbackAction::Stop && !stop) {

@@ -25,12 +25,12 @@ namespace dagml {
 
 // What a method reports after each iteration.
 struct IterationInfo {
-  Index iteration = 0;            // 1, 2, … (epochs for minibatch runs)
-  Index max_iterations = 0;       // the budget, for progress display
-  Scalar value = 0;               // f(x) after the iteration
-  Scalar gradient_norm = 0;       // ‖∇f(x)‖₂, NaN when the method does not compute it
-  const Vector* x = nullptr;      // the current iterate
-  double elapsed_seconds = 0;     // since on_begin
+  Index iteration = 0;         // 1, 2, … (epochs for minibatch runs)
+  Index max_iterations = 0;    // the budget, for progress display
+  Scalar value = 0;            // f(x) after the iteration
+  Scalar gradient_norm = 0;    // ‖∇f(x)‖₂, NaN when the method does not compute it
+  const Vector* x = nullptr;   // the current iterate
+  double elapsed_seconds = 0;  // since on_begin
 };
 
 enum class CallbackAction { Continue, Stop };
@@ -98,8 +98,8 @@ class HistoryRecorder final : public Callback {
 };
 
 struct EarlyStoppingOptions {
-  Index patience = 10;      // iterations without improvement before stopping, ≥ 1
-  Scalar min_delta = 0;     // an improvement must lower the score by more than this, ≥ 0
+  Index patience = 10;       // iterations without improvement before stopping, ≥ 1
+  Scalar min_delta = 0;      // an improvement must lower the score by more than this, ≥ 0
   bool restore_best = true;  // on_end puts the best iterate (and its objective value) in the result
 };
 
@@ -157,8 +157,8 @@ class CallbackRunner {
 // minimize(objective, x0, options, const CallbackList&) overload.
 class Objective;
 template <class Options, std::derived_from<Callback>... Cs>
-  requires(sizeof...(Cs) > 0)
-Result minimize(Objective& objective, const Vector& x0, const Options& options, Cs&... callbacks) {
+requires(sizeof...(Cs) > 0) Result
+    minimize(Objective& objective, const Vector& x0, const Options& options, Cs&... callbacks) {
   return minimize(objective, x0, options, CallbackList{static_cast<Callback*>(&callbacks)...});
 }
 

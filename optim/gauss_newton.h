@@ -14,8 +14,8 @@
 namespace dagml {
 
 struct GaussNewtonOptions {
-  StopOptions stop = {.max_iterations = 100, .gradient_tolerance = 1e-10, .value_tolerance = 1e-12,
-                      .step_tolerance = 1e-12};
+  StopOptions stop = {
+      .max_iterations = 100, .gradient_tolerance = 1e-10, .value_tolerance = 1e-12, .step_tolerance = 1e-12};
   Scalar step = 1;  // α ∈ (0, 1]
 };
 

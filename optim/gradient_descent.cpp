@@ -44,8 +44,8 @@ GradientDescent::GradientDescent(const UpdateRule& rule, FirstOrderOptions optio
     : rule_(rule.clone()), options_(options) {
   validate(options.stop, "GradientDescent");
   if (options.batch_size < 0)
-    throw ValueError(fmt::format("GradientDescent: batch_size must be >= 0 (0 = full batch), got {}",
-                                 options.batch_size));
+    throw ValueError(
+        fmt::format("GradientDescent: batch_size must be >= 0 (0 = full batch), got {}", options.batch_size));
 }
 
 Result GradientDescent::minimize(Objective& objective, const Vector& x0, const CallbackList& callbacks) const {
@@ -103,7 +103,8 @@ Result GradientDescent::minimize(Objective& objective, const Vector& x0, const C
       x = x_prev;
       f = f_prev;
       status = Status::NumericalFailure;
-      reason = fmt::format("f or its gradient became NaN or infinite at iteration {}; returning the last finite iterate", t);
+      reason =
+          fmt::format("f or its gradient became NaN or infinite at iteration {}; returning the last finite iterate", t);
       --t;
       break;
     }

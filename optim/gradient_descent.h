@@ -21,11 +21,11 @@
 namespace dagml {
 
 struct FirstOrderOptions {
-  StopOptions stop = {};          // max_iterations counts steps (full batch) or epochs (minibatch)
-  Index batch_size = 0;      // 0: full batch; k ≥ 1: minibatches of k rows (objective.num_samples() ≥ 1)
-  bool shuffle = true;       // minibatch: a new seeded order each epoch; false: rows in order
-  std::uint64_t seed = 0;    // the order of epoch e depends only on (n, seed, e)
-  bool keep_best = false;    // return the evaluated iterate with the lowest f (subgradient methods)
+  StopOptions stop = {};   // max_iterations counts steps (full batch) or epochs (minibatch)
+  Index batch_size = 0;    // 0: full batch; k ≥ 1: minibatches of k rows (objective.num_samples() ≥ 1)
+  bool shuffle = true;     // minibatch: a new seeded order each epoch; false: rows in order
+  std::uint64_t seed = 0;  // the order of epoch e depends only on (n, seed, e)
+  bool keep_best = false;  // return the evaluated iterate with the lowest f (subgradient methods)
 };
 
 class GradientDescent {
@@ -48,9 +48,8 @@ Result minimize(Objective& objective, const Vector& x0, const UpdateRule& rule, 
                 const CallbackList& callbacks = {});
 
 template <std::derived_from<Callback>... Cs>
-  requires(sizeof...(Cs) > 0)
-Result minimize(Objective& objective, const Vector& x0, const UpdateRule& rule, const FirstOrderOptions& options,
-                Cs&... callbacks) {
+requires(sizeof...(Cs) > 0) Result minimize(Objective& objective, const Vector& x0, const UpdateRule& rule,
+                                            const FirstOrderOptions& options, Cs&... callbacks) {
   return minimize(objective, x0, rule, options, CallbackList{static_cast<Callback*>(&callbacks)...});
 }
 

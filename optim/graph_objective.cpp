@@ -40,12 +40,13 @@ GraphObjective::GraphObjective(Var loss, std::vector<Var> parameters, GraphObjec
       throw ValueError(fmt::format("GraphObjective: data for {} must have {} columns, got {}",
                                    describe(*graph_, input.id()), input.cols(), value.cols()));
     if (value.rows() < 1 || (num_samples_ > 0 && value.rows() != num_samples_))
-      throw ValueError(fmt::format("GraphObjective: every data tensor must have the same row count n >= 1; "
-                                   "{} has {} rows, expected {}",
-                                   describe(*graph_, input.id()), value.rows(), num_samples_));
+      throw ValueError(
+          fmt::format("GraphObjective: every data tensor must have the same row count n >= 1; "
+                      "{} has {} rows, expected {}",
+                      describe(*graph_, input.id()), value.rows(), num_samples_));
     if (!value.allFinite())
-      throw ValueError(fmt::format("GraphObjective: data for {} has NaN or infinite values",
-                                   describe(*graph_, input.id())));
+      throw ValueError(
+          fmt::format("GraphObjective: data for {} has NaN or infinite values", describe(*graph_, input.id())));
     num_samples_ = value.rows();
   }
   batch_scratch_.resize(options_.data.size());
@@ -135,21 +136,40 @@ Scalar GraphObjective::batch_value_and_gradient(const Vector& x, std::span<const
 }
 
 // H = [∂g_i/∂p_j] block by block: g_i = ∂f/∂p_i is a graph node, so its Jacobian is autodiff again.
+// A Jacobian of g_i costs one reverse pass per entry of g_i, and H is symmetric, so each
+// off-diagonal pair is built once, from the smaller parameter: block (i, j) = J(g_i, p_j) when
+// size(p_i) ≤ size(p_j), else block (j, i) = J(g_j, p_i); the other block is its transpose.
 void GraphObjective::hessian(const Vector& x, Tensor& hessian) {
   const std::size_t k = parameters_.size();
   if (!hessian_exec_) {
-    for (std::size_t i = 0; i < k; ++i)
-      for (std::size_t j = 0; j < k; ++j) hessian_blocks_.push_back(jacobian(gradients_[i], parameters_[j]));
+    for (std::size_t i = 0; i < k; ++i) {
+      for (std::size_t j = i; j < k; ++j) {
+        const bool rows_from_i = parameters_[i].value().size() <= parameters_[j].value().size();
+        hessian_blocks_.push_back(rows_from_i ? jacobian(gradients_[i], parameters_[j])
+                                              : jacobian(gradients_[j], parameters_[i]));
+        hessian_block_transposed_.push_back(!rows_from_i);
+      }
+    }
     hessian_exec_ = std::make_unique<Executor>(*graph_, hessian_blocks_);
   }
   set_parameters(x);
   feed_full();
   hessian_exec_->run();
   hessian.resize(dimension_, dimension_);
-  for (std::size_t i = 0; i < k; ++i)
-    for (std::size_t j = 0; j < k; ++j)
-      hessian.block(offsets_[i], offsets_[j], offsets_[i + 1] - offsets_[i], offsets_[j + 1] - offsets_[j]) =
-          hessian_blocks_[i * k + j].value();
+  std::size_t b = 0;
+  for (std::size_t i = 0; i < k; ++i) {
+    for (std::size_t j = i; j < k; ++j, ++b) {
+      const Index ri = offsets_[i], ni = offsets_[i + 1] - ri, rj = offsets_[j], nj = offsets_[j + 1] - rj;
+      const Tensor& block = hessian_blocks_[b].value();
+      if (hessian_block_transposed_[b]) {
+        hessian.block(rj, ri, nj, ni) = block;
+        hessian.block(ri, rj, ni, nj) = block.transpose();
+      } else {
+        hessian.block(ri, rj, ni, nj) = block;
+        if (i != j) hessian.block(rj, ri, nj, ni) = block.transpose();
+      }
+    }
+  }
 }
 
 // Hv = ∇ₓ (∇f(x)ᵀ v): one more reverse pass over the gradient graph, v fed as inputs.

@@ -85,7 +85,8 @@ class GraphObjective final : public Objective {
   std::vector<Var> gradients_;
   std::unique_ptr<Executor> value_exec_;
   std::unique_ptr<Executor> gradient_exec_;
-  std::vector<Var> hessian_blocks_;  // block (i, j) = ∂g_i/∂p_j at i * k + j
+  std::vector<Var> hessian_blocks_;  // one per pair i ≤ j, see hessian()
+  std::vector<bool> hessian_block_transposed_;
   std::unique_ptr<Executor> hessian_exec_;
   std::vector<Var> hvp_inputs_, hvp_outputs_;
   std::unique_ptr<Executor> hvp_exec_;

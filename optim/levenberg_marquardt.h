@@ -15,9 +15,9 @@
 namespace dagml {
 
 struct LevenbergMarquardtOptions {
-  StopOptions stop = {.max_iterations = 200, .gradient_tolerance = 1e-10, .value_tolerance = 1e-12,
-                      .step_tolerance = 1e-12};
-  Scalar initial_damping = 1e-3;  // τ > 0, μ₀ = τ · max diag(JᵀJ)
+  StopOptions stop = {
+      .max_iterations = 200, .gradient_tolerance = 1e-10, .value_tolerance = 1e-12, .step_tolerance = 1e-12};
+  Scalar initial_damping = 1e-3;   // τ > 0, μ₀ = τ · max diag(JᵀJ)
   bool scale_by_diagonal = false;  // Marquardt's scaling D = diag(JᵀJ)^{1/2}
 };
 

@@ -23,21 +23,21 @@ enum class LineSearchKind { None, Armijo, StrongWolfe, Exact, Grid };
 
 struct LineSearchOptions {
   LineSearchKind kind = LineSearchKind::Armijo;
-  Scalar initial_step = 1;    // first trial α (the step for None), > 0
-  Scalar c1 = 1e-4;           // sufficient-decrease constant, in (0, 1)
-  Scalar c2 = 0.9;            // curvature constant, in (c1, 1)
-  Scalar shrink = 0.5;        // Armijo backtracking factor, in (0, 1)
+  Scalar initial_step = 1;     // first trial α (the step for None), > 0
+  Scalar c1 = 1e-4;            // sufficient-decrease constant, in (0, 1)
+  Scalar c2 = 0.9;             // curvature constant, in (c1, 1)
+  Scalar shrink = 0.5;         // Armijo backtracking factor, in (0, 1)
   Index max_evaluations = 50;  // ≥ 1
-  Scalar max_step = 10;       // Exact and Grid search α in (0, max_step]; StrongWolfe never exceeds it
-  Index grid_points = 20;     // Grid, ≥ 1
-  Scalar tolerance = 1e-8;    // Exact: relative tolerance on α, > 0
+  Scalar max_step = 10;        // Exact and Grid search α in (0, max_step]; StrongWolfe never exceeds it
+  Index grid_points = 20;      // Grid, ≥ 1
+  Scalar tolerance = 1e-8;     // Exact: relative tolerance on α, > 0
 };
 
 // Throws ValueError naming `owner` and the field when an option is out of range.
 void validate(const LineSearchOptions& options, const char* owner);
 
 struct LineSearchResult {
-  bool ok = false;      // a step satisfying the search's condition was found (and f is finite there)
+  bool ok = false;  // a step satisfying the search's condition was found (and f is finite there)
   Scalar alpha = 0;
   Index evaluations = 0;
 };

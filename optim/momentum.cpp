@@ -2,11 +2,9 @@
 
 namespace dagml {
 
-Momentum::Momentum(MomentumOptions options) : options_(options) {
-  check_beta(options.beta, "Momentum", "beta", false);
-}
+Momentum::Momentum(MomentumOptions options) : options_(options) { check_beta(options.beta, "Momentum", "beta", false); }
 
-void Momentum::update(Vector& x, const Vector& g, Index t) {
+void Momentum::update(Eigen::Ref<Vector> x, const Eigen::Ref<const Vector>& g, Index t) {
   const Scalar alpha = options_.schedule.at(t);
   const Scalar beta = options_.beta;
   if (options_.form == MomentumForm::Velocity) {

@@ -33,7 +33,7 @@ class Momentum final : public UpdateRule {
   const Vector& velocity() const { return v_; }
 
  protected:
-  void update(Vector& x, const Vector& gradient, Index t) override;
+  void update(Eigen::Ref<Vector> x, const Eigen::Ref<const Vector>& gradient, Index t) override;
   void init_state(Index p) override { v_ = Vector::Zero(p); }
 
  private:

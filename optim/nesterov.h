@@ -34,7 +34,7 @@ class Nesterov final : public UpdateRule {
   const Vector& velocity() const { return v_; }
 
  protected:
-  void update(Vector& y, const Vector& gradient, Index t) override;
+  void update(Eigen::Ref<Vector> y, const Eigen::Ref<const Vector>& gradient, Index t) override;
   void init_state(Index p) override { v_ = Vector::Zero(p); }
 
  private:

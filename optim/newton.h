@@ -18,9 +18,9 @@ namespace dagml {
 
 struct NewtonOptions {
   StopOptions stop = {.max_iterations = 100, .gradient_tolerance = 1e-8};
-  Scalar step = 1;                 // damping α (the initial trial for a line search), > 0
-  LineSearchOptions line_search = {};   // .kind = None for fixed damped steps
-  Scalar regularization = 1e-8;    // first λ tried (relative to max|diag H|, floor 1e-8) when H is not PD, > 0
+  Scalar step = 1;                     // damping α (the initial trial for a line search), > 0
+  LineSearchOptions line_search = {};  // .kind = None for fixed damped steps
+  Scalar regularization = 1e-8;        // first λ tried (relative to max|diag H|, floor 1e-8) when H is not PD, > 0
 };
 
 class Newton {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "graph/error.h"
+#include "optim/descent_loop.h"
 
 namespace dagml {
 
@@ -48,53 +49,14 @@ Index truncated_cg(Objective& objective, const Vector& x, const Vector& g, Index
 Result NewtonCg::minimize(Objective& objective, const Vector& x0, const CallbackList& callbacks) const {
   check_start(objective, x0, "NewtonCg");
   if (!objective.has_hessian_vector_product())
-    throw ValueError("NewtonCg: the objective offers no Hessian-vector product; use LBFGS");
-  const StopOptions& stop = options_.stop;
+    throw ValueError("NewtonCg: the objective offers no Hessian-vector product; use Lbfgs");
   const Index max_cg = options_.max_cg_iterations > 0 ? options_.max_cg_iterations : objective.dimension();
-  Result result;
-  Vector x = x0, g, p, x_new, g_new;
-  Scalar f = objective.value_and_gradient(x, g);
-  result.evaluations = 1;
-  result.history.push_back(f);
-  Status status = Status::MaxIterations;
-  std::string reason;
-  Index t = 0;
-  Scalar gnorm = g.norm();
-  CallbackRunner runner(callbacks);
-  if (!std::isfinite(f) || !g.allFinite()) {
-    status = Status::NumericalFailure;
-    reason = "f or its gradient is NaN or infinite at x0";
-  } else {
-    runner.begin(x, f);
-    bool done = stop.gradient_tolerance > 0 && gnorm <= stop.gradient_tolerance;
-    if (done) status = Status::GradientTolerance;
-    while (!done) {
-      result.evaluations += truncated_cg(objective, x, g, max_cg, p);
-      Scalar f_new;
-      const LineSearchResult r = line_search(objective, options_.line_search, x, f, g, p, x_new, f_new, g_new);
-      result.evaluations += r.evaluations;
-      if (!r.ok) {
-        status = Status::LineSearchFailure;
-        reason = fmt::format("line search found no sufficient decrease at iteration {}", t + 1);
-        break;
-      }
-      ++t;
-      const Scalar f_prev = f;
-      std::swap(x, x_new);
-      std::swap(g, g_new);
-      f = f_new;
-      gnorm = g.norm();
-      result.history.push_back(f);
-      if (runner.iteration(t, stop.max_iterations, f, gnorm, x, reason)) {
-        status = Status::CallbackStop;
-        break;
-      }
-      done = check_stop(stop, t, f_prev, f, x_new, x, gnorm, status);
-    }
-  }
-  finish(result, x, f, gnorm, t, status, reason, stop);
-  runner.end(result);
-  return result;
+  DescentMethod method{
+      .name = "NewtonCg",
+      .direction = [&](const Vector& x, const Vector& g, Vector& p,
+                       Index& evaluations) { evaluations += truncated_cg(objective, x, g, max_cg, p); },
+  };
+  return descent_loop(objective, x0, options_.stop, options_.line_search, method, callbacks);
 }
 
 Result minimize(Objective& objective, const Vector& x0, const NewtonCgOptions& options, const CallbackList& callbacks) {

@@ -8,8 +8,8 @@
 
 namespace dagml {
 
-Result newton_root(const std::function<Scalar(Scalar)>& phi, const std::function<Scalar(Scalar)>& derivative,
-                   Scalar w0, const NewtonRootOptions& options) {
+Result newton_root(const std::function<Scalar(Scalar)>& phi, const std::function<Scalar(Scalar)>& derivative, Scalar w0,
+                   const NewtonRootOptions& options) {
   if (!phi || !derivative) throw ValueError("newton_root: phi and its derivative are required");
   if (options.max_iterations < 1)
     throw ValueError(fmt::format("newton_root: max_iterations must be >= 1, got {}", options.max_iterations));

@@ -19,7 +19,7 @@ struct NewtonRootOptions {
 };
 
 // Throws ValueError for invalid options, empty callables or a non-finite w0.
-Result newton_root(const std::function<Scalar(Scalar)>& phi, const std::function<Scalar(Scalar)>& derivative,
-                   Scalar w0, const NewtonRootOptions& options = {});
+Result newton_root(const std::function<Scalar(Scalar)>& phi, const std::function<Scalar(Scalar)>& derivative, Scalar w0,
+                   const NewtonRootOptions& options = {});
 
 }  // namespace dagml

@@ -31,8 +31,7 @@ FunctionObjective::FunctionObjective(FunctionObjectiveSpec spec) : spec_(std::mo
   if (!spec_.value_and_gradient) throw ValueError("FunctionObjective: value_and_gradient is required");
   if ((spec_.num_samples > 0) != static_cast<bool>(spec_.batch_value_and_gradient))
     throw ValueError(fmt::format(
-        "FunctionObjective: num_samples ({}) and batch_value_and_gradient must be given together",
-        spec_.num_samples));
+        "FunctionObjective: num_samples ({}) and batch_value_and_gradient must be given together", spec_.num_samples));
   if (spec_.num_samples < 0)
     throw ValueError(fmt::format("FunctionObjective: num_samples must be >= 0, got {}", spec_.num_samples));
 }

@@ -77,9 +77,7 @@ class FunctionObjective final : public Objective {
   Scalar value_and_gradient(const Vector& x, Vector& gradient) override;
   bool has_hessian() const override { return static_cast<bool>(spec_.hessian); }
   void hessian(const Vector& x, Tensor& hessian) override;
-  bool has_hessian_vector_product() const override {
-    return spec_.hessian_vector_product || spec_.hessian;
-  }
+  bool has_hessian_vector_product() const override { return spec_.hessian_vector_product || spec_.hessian; }
   void hessian_vector_product(const Vector& x, const Vector& v, Vector& product) override;
   bool has_residuals() const override { return static_cast<bool>(spec_.residuals); }
   void residuals(const Vector& x, Vector& r, Tensor* jacobian) override;

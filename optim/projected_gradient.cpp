@@ -19,12 +19,12 @@ ProjectedGradient::ProjectedGradient(ProjectedGradientOptions options) : options
   if (b.lower.hasNaN() || b.upper.hasNaN()) throw ValueError("ProjectedGradient: the box bounds contain NaN");
   if (b.lower.size() > 0 && b.upper.size() > 0) {
     if (b.lower.size() != b.upper.size())
-      throw ValueError(fmt::format("ProjectedGradient: box lower has {} entries, upper {}", b.lower.size(),
-                                   b.upper.size()));
+      throw ValueError(
+          fmt::format("ProjectedGradient: box lower has {} entries, upper {}", b.lower.size(), b.upper.size()));
     for (Index j = 0; j < b.lower.size(); ++j)
       if (b.lower[j] > b.upper[j])
-        throw ValueError(fmt::format("ProjectedGradient: box lower[{}] = {} > upper[{}] = {}", j, b.lower[j], j,
-                                     b.upper[j]));
+        throw ValueError(
+            fmt::format("ProjectedGradient: box lower[{}] = {} > upper[{}] = {}", j, b.lower[j], j, b.upper[j]));
   }
   if (!(options_.step > 0) || !std::isfinite(options_.step))
     throw ValueError(fmt::format("ProjectedGradient: step must be finite and > 0, got {}", options_.step));
@@ -39,8 +39,8 @@ Result ProjectedGradient::minimize(Objective& objective, const Vector& x0, const
   const Box& box = options_.box;
   for (const Vector* bound : {&box.lower, &box.upper})
     if (bound->size() > 0 && bound->size() != objective.dimension())
-      throw ShapeError(fmt::format("ProjectedGradient: box bounds must have {} entries, got {}",
-                                   objective.dimension(), bound->size()));
+      throw ShapeError(fmt::format("ProjectedGradient: box bounds must have {} entries, got {}", objective.dimension(),
+                                   bound->size()));
   const StopOptions& stop = options_.stop;
   Result result;
   Vector x = x0, g, x_new, g_new, x_prev;

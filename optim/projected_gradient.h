@@ -28,9 +28,9 @@ struct ProjectedGradientOptions {
   StopOptions stop = {.max_iterations = 1000, .gradient_tolerance = 1e-8};
   Box box = {};
   std::optional<StepSchedule> schedule = std::nullopt;  // fixed steps α_t; unset: backtracking
-  Scalar step = 1;      // first trial α of the backtracking, > 0
-  Scalar c1 = 1e-4;     // in (0, 1)
-  Index max_backtracks = 50;  // ≥ 1
+  Scalar step = 1;                                      // first trial α of the backtracking, > 0
+  Scalar c1 = 1e-4;                                     // in (0, 1)
+  Index max_backtracks = 50;                            // ≥ 1
 };
 
 class ProjectedGradient {

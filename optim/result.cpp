@@ -11,13 +11,20 @@ namespace dagml {
 
 const char* to_string(Status status) {
   switch (status) {
-    case Status::GradientTolerance: return "gradient tolerance";
-    case Status::ValueTolerance: return "value tolerance";
-    case Status::StepTolerance: return "step tolerance";
-    case Status::MaxIterations: return "max iterations";
-    case Status::CallbackStop: return "stopped by callback";
-    case Status::NumericalFailure: return "numerical failure";
-    case Status::LineSearchFailure: return "line search failure";
+    case Status::GradientTolerance:
+      return "gradient tolerance";
+    case Status::ValueTolerance:
+      return "value tolerance";
+    case Status::StepTolerance:
+      return "step tolerance";
+    case Status::MaxIterations:
+      return "max iterations";
+    case Status::CallbackStop:
+      return "stopped by callback";
+    case Status::NumericalFailure:
+      return "numerical failure";
+    case Status::LineSearchFailure:
+      return "line search failure";
   }
   return "unknown";
 }
@@ -45,8 +52,8 @@ Scalar max_relative_change(const Vector& x_prev, const Vector& x) {
   return m;
 }
 
-bool check_stop(const StopOptions& o, Index iteration, Scalar f_prev, Scalar f, const Vector& x_prev,
-                const Vector& x, Scalar gradient_norm, Status& status) {
+bool check_stop(const StopOptions& o, Index iteration, Scalar f_prev, Scalar f, const Vector& x_prev, const Vector& x,
+                Scalar gradient_norm, Status& status) {
   constexpr Scalar kTiny = std::numeric_limits<Scalar>::min();
   if (o.gradient_tolerance > 0 && gradient_norm <= o.gradient_tolerance) {
     status = Status::GradientTolerance;
@@ -71,12 +78,13 @@ std::string stop_message(Status status, const StopOptions& o, Index iterations, 
       return fmt::format("converged: relative change of f <= {:.3g} after {} iterations", o.value_tolerance,
                          iterations);
     case Status::StepTolerance:
-      return fmt::format("converged: maximum relative change of x <= {:.3g} after {} iterations",
-                         o.step_tolerance, iterations);
+      return fmt::format("converged: maximum relative change of x <= {:.3g} after {} iterations", o.step_tolerance,
+                         iterations);
     case Status::MaxIterations:
       return fmt::format("not converged: reached max_iterations = {} (gradient norm {:.3g})", o.max_iterations,
                          gradient_norm);
-    default: return to_string(status);
+    default:
+      return to_string(status);
   }
 }
 

@@ -35,13 +35,13 @@ const char* to_string(Status status);
 bool is_converged(Status status);
 
 struct Result {
-  Vector x;                 // the solution (the last iterate, or the best one when asked for)
-  Scalar value = 0;         // f(x)
+  Vector x;                  // the solution (the last iterate, or the best one when asked for)
+  Scalar value = 0;          // f(x)
   Scalar gradient_norm = 0;  // ‖∇f(x)‖₂ where the method computes it, else NaN
-  Index iterations = 0;     // iterations (epochs for minibatch runs) performed
-  Index evaluations = 0;    // objective evaluations (value, gradient or both count as one)
+  Index iterations = 0;      // iterations (epochs for minibatch runs) performed
+  Index evaluations = 0;     // objective evaluations (value, gradient or both count as one)
   Status status = Status::MaxIterations;
-  std::string message;         // a sentence saying why the run stopped
+  std::string message;          // a sentence saying why the run stopped
   std::vector<Scalar> history;  // f(x_0), f(x_1), …, one entry per iteration, starting at x0
 
   bool converged() const { return is_converged(status); }

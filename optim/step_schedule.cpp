@@ -45,12 +45,18 @@ StepSchedule StepSchedule::strongly_convex(Scalar m) {
 Scalar StepSchedule::at(Index t) const {
   const Scalar s = static_cast<Scalar>(std::max<Index>(t, 1));
   switch (kind_) {
-    case Kind::Constant: return a_;
-    case Kind::InverseTime: return a_ / s;
-    case Kind::InverseSqrt: return a_ / std::sqrt(s);
-    case Kind::StepDecay: return a_ * std::pow(b_, static_cast<Scalar>((std::max<Index>(t, 1) - 1) / every_));
-    case Kind::Lipschitz: return a_ / (b_ * std::sqrt(s));
-    case Kind::StronglyConvex: return 2.0 / (a_ * (s + 1));
+    case Kind::Constant:
+      return a_;
+    case Kind::InverseTime:
+      return a_ / s;
+    case Kind::InverseSqrt:
+      return a_ / std::sqrt(s);
+    case Kind::StepDecay:
+      return a_ * std::pow(b_, static_cast<Scalar>((std::max<Index>(t, 1) - 1) / every_));
+    case Kind::Lipschitz:
+      return a_ / (b_ * std::sqrt(s));
+    case Kind::StronglyConvex:
+      return 2.0 / (a_ * (s + 1));
   }
   return a_;
 }

@@ -8,10 +8,10 @@
 
 namespace dagml {
 
-void UpdateRule::step(Vector& x, const Vector& gradient) {
+void UpdateRule::step(Eigen::Ref<Vector> x, const Eigen::Ref<const Vector>& gradient) {
   if (gradient.size() != x.size())
-    throw ShapeError(fmt::format("{}: step expects a gradient of x's length {}, got {}", name(), x.size(),
-                                 gradient.size()));
+    throw ShapeError(
+        fmt::format("{}: step expects a gradient of x's length {}, got {}", name(), x.size(), gradient.size()));
   if (dimension_ < 0) {
     dimension_ = x.size();
     init_state(dimension_);
@@ -29,12 +29,13 @@ void UpdateRule::reset() {
 
 GradientStep::GradientStep(GradientStepOptions options) : options_(options) {}
 
-void GradientStep::update(Vector& x, const Vector& g, Index t) { x.noalias() -= options_.schedule.at(t) * g; }
+void GradientStep::update(Eigen::Ref<Vector> x, const Eigen::Ref<const Vector>& g, Index t) {
+  x.noalias() -= options_.schedule.at(t) * g;
+}
 
 void check_beta(Scalar beta, const char* owner, const char* field, bool strict) {
   const bool ok = strict ? (beta > 0 && beta < 1) : (beta >= 0 && beta < 1);
-  if (!ok)
-    throw ValueError(fmt::format("{}: {} must be in {}0, 1), got {}", owner, field, strict ? "(" : "[", beta));
+  if (!ok) throw ValueError(fmt::format("{}: {} must be in {}0, 1), got {}", owner, field, strict ? "(" : "[", beta));
 }
 
 }  // namespace dagml

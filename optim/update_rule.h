@@ -24,8 +24,10 @@ class UpdateRule {
  public:
   virtual ~UpdateRule() = default;
 
-  // One update of x in place, from the gradient g at x (same length; ShapeError otherwise).
-  void step(Vector& x, const Vector& gradient);
+  // One update of x in place, from the gradient g at x (same length; ShapeError otherwise). x may
+  // be a Vector or a view of contiguous memory, e.g. Eigen::Map<Vector>(tensor.data(), tensor.size())
+  // to update a parameter tensor where it lives.
+  void step(Eigen::Ref<Vector> x, const Eigen::Ref<const Vector>& gradient);
   // Forgets all state; the next step is step 1 again.
   void reset();
   // The number of steps taken since construction or reset().
@@ -38,7 +40,7 @@ class UpdateRule {
 
  protected:
   // Step number t ≥ 1 on x; state is already sized to x.
-  virtual void update(Vector& x, const Vector& gradient, Index t) = 0;
+  virtual void update(Eigen::Ref<Vector> x, const Eigen::Ref<const Vector>& gradient, Index t) = 0;
   // Allocates zero state for dimension p.
   virtual void init_state(Index p) = 0;
 
@@ -61,7 +63,7 @@ class GradientStep final : public UpdateRule {
   const GradientStepOptions& options() const { return options_; }
 
  protected:
-  void update(Vector& x, const Vector& gradient, Index t) override;
+  void update(Eigen::Ref<Vector> x, const Eigen::Ref<const Vector>& gradient, Index t) override;
   void init_state(Index) override {}
 
  private:

@@ -36,8 +36,8 @@ TEST(Callbacks, EarlyStoppingRestoresTheBestIterate) {
   // Minimise ½‖x‖² from (4, 4); the "validation score" ‖x − (1, 1)‖² is best near (1, 1).
   FunctionObjective f = testing::quadratic(Tensor::Identity(2, 2), Vector::Zero(2));
   EarlyStopping early([](const Vector& x) { return (x - Vector::Ones(2)).squaredNorm(); }, {.patience = 3});
-  const Result r = minimize(f, Vector::Constant(2, 4), GradientStep({.schedule = StepSchedule::constant(0.1)}), {},
-                            early);
+  const Result r =
+      minimize(f, Vector::Constant(2, 4), GradientStep({.schedule = StepSchedule::constant(0.1)}), {}, early);
   EXPECT_EQ(r.status, Status::CallbackStop);
   EXPECT_NE(r.message.find("early stopping"), std::string::npos);
   // x_t = 4·0.9ᵗ; the score is best at t = 13 (x = 1.016…), then 3 iterations without improvement.

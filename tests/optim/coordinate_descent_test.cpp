@@ -38,8 +38,10 @@ TEST(CoordinateDescent, LassoWithExactSoftThreshold) {
   // Optimality (KKT) for LASSO: |2 x_jᵀ(y − Xw)| ≤ λ where w_j = 0, = λ sign(w_j) otherwise.
   const Vector c = 2 * X.transpose() * (y - X * r.x);
   for (Index j = 0; j < 2; ++j) {
-    if (r.x[j] == 0) EXPECT_LE(std::abs(c[j]), lambda + 1e-9);
-    else EXPECT_NEAR(c[j], lambda * (r.x[j] > 0 ? 1 : -1), 1e-8);
+    if (r.x[j] == 0)
+      EXPECT_LE(std::abs(c[j]), lambda + 1e-9);
+    else
+      EXPECT_NEAR(c[j], lambda * (r.x[j] > 0 ? 1 : -1), 1e-8);
   }
   // The same solution from Brent's method on each coordinate, without the formula.
   const Result brent = minimize(f, Vector::Zero(2), CoordinateDescentOptions{});
@@ -60,9 +62,12 @@ TEST(CoordinateDescent, LassoWithExactSoftThreshold) {
 }
 
 TEST(CoordinateDescent, RandomOrderIsSeeded) {
-  FunctionObjective f = testing::quadratic(testing::ill_conditioned_A() + Tensor::Ones(10, 10), testing::ill_conditioned_b());
-  CoordinateDescentOptions o{.stop = {.max_iterations = 3, .gradient_tolerance = 0, .value_tolerance = 0, .step_tolerance = 0},
-                             .order = CoordinateOrder::Random, .seed = 5};
+  FunctionObjective f =
+      testing::quadratic(testing::ill_conditioned_A() + Tensor::Ones(10, 10), testing::ill_conditioned_b());
+  CoordinateDescentOptions o{
+      .stop = {.max_iterations = 3, .gradient_tolerance = 0, .value_tolerance = 0, .step_tolerance = 0},
+      .order = CoordinateOrder::Random,
+      .seed = 5};
   const Result a = minimize(f, Vector::Zero(10), o), b = minimize(f, Vector::Zero(10), o);
   EXPECT_EQ(a.x, b.x);
   o.seed = 6;

@@ -44,10 +44,10 @@ TEST(LevenbergMarquardt, ConvergesWherePlainGaussNewtonDoesNot) {
   EXPECT_FALSE(gn.converged()) << gn.message;
   const bool far = !gn.x.allFinite() || (gn.x - Vector((Vector(2) << 2, -0.7).finished())).norm() > 1;
   EXPECT_TRUE(far);
-  const Result lm = minimize(f, start, LevenbergMarquardtOptions{.stop = {.max_iterations = 500,
-                                                                          .gradient_tolerance = 1e-10,
-                                                                          .value_tolerance = 0,
-                                                                          .step_tolerance = 1e-13}});
+  const Result lm = minimize(
+      f, start,
+      LevenbergMarquardtOptions{
+          .stop = {.max_iterations = 500, .gradient_tolerance = 1e-10, .value_tolerance = 0, .step_tolerance = 1e-13}});
   EXPECT_TRUE(lm.converged()) << lm.message;
   EXPECT_NEAR(lm.x[0], 2, 1e-8);
   EXPECT_NEAR(lm.x[1], -0.7, 1e-8);
@@ -56,8 +56,8 @@ TEST(LevenbergMarquardt, ConvergesWherePlainGaussNewtonDoesNot) {
 
 TEST(LevenbergMarquardt, SensorsAndScaledDamping) {
   auto s = testing::sensors();
-  const Result r = minimize(*s->objective, (Vector(2) << 10, -7).finished(),
-                            LevenbergMarquardtOptions{.scale_by_diagonal = true});
+  const Result r =
+      minimize(*s->objective, (Vector(2) << 10, -7).finished(), LevenbergMarquardtOptions{.scale_by_diagonal = true});
   EXPECT_TRUE(r.converged()) << r.message;
   EXPECT_NEAR(r.x[0], 1, 1e-8);
   EXPECT_NEAR(r.x[1], 2, 1e-8);

@@ -88,6 +88,15 @@ TEST(UpdateRule, NesterovStepEqualsLookAheadForm) {
   }
 }
 
+TEST(UpdateRule, StepsAParameterTensorInPlace) {
+  // A trainer with its own gradients updates each parameter tensor where it lives.
+  Tensor W = (Tensor(2, 2) << 1, 2, 3, 4).finished();
+  const Tensor G = (Tensor(2, 2) << 10, 20, 30, 40).finished();
+  GradientStep gd({.schedule = StepSchedule::constant(0.1)});
+  gd.step(Eigen::Map<Vector>(W.data(), W.size()), Eigen::Map<const Vector>(G.data(), G.size()));
+  EXPECT_LT(W.cwiseAbs().maxCoeff(), 1e-15);  // W − 0.1 G = 0 up to rounding
+}
+
 TEST(UpdateRule, RejectsBadOptionsAndShapes) {
   EXPECT_THROW(Momentum({.beta = 1.0}), ValueError);
   EXPECT_THROW(Nesterov({.beta = -0.1}), ValueError);
@@ -110,8 +119,8 @@ TEST(StepSchedule, Values) {
   EXPECT_DOUBLE_EQ(StepSchedule::step_decay(1.0, 0.5, 10).at(10), 1.0);
   EXPECT_DOUBLE_EQ(StepSchedule::step_decay(1.0, 0.5, 10).at(11), 0.5);
   EXPECT_DOUBLE_EQ(StepSchedule::step_decay(1.0, 0.5, 10).at(25), 0.25);
-  EXPECT_DOUBLE_EQ(StepSchedule::lipschitz(2.0, 4.0).at(4), 0.25);         // R/(L√t)
-  EXPECT_DOUBLE_EQ(StepSchedule::strongly_convex(0.5).at(3), 1.0);          // 2/(m(t+1))
+  EXPECT_DOUBLE_EQ(StepSchedule::lipschitz(2.0, 4.0).at(4), 0.25);  // R/(L√t)
+  EXPECT_DOUBLE_EQ(StepSchedule::strongly_convex(0.5).at(3), 1.0);  // 2/(m(t+1))
 }
 
 TEST(GradientDescent, ConvergesOnConvexQuadratic) {
@@ -124,7 +133,8 @@ TEST(GradientDescent, ConvergesOnConvexQuadratic) {
            new Nesterov({.schedule = StepSchedule::constant(0.1), .beta = 0.5}),
            new Adam({.schedule = StepSchedule::constant(0.05)})}) {
     const std::unique_ptr<const UpdateRule> owned(rule);
-    const Result r = minimize(f, Vector::Zero(3), *rule, {.stop = {.max_iterations = 20000, .gradient_tolerance = 1e-9}});
+    const Result r =
+        minimize(f, Vector::Zero(3), *rule, {.stop = {.max_iterations = 20000, .gradient_tolerance = 1e-9}});
     EXPECT_EQ(r.status, Status::GradientTolerance) << rule->name() << ": " << r.message;
     EXPECT_LT((r.x - x_star).norm(), 1e-8) << rule->name();
     EXPECT_EQ(static_cast<Index>(r.history.size()), r.iterations + 1);
@@ -178,7 +188,8 @@ TEST(GradientDescent, MomentumAndNesterovBeatPlainGdWhenIllConditioned) {
 FunctionObjective mean_squares(Tensor& X, Vector& y) {
   const Index n = 40;
   X.resize(n, 3);
-  for (Index i = 0; i < n; ++i) X.row(i) << std::sin(1.0 + i), std::cos(0.3 * i), 0.1 * static_cast<double>(i % 7) - 0.3;
+  for (Index i = 0; i < n; ++i)
+    X.row(i) << std::sin(1.0 + i), std::cos(0.3 * i), 0.1 * static_cast<double>(i % 7) - 0.3;
   y = X * (Vector(3) << 1, -2, 0.5).finished();
   return FunctionObjective({
       .dimension = 3,
@@ -224,7 +235,8 @@ TEST(GradientDescent, MinibatchAndSgdConvergeAndAreSeeded) {
   const Result d = minimize(f, Vector::Zero(3), sgd, options);
   EXPECT_NE(c.x, d.x);
   options = {.stop = {.max_iterations = 2000, .gradient_tolerance = 1e-10}, .batch_size = 8, .seed = 1};
-  const Result e = minimize(f, Vector::Zero(3), Momentum({.schedule = StepSchedule::constant(0.1), .beta = 0.5}), options);
+  const Result e =
+      minimize(f, Vector::Zero(3), Momentum({.schedule = StepSchedule::constant(0.1), .beta = 0.5}), options);
   EXPECT_TRUE(e.converged()) << e.message;
   EXPECT_LT((e.x - w_star).norm(), 1e-8);
 }
@@ -245,8 +257,9 @@ TEST(GradientDescent, SubgradientKeepsBestIterate) {
                          g = (Vector(2) << (x[0] > 0) - (x[0] < 0), 2.0 * ((x[1] > 0) - (x[1] < 0))).finished();
                          return std::abs(x[0]) + 2 * std::abs(x[1]);
                        }});
-  const Result r = minimize(f, (Vector(2) << 3, -2).finished(), GradientStep({.schedule = StepSchedule::inverse_sqrt(0.5)}),
-                            {.stop = {.max_iterations = 3000, .gradient_tolerance = 0}, .keep_best = true});
+  const Result r =
+      minimize(f, (Vector(2) << 3, -2).finished(), GradientStep({.schedule = StepSchedule::inverse_sqrt(0.5)}),
+               {.stop = {.max_iterations = 3000, .gradient_tolerance = 0}, .keep_best = true});
   EXPECT_EQ(r.status, Status::MaxIterations);
   EXPECT_LT(r.value, 0.05);
   EXPECT_DOUBLE_EQ(r.value, *std::min_element(r.history.begin(), r.history.end()));

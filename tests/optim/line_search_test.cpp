@@ -14,8 +14,8 @@ TEST(LineSearch, EachKindDecreasesRosenbrockAlongTheGradient) {
   const double f0 = f.value_and_gradient(x, g);
   const Vector p = -g / g.norm();
   const double d0 = g.dot(p);
-  for (LineSearchKind kind : {LineSearchKind::Armijo, LineSearchKind::StrongWolfe, LineSearchKind::Exact,
-                              LineSearchKind::Grid}) {
+  for (LineSearchKind kind :
+       {LineSearchKind::Armijo, LineSearchKind::StrongWolfe, LineSearchKind::Exact, LineSearchKind::Grid}) {
     const LineSearchOptions o{.kind = kind, .max_step = 2};
     Vector x_new, g_new;
     double f_new;
@@ -40,7 +40,7 @@ TEST(LineSearch, ScalarMinimisers) {
   auto h = [](double a) { return (a - 0.7) * (a - 0.7) + 1; };
   EXPECT_NEAR(brent_minimize(h, 0, 3), 0.7, 1e-7);
   EXPECT_NEAR(golden_section_minimize(h, 0, 3, 1e-10), 0.7, 1e-7);  // √ε-limited: h is flat near 0.7
-  auto quartic = [](double a) { return std::pow(a - 2, 4) + a; };  // minimum at 2 − (1/4)^{1/3}
+  auto quartic = [](double a) { return std::pow(a - 2, 4) + a; };   // minimum at 2 − (1/4)^{1/3}
   EXPECT_NEAR(brent_minimize(quartic, -5, 5, 1e-10), 2 - std::cbrt(0.25), 1e-6);
   EXPECT_THROW(brent_minimize(h, 1, 0), ValueError);
 }

@@ -56,15 +56,17 @@ TEST(Newton, ReproducesTheNotesSequencesOnSqrtHyperbola) {
 
 TEST(Newton, DampedNewtonConvergesFromWhereNewtonDiverges) {
   FunctionObjective f = testing::sqrt_hyperbola();
-  const Result pure = minimize(f, Vector::Constant(1, 1.1),
-                               NewtonOptions{.stop = {.max_iterations = 50}, .line_search = {.kind = LineSearchKind::None}});
+  const Result pure =
+      minimize(f, Vector::Constant(1, 1.1),
+               NewtonOptions{.stop = {.max_iterations = 50}, .line_search = {.kind = LineSearchKind::None}});
   EXPECT_FALSE(pure.converged());
   const Result armijo = minimize(f, Vector::Constant(1, 1.1), NewtonOptions{});
   EXPECT_TRUE(armijo.converged()) << armijo.message;
   EXPECT_NEAR(armijo.x[0], 0, 1e-8);
-  const Result damped = minimize(
-      f, Vector::Constant(1, 1.1),
-      NewtonOptions{.stop = {.max_iterations = 200, .gradient_tolerance = 1e-10}, .step = 0.5, .line_search = {.kind = LineSearchKind::None}});
+  const Result damped = minimize(f, Vector::Constant(1, 1.1),
+                                 NewtonOptions{.stop = {.max_iterations = 200, .gradient_tolerance = 1e-10},
+                                               .step = 0.5,
+                                               .line_search = {.kind = LineSearchKind::None}});
   EXPECT_TRUE(damped.converged()) << damped.message;
   EXPECT_NEAR(damped.x[0], 0, 1e-8);
 }
@@ -81,7 +83,8 @@ TEST(Newton, Rosenbrock) {
 TEST(Newton, LogisticRegressionGraphMatchesSpec) {
   auto p = testing::logistic();
   Trace trace;
-  const Result r = minimize(*p->objective, Vector::Zero(2), NewtonOptions{.stop = {.gradient_tolerance = 1e-10}}, trace);
+  const Result r =
+      minimize(*p->objective, Vector::Zero(2), NewtonOptions{.stop = {.gradient_tolerance = 1e-10}}, trace);
   EXPECT_TRUE(r.converged()) << r.message;
   // First IRLS step from 0 is (0.8, −1.2) with J = 2.3525954 (spec notes001_003.md, D4).
   EXPECT_NEAR(trace.xs[0][0], 0.8, 1e-12);

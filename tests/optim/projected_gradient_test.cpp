@@ -29,8 +29,10 @@ TEST(ProjectedGradient, NonNegativeQuadraticKkt) {
   const Vector g = testing::convex_A() * r.x - b;
   for (Index j = 0; j < 3; ++j) {
     EXPECT_GE(r.x[j], 0);
-    if (r.x[j] > 1e-10) EXPECT_NEAR(g[j], 0, 1e-7);
-    else EXPECT_GE(g[j], -1e-7);
+    if (r.x[j] > 1e-10)
+      EXPECT_NEAR(g[j], 0, 1e-7);
+    else
+      EXPECT_GE(g[j], -1e-7);
   }
   EXPECT_EQ(r.x[1], 0.0);
 }

@@ -84,8 +84,7 @@ inline FunctionObjective sqrt_hyperbola() {
             g = Vector::Constant(1, w[0] / s);
             return s;
           },
-      .hessian = [](const Vector& w,
-                    Tensor& H) { H = Tensor::Constant(1, 1, std::pow(1 + w[0] * w[0], -1.5)); },
+      .hessian = [](const Vector& w, Tensor& H) { H = Tensor::Constant(1, 1, std::pow(1 + w[0] * w[0], -1.5)); },
   });
 }
 
@@ -157,7 +156,7 @@ inline std::unique_ptr<SensorProblem> sensors() {
   const Var s = p->graph.constant(S, "sensors");
   const Var dist = p->graph.constant(d, "distances");
   p->w = p->graph.parameter("w", Tensor::Zero(1, 2));
-  const Var diff = s - p->w;                       // 4×2, w broadcast over rows
+  const Var diff = s - p->w;                          // 4×2, w broadcast over rows
   const Var r = sqrt(row_sums(square(diff))) - dist;  // 4×1
   p->objective = GraphObjective::least_squares(r, {p->w});
   return p;
