@@ -10,7 +10,7 @@
 //
 // Each step: the batch's rows come from MinibatchIndices (epoch e shuffled by derive_seed(seed,
 // e)); L and ∇L come from DataParallelGradient; the rule updates the flat parameter vector θ in
-// place; θ goes back into the graph. After every epoch θ is also written into the model's
+// place (in parallel blocks); θ goes back into the graph. After every epoch θ is also written into the model's
 // parameters before the callbacks run, so a callback may evaluate the model (forward_batches). The result holds the
 // final θ (or the best one, when EarlyStopping restores it), which fit() also writes into the model's parameters. The
 // weights are bitwise identical for any number of threads (Note [Data-parallel replicas]).
@@ -32,6 +32,10 @@ struct TrainerOptions {
   bool shuffle = true;     // reshuffle every epoch
   bool drop_last = false;  // drop a final short batch
   std::uint64_t seed = 0;  // shuffling and noise
+  // θ is updated in blocks of this many entries in parallel, each by its own copy of the rule
+  // (Note [Blocked updates] in trainer.cpp: the rules of optim/ act entry by entry, so this
+  // changes nothing but speed). Rounded up to a multiple of 16; ≥ 1.
+  Index update_block = 32768;
 };
 
 class Trainer {

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "graph/error.h"
+#include "models/nn/activation.h"
 #include "models/nn/batch_norm.h"
 #include "models/nn/inference.h"
 #include "models/nn/init.h"
@@ -17,6 +18,7 @@
 #include "optim/adam.h"
 #include "optim/callbacks.h"
 #include "optim/momentum.h"
+#include "optim/nesterov.h"
 
 namespace dagml::nn {
 namespace {
@@ -64,6 +66,24 @@ TEST(Trainer, MomentumAndAdamFitMinibatches) {
                          .fit(model, p.X, p.Y, rule == 0 ? static_cast<const UpdateRule&>(momentum) : adam);
     EXPECT_LT(r.value, 0.02) << rule;  // the noise variance is 0.01
   }
+}
+
+TEST(Trainer, BlockedUpdatesEqualOneRuleOnTheWholeVector) {
+  const Problem p = regression(64);
+  auto train = [&](const UpdateRule& rule, Index block) {
+    Sequential net;
+    net.add(Linear({.in = 3, .out = 8, .seed = 1}));
+    net.add(Activation(ActivationKind::Tanh));
+    net.add(Linear({.in = 8, .out = 1, .seed = 2}));  // 41 parameters
+    SupervisedNetwork model(net, LossKind::MeanSquaredError);
+    Trainer({.epochs = 3, .batch_size = 16, .seed = 3, .update_block = block}).fit(model, p.X, p.Y, rule);
+    return flatten_parameters(net.parameters());
+  };
+  const Adam adam({.schedule = StepSchedule::constant(0.01)});
+  const Nesterov nesterov({.schedule = StepSchedule::constant(0.01), .beta = 0.9});
+  EXPECT_EQ(train(adam, 7), train(adam, 1000));
+  EXPECT_EQ(train(nesterov, 5), train(nesterov, 1000));
+  EXPECT_NE(train(adam, 1000), train(nesterov, 1000));
 }
 
 TEST(Trainer, EarlyStoppingStopsAndRestoresTheBest) {
@@ -142,6 +162,7 @@ TEST(Trainer, SaveAndLoadNetworkParameters) {
 TEST(Trainer, ClearErrors) {
   EXPECT_THROW(Trainer({.epochs = 0}), ValueError);
   EXPECT_THROW(Trainer({.chunks = 0}), ValueError);
+  EXPECT_THROW(Trainer({.update_block = 0}), ValueError);
   Sequential net;
   net.add(Linear({.in = 3, .out = 1}));
   SupervisedNetwork model(net, LossKind::MeanSquaredError);
