@@ -1,10 +1,10 @@
 #include "models/nn/data_parallel.h"
 
 #include <fmt/format.h>
-
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/partitioner.h>
+
 #include <algorithm>
 
 #include "autodiff/derivatives.h"
@@ -23,7 +23,9 @@ DataParallelGradient::DataParallelGradient(Trainable& model, Index x_cols, Index
   if (x_cols < 1) throw ValueError(fmt::format("DataParallelGradient: inputs need >= 1 column, found {}", x_cols));
   const Index chunk_rows = (batch_size + options.chunks - 1) / options.chunks;
   BuildContext ctx(graph_, Mode::Train, derive_seed(options.seed, ~std::uint64_t{0}));
+  const std::vector<Parameter*> parameters = model.parameters();
   replicas_.resize(static_cast<std::size_t>(options.chunks));
+  std::vector<Var> wrt;
   for (std::size_t c = 0; c < replicas_.size(); ++c) {
     Replica& r = replicas_[c];
     r.x = graph_.input(fmt::format("x[{}]", c), Tensor::Zero(chunk_rows, x_cols));
@@ -33,39 +35,23 @@ DataParallelGradient::DataParallelGradient(Trainable& model, Index x_cols, Index
       throw ShapeError(fmt::format("DataParallelGradient: the loss must be 1×1, found {}", to_string(r.loss.shape())));
     r.noise = ctx.take_noise();
     r.statistics = ctx.take_statistics();
-    if (c == 0) parameter_nodes_ = ctx.parameter_nodes();
-    std::vector<Var> wrt;
-    for (auto& [p, v] : parameter_nodes_) wrt.push_back(v);
+    if (c == 0) {
+      // θ follows the model's order; the context returns the nodes the loss already uses.
+      for (Parameter* p : parameters) parameter_nodes_.emplace_back(p, ctx.parameter(*p));
+      if (ctx.parameter_nodes().size() != parameters.size())
+        throw ValueError(fmt::format(
+            "DataParallelGradient: the loss uses {} distinct parameters but the model lists {} (each exactly once)",
+            ctx.parameter_nodes().size(), parameters.size()));
+      for (auto& [p, v] : parameter_nodes_) wrt.push_back(v);
+    }
     r.grads = gradients(r.loss, wrt);
     std::vector<Var> outputs{r.loss};
     outputs.insert(outputs.end(), r.grads.begin(), r.grads.end());
     for (const StatisticNode& s : r.statistics) outputs.push_back(s.batch_value);
     r.executor = std::make_unique<Executor>(graph_, std::move(outputs));
   }
-  if (ctx.parameter_nodes().size() != parameter_nodes_.size())
+  if (ctx.parameter_nodes().size() != parameters.size())
     throw ValueError("DataParallelGradient: the replicas of the loss use different parameters");
-  // The model's own order of parameters, which may differ from the order of first use.
-  std::vector<std::pair<Parameter*, Var>> ordered;
-  for (Parameter* p : model.parameters()) {
-    auto it =
-        std::find_if(parameter_nodes_.begin(), parameter_nodes_.end(), [&](const auto& e) { return e.first == p; });
-    if (it == parameter_nodes_.end())
-      throw ValueError(fmt::format("DataParallelGradient: parameter '{}' is not used by the loss", p->name));
-    ordered.push_back(*it);
-  }
-  if (ordered.size() != parameter_nodes_.size())
-    throw ValueError("DataParallelGradient: the loss uses parameters the model does not list");
-  // Reorder every replica's gradients to match.
-  for (Replica& r : replicas_) {
-    std::vector<Var> grads;
-    for (auto& e : ordered) {
-      const auto k = std::find_if(parameter_nodes_.begin(), parameter_nodes_.end(),
-                                  [&](const auto& q) { return q.first == e.first; });
-      grads.push_back(r.grads[static_cast<std::size_t>(k - parameter_nodes_.begin())]);
-    }
-    r.grads = std::move(grads);
-  }
-  parameter_nodes_ = std::move(ordered);
   // Parameter values keep their shape, and node values never move: their addresses are stable.
   for (auto& [p, v] : parameter_nodes_) parameter_data_.push_back(graph_.parameter_value(v).data());
   constexpr Index kPiece = 16384;

@@ -126,7 +126,25 @@ TEST(DataParallelGradient, FoldsBatchStatisticsIntoRunningOnes) {
   EXPECT_TRUE(bn.running_mean().isApprox(expected, 1e-12));
 }
 
+// A model that lists only its first layer's parameters.
+class PartialList final : public Trainable {
+ public:
+  explicit PartialList(Sequential& net) : net_(&net) {}
+  std::vector<Parameter*> parameters() override { return net_->layer(0).parameters(); }
+  Var loss(Var x, Var y, BuildContext& ctx) override {
+    return network_loss(net_->build(x, ctx), y, LossKind::SoftmaxCrossEntropy);
+  }
+
+ private:
+  Sequential* net_;
+};
+
 TEST(DataParallelGradient, ClearErrors) {
+  Sequential partial_net = small_mlp();
+  PartialList partial(partial_net);
+  EXPECT_THAT(
+      [&] { DataParallelGradient(partial, 5, 1, 8); },
+      ::testing::ThrowsMessage<ValueError>(::testing::HasSubstr("uses 4 distinct parameters but the model lists 2")));
   Sequential net = small_mlp();
   SupervisedNetwork model(net, LossKind::SoftmaxCrossEntropy);
   EXPECT_THROW(DataParallelGradient(model, 5, 1, 8, {.chunks = 0}), ValueError);
