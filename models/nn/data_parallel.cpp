@@ -113,11 +113,12 @@ Scalar DataParallelGradient::compute(const Tensor& X, const Tensor& Y, std::span
 
   const Index used = std::min(n, chunks());
   const Index base = n / used, extra = n % used;
-  // Feeding is serial: a change of row count moves the graph's shape version.
-  Index begin = 0;
-  for (Index c = 0; c < used; ++c) {
+  // Chunk c's rows, targets and noise. Feeding a replica whose row count changes moves the
+  // graph's shape version, so those feeds run first, serially; steady-state feeds (same row
+  // count) touch only the replica's own input nodes and run inside its parallel task.
+  auto feed = [&](Index c) {
     Replica& r = replicas_[static_cast<std::size_t>(c)];
-    const Index m = base + (c < extra ? 1 : 0);
+    const Index begin = c * base + std::min(c, extra), m = base + (c < extra ? 1 : 0);
     r.x_buffer.resize(m, X.cols());
     for (Index i = 0; i < m; ++i) r.x_buffer.row(i) = X.row(rows[static_cast<std::size_t>(begin + i)]);
     graph_.set_value(r.x, r.x_buffer);
@@ -132,12 +133,19 @@ Scalar DataParallelGradient::compute(const Tensor& X, const Tensor& Y, std::span
       draw_noise(noise, m, rng, r.noise_buffer);
       graph_.set_value(noise.input, r.noise_buffer);
     }
-    begin += m;
-  }
+  };
+  bool reshaped = false;
+  for (Index c = 0; c < used; ++c)
+    if (replicas_[static_cast<std::size_t>(c)].x.rows() != base + (c < extra ? 1 : 0)) reshaped = true;
+  if (reshaped)
+    for (Index c = 0; c < used; ++c) feed(c);
   tbb::parallel_for(
       tbb::blocked_range<Index>(0, used, 1),
       [&](const tbb::blocked_range<Index>& range) {
-        for (Index c = range.begin(); c != range.end(); ++c) replicas_[static_cast<std::size_t>(c)].executor->run();
+        for (Index c = range.begin(); c != range.end(); ++c) {
+          if (!reshaped) feed(c);
+          replicas_[static_cast<std::size_t>(c)].executor->run();
+        }
       },
       tbb::simple_partitioner());
 
