@@ -38,7 +38,8 @@ def run(build_dir, wanted):
     if need_cnn:
         filters += ["cnn_epoch/1/", "cnn_gemm_bound"]
     d = dagml_runs(build_dir, "|".join(filters))
-    r1 = reference(1, (["mlp_epoch"] if need_mlp else []) + (["cnn_epoch"] if need_cnn else []))
+    ref_workloads = (["mlp_epoch"] if "mlp_epoch_1t" in names else []) + (["cnn_epoch"] if "cnn_epoch_1t" in names else [])
+    r1 = reference(1, ref_workloads) if ref_workloads else {}
     if "mlp_epoch_1t" in names:
         t, acc = d["mlp_epoch/1"]
         ref = r1["mlp_epoch"]
