@@ -139,22 +139,26 @@ Scalar GraphObjective::batch_value_and_gradient(const Vector& x, std::span<const
 // A Jacobian of g_i costs one reverse pass per entry of g_i, and H is symmetric, so each
 // off-diagonal pair is built once, from the smaller parameter: block (i, j) = J(g_i, p_j) when
 // size(p_i) ≤ size(p_j), else block (j, i) = J(g_j, p_i); the other block is its transpose.
-void GraphObjective::hessian(const Vector& x, Tensor& hessian) {
+void GraphObjective::build_hessian() {
+  if (hessian_exec_) return;
   const std::size_t k = parameters_.size();
-  if (!hessian_exec_) {
-    for (std::size_t i = 0; i < k; ++i) {
-      for (std::size_t j = i; j < k; ++j) {
-        const bool rows_from_i = parameters_[i].value().size() <= parameters_[j].value().size();
-        hessian_blocks_.push_back(rows_from_i ? jacobian(gradients_[i], parameters_[j])
-                                              : jacobian(gradients_[j], parameters_[i]));
-        hessian_block_transposed_.push_back(!rows_from_i);
-      }
+  for (std::size_t i = 0; i < k; ++i) {
+    for (std::size_t j = i; j < k; ++j) {
+      const bool rows_from_i = parameters_[i].value().size() <= parameters_[j].value().size();
+      hessian_blocks_.push_back(rows_from_i ? jacobian(gradients_[i], parameters_[j])
+                                            : jacobian(gradients_[j], parameters_[i]));
+      hessian_block_transposed_.push_back(!rows_from_i);
     }
-    hessian_exec_ = std::make_unique<Executor>(*graph_, hessian_blocks_);
   }
-  set_parameters(x);
-  feed_full();
-  hessian_exec_->run();
+  hessian_exec_ = std::make_unique<Executor>(*graph_, hessian_blocks_);
+  std::vector<Var> outs{loss_};
+  outs.insert(outs.end(), gradients_.begin(), gradients_.end());
+  outs.insert(outs.end(), hessian_blocks_.begin(), hessian_blocks_.end());
+  fused_exec_ = std::make_unique<Executor>(*graph_, outs);
+}
+
+void GraphObjective::read_hessian(Tensor& hessian) const {
+  const std::size_t k = parameters_.size();
   hessian.resize(dimension_, dimension_);
   std::size_t b = 0;
   for (std::size_t i = 0; i < k; ++i) {
@@ -170,6 +174,24 @@ void GraphObjective::hessian(const Vector& x, Tensor& hessian) {
       }
     }
   }
+}
+
+void GraphObjective::hessian(const Vector& x, Tensor& hessian) {
+  build_hessian();
+  set_parameters(x);
+  feed_full();
+  hessian_exec_->run();
+  read_hessian(hessian);
+}
+
+Scalar GraphObjective::value_gradient_and_hessian(const Vector& x, Vector& gradient, Tensor& hessian) {
+  build_hessian();
+  set_parameters(x);
+  feed_full();
+  fused_exec_->run();
+  read_gradient(gradient);
+  read_hessian(hessian);
+  return loss_.item();
 }
 
 // Hv = ∇ₓ (∇f(x)ᵀ v): one more reverse pass over the gradient graph, v fed as inputs.

@@ -29,6 +29,8 @@
 
 #include "graph/executor.h"
 #include "graph/graph.h"
+#include "optim/callbacks.h"
+#include "optim/gradient_descent.h"
 #include "optim/objective.h"
 
 namespace dagml {
@@ -53,6 +55,7 @@ class GraphObjective final : public Objective {
   Scalar value_and_gradient(const Vector& x, Vector& gradient) override;
   bool has_hessian() const override { return true; }
   void hessian(const Vector& x, Tensor& hessian) override;
+  Scalar value_gradient_and_hessian(const Vector& x, Vector& gradient, Tensor& hessian) override;
   bool has_hessian_vector_product() const override { return true; }
   void hessian_vector_product(const Vector& x, const Vector& v, Vector& product) override;
   bool has_residuals() const override { return residuals_.valid(); }
@@ -70,6 +73,8 @@ class GraphObjective final : public Objective {
  private:
   void feed_full();
   void read_gradient(Vector& gradient) const;
+  void build_hessian();
+  void read_hessian(Tensor& hessian) const;
 
   Graph* graph_;
   Var loss_;
@@ -88,11 +93,52 @@ class GraphObjective final : public Objective {
   std::vector<Var> hessian_blocks_;  // one per pair i ≤ j, see hessian()
   std::vector<bool> hessian_block_transposed_;
   std::unique_ptr<Executor> hessian_exec_;
+  std::unique_ptr<Executor> fused_exec_;  // loss, gradients and Hessian blocks in one plan
   std::vector<Var> hvp_inputs_, hvp_outputs_;
   std::unique_ptr<Executor> hvp_exec_;
   Tensor hvp_scratch_;
   std::vector<Var> jacobian_blocks_;  // ∂r/∂p_j
   std::unique_ptr<Executor> jacobian_exec_;
 };
+
+// The one-call forms for models: minimise `loss` (or ½‖residuals‖²) over `parameters`, starting
+// from their current values, and write the solution back into the parameter nodes. `options` is
+// any optimizer's options (NewtonOptions, LbfgsOptions, GaussNewtonOptions, …); the first-order
+// form takes an update rule and FirstOrderOptions. Throws as GraphObjective and the method.
+//
+//   Result r = minimize_graph(loss, {w, b}, NewtonOptions{});          // w, b hold the fit
+//   Result r = minimize_graph(loss, {w}, Adam({}), FirstOrderOptions{.batch_size = 32},
+//                             {.data = {{X, X_train}, {y, y_train}}});
+template <class Options>
+Result minimize_graph(Var loss, std::vector<Var> parameters, const Options& options, GraphObjectiveOptions data = {},
+                      const CallbackList& callbacks = {}) {
+  GraphObjective objective(loss, std::move(parameters), std::move(data));
+  Result result;
+  if constexpr (std::derived_from<Options, UpdateRule>) {
+    result = minimize(objective, objective.parameters_vector(), options, FirstOrderOptions{}, callbacks);
+  } else {
+    result = minimize(objective, objective.parameters_vector(), options, callbacks);
+  }
+  objective.set_parameters(result.x);
+  return result;
+}
+
+inline Result minimize_graph(Var loss, std::vector<Var> parameters, const UpdateRule& rule,
+                             const FirstOrderOptions& options, GraphObjectiveOptions data = {},
+                             const CallbackList& callbacks = {}) {
+  GraphObjective objective(loss, std::move(parameters), std::move(data));
+  Result result = minimize(objective, objective.parameters_vector(), rule, options, callbacks);
+  objective.set_parameters(result.x);
+  return result;
+}
+
+template <class Options>
+Result minimize_residuals(Var residuals, std::vector<Var> parameters, const Options& options,
+                          GraphObjectiveOptions data = {}, const CallbackList& callbacks = {}) {
+  auto objective = GraphObjective::least_squares(residuals, std::move(parameters), std::move(data));
+  Result result = minimize(*objective, objective->parameters_vector(), options, callbacks);
+  objective->set_parameters(result.x);
+  return result;
+}
 
 }  // namespace dagml

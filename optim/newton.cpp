@@ -40,18 +40,50 @@ Scalar regularized_newton_direction(const Tensor& H, const Vector& g, Scalar reg
       fmt::format("Newton: no λ makes the {}x{} Hessian + λI positive definite (is it finite?)", n, n));
 }
 
+namespace {
+
+// See NewtonOptions::fused_evaluations: every value_and_gradient also computes the Hessian and
+// keeps it for a hessian() call at the same x.
+class FusedHessian final : public Objective {
+ public:
+  explicit FusedHessian(Objective& inner) : inner_(inner) {}
+  Index dimension() const override { return inner_.dimension(); }
+  Scalar value(const Vector& x) override { return inner_.value(x); }
+  Scalar value_and_gradient(const Vector& x, Vector& gradient) override {
+    x_ = x;
+    return inner_.value_gradient_and_hessian(x, gradient, h_);
+  }
+  bool has_hessian() const override { return true; }
+  void hessian(const Vector& x, Tensor& hessian) override {
+    if (x.size() == x_.size() && x == x_) {
+      hessian = h_;
+    } else {
+      inner_.hessian(x, hessian);
+    }
+  }
+
+ private:
+  Objective& inner_;
+  Vector x_;
+  Tensor h_;
+};
+
+}  // namespace
+
 Result Newton::minimize(Objective& objective, const Vector& x0, const CallbackList& callbacks) const {
   check_start(objective, x0, "Newton");
   if (!objective.has_hessian()) throw ValueError("Newton: the objective offers no Hessian; use NewtonCg or Lbfgs");
   LineSearchOptions ls = options_.line_search;
   ls.initial_step = options_.step;
+  FusedHessian fused(objective);
+  Objective& f = options_.fused_evaluations ? static_cast<Objective&>(fused) : objective;
   Tensor H;
   DescentMethod method{
       .name = "Newton",
       // p = −(∇²f + λI)⁻¹∇f, λ ≥ 0 the smallest that makes the system positive definite.
       .direction =
           [&](const Vector& x, const Vector& g, Vector& p, Index&) {
-            objective.hessian(x, H);
+            f.hessian(x, H);
             if (!H.allFinite()) {
               p = Vector::Constant(g.size(), std::nan(""));
               return;
@@ -59,7 +91,7 @@ Result Newton::minimize(Objective& objective, const Vector& x0, const CallbackLi
             regularized_newton_direction(H, g, options_.regularization, p);
           },
   };
-  return descent_loop(objective, x0, options_.stop, ls, method, callbacks);
+  return descent_loop(f, x0, options_.stop, ls, method, callbacks);
 }
 
 Result minimize(Objective& objective, const Vector& x0, const NewtonOptions& options, const CallbackList& callbacks) {

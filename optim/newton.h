@@ -21,6 +21,10 @@ struct NewtonOptions {
   Scalar step = 1;                     // damping α (the initial trial for a line search), > 0
   LineSearchOptions line_search = {};  // .kind = None for fixed damped steps
   Scalar regularization = 1e-8;        // first λ tried (relative to max|diag H|, floor 1e-8) when H is not PD, > 0
+  // Evaluate ∇²f together with f and ∇f at every line-search trial (one replay for a
+  // GraphObjective) and reuse it when the trial is accepted, as a unit Newton step usually is.
+  // false: evaluate ∇²f separately, only at accepted points (cheaper when many trials are rejected).
+  bool fused_evaluations = true;
 };
 
 class Newton {

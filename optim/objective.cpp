@@ -12,6 +12,12 @@ void Objective::not_offered(const char* what) const {
 
 void Objective::hessian(const Vector&, Tensor&) { not_offered("Hessian"); }
 
+Scalar Objective::value_gradient_and_hessian(const Vector& x, Vector& gradient, Tensor& hessian) {
+  const Scalar f = value_and_gradient(x, gradient);
+  this->hessian(x, hessian);
+  return f;
+}
+
 void Objective::hessian_vector_product(const Vector& x, const Vector& v, Vector& product) {
   if (!has_hessian()) not_offered("Hessian-vector product");
   Tensor h;

@@ -35,6 +35,10 @@ class Objective {
   virtual bool has_hessian() const { return false; }
   virtual void hessian(const Vector& x, Tensor& hessian);
 
+  // f(x), ∇f(x) and ∇²f(x) together; the default calls value_and_gradient and hessian. Override
+  // it where one pass yields all three (GraphObjective replays one plan).
+  virtual Scalar value_gradient_and_hessian(const Vector& x, Vector& gradient, Tensor& hessian);
+
   // (∇²f(x)) v written to `product`. The default uses hessian() when it exists.
   virtual bool has_hessian_vector_product() const { return has_hessian(); }
   virtual void hessian_vector_product(const Vector& x, const Vector& v, Vector& product);

@@ -30,6 +30,23 @@ TEST(UpdateRule, GradientStepMatchesNotes) {
   EXPECT_EQ(gd.steps(), 3);
 }
 
+TEST(UpdateRule, GradientStepsOfNotes001) {
+  // Spec notes001_003.md D1: GD on RSS = ‖Xw − y‖² with ε = 0.01 from 0: ∇RSS(0) = −2Xᵀy =
+  // (−44, −22), so w₁ = (0.44, 0.22). D4: one GD step (ε = 0.1) on the sum-form logistic loss
+  // from 0, ∇J(0) = (−1, 0), gives w = (0.1, 0).
+  const Tensor X = (Tensor(4, 2) << 0, 1, 1, 1, 2, 1, 3, 1).finished();
+  const Vector y = (Vector(4) << 1, 3, 2, 5).finished();
+  Vector w = Vector::Zero(2);
+  GradientStep({.schedule = StepSchedule::constant(0.01)}).step(w, 2 * X.transpose() * (X * w - y));
+  EXPECT_NEAR(w[0], 0.44, 1e-15);
+  EXPECT_NEAR(w[1], 0.22, 1e-15);
+  auto p = testing::logistic();
+  const Result r = minimize(*p->objective, Vector::Zero(2), GradientStep({.schedule = StepSchedule::constant(0.1)}),
+                            {.stop = {.max_iterations = 1, .gradient_tolerance = 0}});
+  EXPECT_NEAR(r.x[0], 0.1, 1e-15);
+  EXPECT_NEAR(r.x[1], 0.0, 1e-15);
+}
+
 TEST(UpdateRule, AveragingMomentumMatchesNotes) {
   Momentum m({.schedule = StepSchedule::constant(0.1), .beta = 0.9, .form = MomentumForm::Averaging});
   const auto x = run_on_square(m, 3);

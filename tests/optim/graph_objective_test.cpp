@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include "optim/adam.h"
+#include "optim/gauss_newton.h"
+#include "optim/lbfgs.h"
+#include "optim/newton.h"
 #include "optim/test_problems.h"
 
 namespace dagml {
@@ -105,6 +109,33 @@ TEST(GraphObjective, SeveralParametersFlattenInOrder) {
   H_ref.block(4, 0, 1, 4).setOnes();
   EXPECT_LT((H - H_ref).norm(), 1e-12);
   EXPECT_EQ(f.parameters_vector(), x);
+}
+
+// The one-call forms write the fit back into the parameters.
+TEST(GraphObjective, MinimizeGraphWritesTheSolutionBack) {
+  auto p = testing::logistic();
+  Result r = minimize_graph(p->loss, {p->w}, NewtonOptions{.stop = {.gradient_tolerance = 1e-10}});
+  EXPECT_TRUE(r.converged()) << r.message;
+  EXPECT_NEAR(p->w.value()(0, 0), testing::kLogisticW0, 1e-9);
+  EXPECT_NEAR(p->w.value()(1, 0), testing::kLogisticW1, 1e-9);
+  // Minibatch Adam on the same graph (its loss is 4 × the mean over the fed rows), from zero.
+  p->graph.parameter_value(p->w).setZero();
+  const Tensor Xv = p->X.value(), yv = p->y.value();
+  r = minimize_graph(
+      p->loss, {p->w}, Adam({.schedule = StepSchedule::constant(0.01)}),
+      FirstOrderOptions{.stop = {.max_iterations = 3000, .gradient_tolerance = 1e-6}, .batch_size = 2, .seed = 3},
+      {.data = {{p->X, Xv}, {p->y, yv}}});
+  EXPECT_NEAR(p->w.value()(0, 0), testing::kLogisticW0, 2e-2) << r.message;
+  EXPECT_NEAR(p->w.value()(1, 0), testing::kLogisticW1, 2e-2);
+  // Residual form: Gauss-Newton on r = Xw − y (spec D1: OLS w = b = 1.1).
+  Graph g;
+  const Var X = g.constant((Tensor(4, 2) << 0, 1, 1, 1, 2, 1, 3, 1).finished());
+  const Var y = g.constant((Tensor(4, 1) << 1, 3, 2, 5).finished());
+  const Var w = g.parameter("w", Tensor::Zero(2, 1));
+  r = minimize_residuals(matmul(X, w) - y, {w}, GaussNewtonOptions{});
+  EXPECT_TRUE(r.converged()) << r.message;
+  EXPECT_NEAR(w.value()(0, 0), 1.1, 1e-12);
+  EXPECT_NEAR(w.value()(1, 0), 1.1, 1e-12);
 }
 
 TEST(GraphObjective, BadArgumentsThrow) {

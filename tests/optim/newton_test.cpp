@@ -96,6 +96,26 @@ TEST(Newton, LogisticRegressionGraphMatchesSpec) {
   EXPECT_LE(r.iterations, 6);
 }
 
+TEST(Newton, IrlsExampleOfNotes004) {
+  // Spec notes004.md, "Logistic regression (IRLS)": φ = (1, x), x = [−2,−1,0,1,2], y = [−1,+1,−1,+1,+1]
+  // (as 0/1 labels), mean loss J. Newton step 1 from 0 gives β = (0.4, 0.8); the optimum is
+  // β̂ = (0.6226900654337580, 1.0904255602981157) with J = 0.4843933687371621.
+  Graph g;
+  const Var phi = g.input("phi", (Tensor(5, 2) << 1, -2, 1, -1, 1, 0, 1, 1, 1, 2).finished());
+  const Var y = g.input("y", (Tensor(5, 1) << 0, 1, 0, 1, 1).finished());
+  const Var beta = g.parameter("beta", Tensor::Zero(2, 1));
+  GraphObjective f(binary_cross_entropy_with_logits(matmul(phi, beta), y), {beta});
+  EXPECT_NEAR(f.value(Vector::Zero(2)), std::log(2.0), 1e-15);
+  Trace trace;
+  const Result r = minimize(f, Vector::Zero(2), NewtonOptions{.stop = {.gradient_tolerance = 1e-12}}, trace);
+  EXPECT_TRUE(r.converged()) << r.message;
+  EXPECT_NEAR(trace.xs[0][0], 0.4, 1e-14);
+  EXPECT_NEAR(trace.xs[0][1], 0.8, 1e-14);
+  EXPECT_NEAR(r.x[0], 0.6226900654337580, 1e-12);
+  EXPECT_NEAR(r.x[1], 1.0904255602981157, 1e-12);
+  EXPECT_NEAR(r.value, 0.4843933687371621, 1e-14);
+}
+
 TEST(Newton, RegularizesAnIndefiniteHessian) {
   // f(w) = w⁴/4 − w²/2: f''(0.1) < 0; minima at ±1.
   FunctionObjective f({.dimension = 1,
