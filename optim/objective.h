@@ -26,7 +26,7 @@ class Objective {
   // p, the length of x.
   virtual Index dimension() const = 0;
 
-  // f(x). x has dimension() entries (callers guarantee it; adapters check in debug-free DAGML_CHECK).
+  // f(x). x has dimension() entries (every method checks x0 with check_start).
   virtual Scalar value(const Vector& x) = 0;
   // f(x), and ∇f(x) written to `gradient` (resized to p).
   virtual Scalar value_and_gradient(const Vector& x, Vector& gradient) = 0;
