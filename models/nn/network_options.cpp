@@ -57,7 +57,12 @@ TrainerOptions trainer_options(const TrainingOptions& o) {
   return {.epochs = o.epochs, .batch_size = o.batch_size, .chunks = o.chunks, .shuffle = true, .seed = o.seed};
 }
 
-FitCallbacks::FitCallbacks(bool verbose, const CallbackList& user) : printer_(1) {
+FitCallbacks::FitCallbacks(bool verbose, const CallbackList& user)
+    : printer_([](const IterationInfo& info) {
+        fmt::print("\repoch {:3d}/{}  loss {:.6g}  ({:.1f} s)\n", info.iteration, info.max_iterations, info.value,
+                   info.elapsed_seconds);
+        return true;
+      }) {
   list_ = user;
   if (verbose) {
     list_.push_back(&bar_);
