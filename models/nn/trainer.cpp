@@ -92,8 +92,12 @@ Result Trainer::fit(Trainable& model, const Tensor& X, const Tensor& Y, const Up
   BlockedUpdate update(rule, theta.size(), options_.update_block);
   Vector gradient(theta.size());
   Vector last_good = theta;
+  // The callbacks begin once the first step has evaluated the loss at θ₀ (on its minibatch), so
+  // on_begin receives a measured f₀ at no extra cost.
   CallbackRunner runner(callbacks);
-  runner.begin(theta, std::nan(""));
+  bool begun = false;
+  Scalar gradient_norm = std::nan("");  // ‖∇L‖₂ of the last successful step's minibatch
+  Scalar last_good_norm = gradient_norm;  // … as of the end of the last finished epoch
 
   Result result;
   result.status = Status::MaxIterations;
@@ -106,29 +110,36 @@ Result Trainer::fit(Trainable& model, const Tensor& X, const Tensor& Y, const Up
     bool finite = true;
     for (std::span<const Index> rows : batches) {
       const Scalar loss = engine.compute(X, Y, rows, step++, gradient);
+      if (!begun) {
+        runner.begin(theta, loss);
+        begun = true;
+      }
       if (!std::isfinite(loss) || !gradient.allFinite()) {
         finite = false;
         break;
       }
       total += loss * static_cast<Scalar>(rows.size());
       seen += static_cast<Index>(rows.size());
+      gradient_norm = gradient.norm();
       update.step(theta, gradient);
       engine.set_parameters(theta);
     }
     result.iterations = epoch + 1;
     if (!finite) {
       theta = last_good;
+      gradient_norm = last_good_norm;
       engine.set_parameters(theta);
       result.status = Status::NumericalFailure;
       result.message = fmt::format("the training loss became NaN or infinite in epoch {}", epoch + 1);
       break;
     }
     last_good = theta;
+    last_good_norm = gradient_norm;
     const Scalar mean_loss = total / static_cast<Scalar>(seen);
     result.history.push_back(mean_loss);
     result.value = mean_loss;
     engine.write_back();  // callbacks may evaluate the model as it is after this epoch
-    if (runner.iteration(epoch + 1, options_.epochs, mean_loss, std::nan(""), theta, reason)) {
+    if (runner.iteration(epoch + 1, options_.epochs, mean_loss, gradient_norm, theta, reason)) {
       result.status = Status::CallbackStop;
       result.message = reason;
       break;
@@ -136,7 +147,7 @@ Result Trainer::fit(Trainable& model, const Tensor& X, const Tensor& Y, const Up
   }
   if (result.status == Status::MaxIterations) result.message = fmt::format("ran all {} epochs", options_.epochs);
   result.x = update.position(theta);
-  result.gradient_norm = std::nan("");
+  result.gradient_norm = gradient_norm;
   result.evaluations = static_cast<Index>(step);
   runner.end(result);
   engine.set_parameters(result.x);

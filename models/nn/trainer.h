@@ -1,7 +1,11 @@
 // Minibatch training of a Trainable with any first-order update rule of optim/ (gradient
 // descent with a step schedule, momentum, Nesterov, Adam), seeded shuffling, data-parallel
 // gradients (data_parallel.h) and the callbacks of optim/callbacks.h, called once per epoch with
-// the epoch's mean training loss.
+// the epoch's mean training loss (the mean of its minibatch losses, weighted by rows) and the
+// gradient norm of the epoch's last minibatch, ‖∇L‖₂ at the θ before that step's update.
+// on_begin receives θ₀ and the loss of the first minibatch at θ₀ (the first step computes it
+// anyway; no extra pass over the data), and is called once that step has run, so elapsed times
+// count from the end of the first forward-backward pass.
 //
 //   Trainer trainer({.epochs = 10, .batch_size = 128, .seed = 1});
 //   Adam adam({.schedule = StepSchedule::constant(1e-3)});
@@ -46,7 +50,9 @@ class Trainer {
   // Trains `model` on the rows of X with targets Y (Y may have 0 columns when the model has no
   // targets). The update rule is cloned, so each fit starts afresh. Throws ShapeError when X and Y
   // disagree on rows, ValueError for empty or non-finite data; a non-finite loss ends training
-  // with Status::NumericalFailure (the last finite θ is kept).
+  // with Status::NumericalFailure (the last finite θ is kept). The result's gradient_norm is that
+  // of the last step taken (NaN if the very first step
+  // already failed).
   Result fit(Trainable& model, const Tensor& X, const Tensor& Y, const UpdateRule& rule,
              const CallbackList& callbacks = {}) const;
 

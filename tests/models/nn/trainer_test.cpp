@@ -126,6 +126,58 @@ TEST(Trainer, EarlyStoppingOnAValidationLoss) {
   EXPECT_LT(evaluate_loss(net, validation.X, validation.Y, LossKind::MeanSquaredError), 0.05);
 }
 
+// The callbacks see measured numbers: f₀ is the first minibatch's loss at θ₀, each epoch's value
+// is the mean of its minibatch losses, and each epoch's gradient norm is ‖∇L‖₂ of its last
+// minibatch, at the θ before that step. With one full batch per epoch, ∇L at θ is by hand
+// (2/n)[Xᵀr; Σr] with r = X w + b − y (L = (1/n) Σ r², the mean squared error).
+TEST(Trainer, CallbacksReceiveMeasuredLossesAndGradientNorms) {
+  const Problem p = regression(20);
+  Sequential net;
+  Linear& layer = net.add(Linear({.in = 3, .out = 1, .seed = 1}));
+  SupervisedNetwork model(net, LossKind::MeanSquaredError);
+  auto loss_and_norm = [&](Index rows) {
+    const Tensor r = (p.X.topRows(rows) * layer.weight().value).array() + layer.bias().value(0, 0) -
+                     p.Y.topRows(rows).array();
+    Vector g(4);
+    g << (2.0 / static_cast<Scalar>(rows)) * (p.X.topRows(rows).transpose() * r),
+        (2.0 / static_cast<Scalar>(rows)) * r.sum();
+    return std::pair{r.squaredNorm() / static_cast<Scalar>(rows), g.norm()};
+  };
+  const auto [f0, g0] = loss_and_norm(20);
+  HistoryRecorder history;
+  std::vector<std::pair<Scalar, Scalar>> expected{{f0, g0}};
+  FunctionCallback by_hand([&](const IterationInfo&) {
+    expected.push_back(loss_and_norm(20));  // at θ after this epoch = θ before the next step
+    return true;
+  });
+  const Result r = Trainer({.epochs = 4, .batch_size = 20, .chunks = 2, .shuffle = false})
+                       .fit(model, p.X, p.Y, GradientStep({.schedule = StepSchedule::constant(0.05)}),
+                            {&history, &by_hand});
+  ASSERT_EQ(history.values().size(), 5u);
+  EXPECT_NEAR(history.values()[0], f0, 1e-12);
+  // Epoch e's value is the loss of its one step, at θ_{e−1}; its norm is the gradient there.
+  for (std::size_t e = 1; e < 5; ++e) {
+    EXPECT_NEAR(history.values()[e], expected[e - 1].first, 1e-12) << e;
+    EXPECT_NEAR(history.gradient_norms()[e], expected[e - 1].second, 1e-12) << e;
+  }
+  EXPECT_NEAR(r.gradient_norm, expected[3].second, 1e-12);
+  EXPECT_LT(history.values()[4], history.values()[1]);
+
+  // With several minibatches, f₀ is the first minibatch's loss at θ₀ (rows 0..4 unshuffled).
+  Sequential net2;
+  Linear& layer2 = net2.add(Linear({.in = 3, .out = 1, .seed = 1}));
+  SupervisedNetwork model2(net2, LossKind::MeanSquaredError);
+  const Tensor r5 =
+      (p.X.topRows(5) * layer2.weight().value).array() + layer2.bias().value(0, 0) - p.Y.topRows(5).array();
+  HistoryRecorder history2;
+  Trainer({.epochs = 2, .batch_size = 5, .shuffle = false}).fit(model2, p.X, p.Y, GradientStep(), {&history2});
+  EXPECT_NEAR(history2.values()[0], r5.squaredNorm() / 5, 1e-12);
+  // The written CSV has numbers everywhere except the gradient norm of row 0: HistoryRecorder's
+  // on_begin receives no gradient.
+  for (std::size_t e = 0; e < 3; ++e) EXPECT_TRUE(std::isfinite(history2.values()[e])) << e;
+  for (std::size_t e = 1; e < 3; ++e) EXPECT_TRUE(std::isfinite(history2.gradient_norms()[e])) << e;
+}
+
 TEST(Trainer, DivergenceIsReportedNotThrown) {
   const Problem p = regression(20);
   Sequential net;
