@@ -1,6 +1,8 @@
 // Elementwise activations and the row-wise softmax / log-softmax, as a parameter-free layer.
 #pragma once
 
+#include <memory>
+
 #include "models/nn/layer.h"
 
 namespace dagml::nn {
@@ -27,6 +29,7 @@ class Activation final : public Layer {
   // Throws ValueError unless 0 ≤ slope < 1 (LeakyRelu).
   explicit Activation(ActivationKind kind, Scalar slope = 0.01);
   std::string describe() const override;
+  std::unique_ptr<Layer> clone() const override { return std::make_unique<Activation>(*this); }
   Var build(Var x, BuildContext&) override { return activate(x, kind_, slope_); }
   ActivationKind kind() const { return kind_; }
 

@@ -7,6 +7,8 @@
 // Gradients flow through μ and σ² in training (they are graph ops, not constants).
 #pragma once
 
+#include <memory>
+
 #include "models/nn/layer.h"
 
 namespace dagml::nn {
@@ -22,6 +24,7 @@ class BatchNorm final : public Layer {
   // Throws ValueError for bad options.
   explicit BatchNorm(const BatchNormOptions& options);
   std::string describe() const override;
+  std::unique_ptr<Layer> clone() const override { return std::make_unique<BatchNorm>(*this); }
   Var build(Var x, BuildContext& ctx) override;
   std::vector<Parameter*> parameters() override { return {&gamma_, &beta_}; }
   std::vector<Parameter*> buffers() override { return {&running_mean_, &running_var_}; }

@@ -4,6 +4,8 @@
 // zero padding; a 1×1 kernel mixes channels pixel by pixel.
 #pragma once
 
+#include <memory>
+
 #include <cstdint>
 
 #include "autodiff/conv.h"
@@ -28,6 +30,7 @@ class Conv2d final : public Layer {
   // Throws ValueError when the geometry is impossible (see Conv2dGeometry::validate).
   explicit Conv2d(const Conv2dOptions& options);
   std::string describe() const override;
+  std::unique_ptr<Layer> clone() const override { return std::make_unique<Conv2d>(*this); }
   Var build(Var x, BuildContext& ctx) override;
   std::vector<Parameter*> parameters() override;
 

@@ -4,6 +4,8 @@
 // and eval graphs] in layer.h), redrawn before every step.
 #pragma once
 
+#include <memory>
+
 #include "models/nn/layer.h"
 
 namespace dagml::nn {
@@ -13,6 +15,7 @@ class Dropout final : public Layer {
   // Throws ValueError unless 0 ≤ p < 1.
   explicit Dropout(Scalar p = 0.5);
   std::string describe() const override;
+  std::unique_ptr<Layer> clone() const override { return std::make_unique<Dropout>(*this); }
   // Train: x ⊙ m with mᵢⱼ = Bernoulli(1 − p)/(1 − p). Eval: x.
   Var build(Var x, BuildContext& ctx) override;
   Scalar p() const { return p_; }

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <utility>
@@ -88,6 +89,9 @@ class Layer {
   virtual ~Layer() = default;
   // A short description, e.g. "linear 784→256".
   virtual std::string describe() const = 0;
+  // A deep copy: the copy owns its own parameters and buffers, so training one leaves the other
+  // unchanged.
+  virtual std::unique_ptr<Layer> clone() const = 0;
   // Appends the layer to x's graph and returns its output. Throws ShapeError (from the ops)
   // when x does not have the layer's input width.
   virtual Var build(Var x, BuildContext& ctx) = 0;

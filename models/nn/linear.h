@@ -3,6 +3,8 @@
 // sample per row, so its W is the transpose (in × out).
 #pragma once
 
+#include <memory>
+
 #include <cstdint>
 
 #include "models/nn/init.h"
@@ -23,6 +25,7 @@ class Linear final : public Layer {
   // Throws ValueError if in or out < 1.
   explicit Linear(const LinearOptions& options);
   std::string describe() const override;
+  std::unique_ptr<Layer> clone() const override { return std::make_unique<Linear>(*this); }
   Var build(Var x, BuildContext& ctx) override;
   std::vector<Parameter*> parameters() override;
 

@@ -2,6 +2,8 @@
 // window (non-overlapping windows, as in notes 004 §3.6).
 #pragma once
 
+#include <memory>
+
 #include "autodiff/conv.h"
 #include "models/nn/layer.h"
 
@@ -12,6 +14,7 @@ class MaxPool2d final : public Layer {
   // Throws ValueError when the geometry is impossible.
   explicit MaxPool2d(const Pool2dGeometry& geometry);
   std::string describe() const override;
+  std::unique_ptr<Layer> clone() const override { return std::make_unique<MaxPool2d>(*this); }
   Var build(Var x, BuildContext&) override { return max_pool2d(x, geometry_); }
   ImageShape output() const { return geometry_.output(); }
 
@@ -23,6 +26,7 @@ class AvgPool2d final : public Layer {
  public:
   explicit AvgPool2d(const Pool2dGeometry& geometry);
   std::string describe() const override;
+  std::unique_ptr<Layer> clone() const override { return std::make_unique<AvgPool2d>(*this); }
   Var build(Var x, BuildContext&) override { return avg_pool2d(x, geometry_); }
   ImageShape output() const { return geometry_.output(); }
 
@@ -35,6 +39,7 @@ class AvgPool2d final : public Layer {
 class Flatten final : public Layer {
  public:
   std::string describe() const override { return "flatten"; }
+  std::unique_ptr<Layer> clone() const override { return std::make_unique<Flatten>(*this); }
   Var build(Var x, BuildContext&) override { return x; }
 };
 

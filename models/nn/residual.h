@@ -6,6 +6,8 @@
 //                  and width (the caller's contract).
 #pragma once
 
+#include <memory>
+
 #include <vector>
 
 #include "models/nn/sequential.h"
@@ -16,6 +18,7 @@ class Residual final : public Layer {
  public:
   explicit Residual(Sequential body) : body_(std::move(body)) {}
   std::string describe() const override { return "residual (" + body_.describe() + ")"; }
+  std::unique_ptr<Layer> clone() const override { return std::make_unique<Residual>(*this); }
   // Throws ShapeError when f(x) does not have x's shape.
   Var build(Var x, BuildContext& ctx) override;
   std::vector<Parameter*> parameters() override { return body_.parameters(); }
@@ -29,6 +32,7 @@ class ChannelConcat final : public Layer {
  public:
   explicit ChannelConcat(std::vector<Sequential> branches) : branches_(std::move(branches)) {}
   std::string describe() const override;
+  std::unique_ptr<Layer> clone() const override { return std::make_unique<ChannelConcat>(*this); }
   Var build(Var x, BuildContext& ctx) override;
   std::vector<Parameter*> parameters() override;
   std::vector<Parameter*> buffers() override;

@@ -2,6 +2,16 @@
 
 namespace dagml::nn {
 
+Sequential::Sequential(const Sequential& other) {
+  layers_.reserve(other.layers_.size());
+  for (const auto& layer : other.layers_) layers_.push_back(layer->clone());
+}
+
+Sequential& Sequential::operator=(const Sequential& other) {
+  if (this != &other) *this = Sequential(other);
+  return *this;
+}
+
 std::string Sequential::describe() const {
   std::string s = "sequential [";
   for (std::size_t i = 0; i < layers_.size(); ++i) s += (i ? ", " : "") + layers_[i]->describe();

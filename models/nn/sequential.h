@@ -11,6 +11,9 @@ namespace dagml::nn {
 class Sequential final : public Layer {
  public:
   Sequential() = default;
+  // Copies are deep (every layer cloned); moves transfer the layers.
+  Sequential(const Sequential& other);
+  Sequential& operator=(const Sequential& other);
   Sequential(Sequential&&) = default;
   Sequential& operator=(Sequential&&) = default;
 
@@ -25,6 +28,7 @@ class Sequential final : public Layer {
   void add(std::unique_ptr<Layer> layer) { layers_.push_back(std::move(layer)); }
 
   std::string describe() const override;
+  std::unique_ptr<Layer> clone() const override { return std::make_unique<Sequential>(*this); }
   Var build(Var x, BuildContext& ctx) override;
   std::vector<Parameter*> parameters() override;
   std::vector<Parameter*> buffers() override;

@@ -5,6 +5,7 @@
 
 #include <Eigen/SVD>
 #include <filesystem>
+#include <type_traits>
 
 #include "graph/error.h"
 #include "models/data/datasets.h"
@@ -32,6 +33,23 @@ Digits digits() {
   return {std::move(s.X_train), std::move(s.X_test), std::move(s.y_train), std::move(s.y_test)};
 }
 
+static_assert(std::is_copy_constructible_v<CnnClassifier> && std::is_copy_assignable_v<CnnClassifier>);
+static_assert(std::is_copy_constructible_v<Autoencoder> && std::is_copy_assignable_v<Autoencoder>);
+static_assert(std::is_copy_constructible_v<VariationalAutoencoder> &&
+              std::is_copy_assignable_v<VariationalAutoencoder>);
+
+// A copy of a fitted model gives identical outputs; training the copy (one epoch on `other`)
+// changes the copy and leaves the original's outputs unchanged.
+template <class Model, class Output, class Fit>
+void expect_independent_copy(const Model& fitted, Output output, Fit fit) {
+  const Tensor before = output(fitted);
+  Model copy = fitted;
+  EXPECT_EQ(output(copy), before);
+  fit(copy);
+  EXPECT_NE(output(copy), before);
+  EXPECT_EQ(output(fitted), before);
+}
+
 TEST(CnnClassifier, LearnsDigitsAndRoundTrips) {
   const Digits d = digits();
   CnnClassifier cnn(
@@ -43,6 +61,9 @@ TEST(CnnClassifier, LearnsDigitsAndRoundTrips) {
   cnn.save(path);
   EXPECT_EQ(CnnClassifier::load(path).decision_function(d.X_test), cnn.decision_function(d.X_test));
   std::filesystem::remove(path);
+  expect_independent_copy(
+      cnn, [&](const CnnClassifier& m) { return m.decision_function(d.X_test); },
+      [&](CnnClassifier& m) { m.fit(d.X_test, d.y_test); });
   EXPECT_THROW(CnnClassifier({.architecture = {.input = {1, 8, 8}, .blocks = {{.kernel = 9}}}}), ValueError);
   EXPECT_THROW(cnn.fit(Tensor::Zero(3, 65), Vector::Zero(3)), ShapeError);
 }
@@ -73,6 +94,8 @@ TEST(Autoencoder, LinearAutoencoderReachesThePcaError) {
   ae.save(path);
   EXPECT_EQ(Autoencoder::load(path).reconstruct(X), ae.reconstruct(X));
   std::filesystem::remove(path);
+  expect_independent_copy(
+      ae, [&](const Autoencoder& m) { return m.reconstruct(X); }, [&](Autoencoder& m) { m.fit(X.topRows(50)); });
   AutoencoderOptions no_code, bernoulli_options;
   no_code.code_size = 0;
   bernoulli_options.reconstruction = Reconstruction::Bernoulli;
@@ -116,6 +139,9 @@ TEST(VariationalAutoencoder, ElboMatchesTheFormulaAndTrainingRaisesIt) {
   longer.save(path);
   EXPECT_EQ(VariationalAutoencoder::load(path).sample(4, 9), samples);
   std::filesystem::remove(path);
+  expect_independent_copy(
+      longer, [&](const VariationalAutoencoder& m) { return m.encode_mean(d.X_test); },
+      [&](VariationalAutoencoder& m) { m.fit(X.topRows(60)); });
   VariationalAutoencoderOptions zero_beta;
   zero_beta.beta = 0;
   EXPECT_THROW(VariationalAutoencoder{zero_beta}, ValueError);

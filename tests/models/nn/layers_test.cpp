@@ -195,6 +195,48 @@ TEST(ChannelConcat, StacksBranchChannelsAndGradchecks) {
   expect_gradcheck(concat, 2, 16);
 }
 
+// clone() and Sequential's copy are deep, through nested blocks: the copy computes the same
+// function with its own parameters and buffers, and changing them leaves the original unchanged.
+TEST(Sequential, CopiesAreDeep) {
+  Sequential net;
+  net.add(Conv2d({.input = {1, 4, 4}, .filters = 2, .kernel = 3, .padding = 1, .seed = 1}));
+  std::vector<Sequential> branches(2);
+  branches[0].add(Conv2d({.input = {2, 4, 4}, .filters = 1, .kernel = 1, .seed = 2}));
+  branches[1].add(AvgPool2d({.input = {2, 4, 4}, .window = 1}));
+  net.add(ChannelConcat(std::move(branches)));
+  net.add(Flatten());
+  Sequential body;
+  body.add(Linear({.in = 48, .out = 48, .seed = 3}));
+  body.add(Activation(ActivationKind::Tanh));
+  net.add(Residual(std::move(body)));
+  net.add(Linear({.in = 48, .out = 4, .bias = false, .seed = 4}));
+  net.add(BatchNorm({.features = 4}));
+  net.add(Dropout(0.5));
+  net.add(MaxPool2d({.input = {1, 2, 2}, .window = 2}));
+  const Tensor X = random_tensor(3, 16, 5);
+  auto output = [&](Layer& layer) {
+    Graph g;
+    BuildContext ctx(g, Mode::Eval);
+    return Tensor(layer.build(g.input("x", X), ctx).value());
+  };
+  const Tensor before = output(net);
+  Sequential copy = net;
+  const std::unique_ptr<Layer> clone = net.clone();
+  EXPECT_EQ(copy.describe(), net.describe());
+  EXPECT_EQ(clone->describe(), net.describe());
+  EXPECT_EQ(output(copy), before);
+  EXPECT_EQ(output(*clone), before);
+  ASSERT_EQ(copy.parameters().size(), net.parameters().size());
+  ASSERT_EQ(copy.buffers().size(), 2u);
+  for (Parameter* p : copy.parameters()) p->value.array() += 0.25;
+  for (Parameter* p : copy.buffers()) p->value.array() += 0.25;
+  EXPECT_NE(output(copy), before);
+  EXPECT_EQ(output(net), before);
+  EXPECT_EQ(output(*clone), before);
+  copy = *static_cast<Sequential*>(clone.get());  // copy assignment
+  EXPECT_EQ(output(copy), before);
+}
+
 TEST(Initializers, VariancesFollowTheirFormulas) {
   std::mt19937_64 rng(5);
   const Index fan_in = 200, fan_out = 100;

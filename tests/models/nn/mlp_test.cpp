@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <type_traits>
 
 #include "graph/error.h"
 #include "graph/threads.h"
@@ -92,6 +93,39 @@ TEST(MlpClassifier, SaveThenLoadGivesIdenticalPredictions) {
   std::filesystem::remove(path);
 }
 
+// Copies are deep: a copy of a fitted model predicts identically, training a copy leaves the
+// original untouched, and a copy of an unfitted model trains to the same weights as the original.
+static_assert(std::is_copy_constructible_v<MlpClassifier> && std::is_copy_assignable_v<MlpClassifier>);
+static_assert(std::is_copy_constructible_v<MlpRegressor> && std::is_copy_assignable_v<MlpRegressor>);
+
+TEST(MlpClassifier, CopiesAreIndependent) {
+  const Digits d = digits();
+  MlpClassifierOptions options = digits_options();
+  options.training.epochs = 2;
+  options.architecture.batch_norm = true;  // running statistics are copied too
+  options.architecture.dropout = 0.1;
+  const MlpClassifier unfitted(options);
+  MlpClassifier clf = unfitted;  // copy of an unfitted model
+  clf.fit(d.X_train, d.y_train);
+  EXPECT_THROW(unfitted.predict(d.X_test), NotFittedError);
+  const Tensor logits = clf.decision_function(d.X_test);
+
+  MlpClassifier copy(clf);
+  EXPECT_EQ(copy.decision_function(d.X_test), logits);
+  EXPECT_NE(copy.network().parameters()[0]->value.data(), clf.network().parameters()[0]->value.data());
+  copy.fit(d.X_test, d.y_test);  // retrain the copy on other data
+  EXPECT_NE(copy.decision_function(d.X_test), logits);
+  EXPECT_EQ(clf.decision_function(d.X_test), logits);
+
+  MlpClassifier again = unfitted;
+  again.fit(d.X_train, d.y_train);
+  EXPECT_EQ(again.decision_function(d.X_test), logits);  // same seed, same weights
+  again = clf;                                           // copy assignment
+  EXPECT_EQ(again.decision_function(d.X_test), logits);
+  again.fit(d.X_test, d.y_test);
+  EXPECT_EQ(clf.decision_function(d.X_test), logits);
+}
+
 TEST(MlpClassifier, ClearErrors) {
   MlpClassifierOptions zero_width, negative_rate, full_dropout;
   zero_width.architecture.hidden = {0};
@@ -132,6 +166,13 @@ TEST(MlpRegressor, OneHiddenLayerApproximatesSine) {
   reg.save(path);
   EXPECT_EQ(MlpRegressor::load(path).predict(X), reg.predict(X));
   std::filesystem::remove(path);
+  // A copy predicts identically and trains independently.
+  const Vector before = reg.predict(X);
+  MlpRegressor copy = reg;
+  EXPECT_EQ(copy.predict(X), before);
+  copy.fit(X, Vector(-y));
+  EXPECT_NE(copy.predict(X), before);
+  EXPECT_EQ(reg.predict(X), before);
 }
 
 }  // namespace
