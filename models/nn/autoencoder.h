@@ -29,7 +29,7 @@ struct AutoencoderOptions {
   Index code_size = 8;               // q ≥ 1
   ActivationKind activation = ActivationKind::Relu;
   Reconstruction reconstruction = Reconstruction::SquaredError;
-  TrainingOptions training;
+  TrainingOptions training = {};
 };
 
 class Autoencoder {

@@ -37,7 +37,7 @@ void validate(const CnnArchitecture& architecture, const char* owner);
 Sequential make_cnn(const CnnArchitecture& architecture, Index classes, std::uint64_t seed);
 
 struct CnnClassifierOptions {
-  CnnArchitecture architecture;
+  CnnArchitecture architecture = {};
   TrainingOptions training = {.solver = Solver::Momentum, .learning_rate = 0.05, .batch_size = 64};
   Scalar l2 = 0;  // ≥ 0
 };

@@ -17,8 +17,8 @@
 namespace dagml::nn {
 
 struct MlpRegressorOptions {
-  MlpArchitecture architecture;
-  TrainingOptions training;
+  MlpArchitecture architecture = {};
+  TrainingOptions training = {};
   Scalar l2 = 0;  // ≥ 0
 };
 

@@ -28,7 +28,7 @@ struct VariationalAutoencoderOptions {
   Index latent = 2;                   // k ≥ 1
   ActivationKind activation = ActivationKind::Relu;
   Scalar beta = 1;  // KL weight, > 0
-  TrainingOptions training;
+  TrainingOptions training = {};
 };
 
 class VariationalAutoencoder {

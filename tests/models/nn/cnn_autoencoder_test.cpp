@@ -1,5 +1,5 @@
 // CNN on digits, the linear autoencoder against PCA, the VAE's ELBO against a hand computation,
-// save/load of each, errors.
+// save/load and independent copies of each, option groups omitted from designated initialisers, errors.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -13,6 +13,8 @@
 #include "models/nn/autoencoder.h"
 #include "models/nn/cnn_classifier.h"
 #include "models/nn/init.h"
+#include "models/nn/mlp_classifier.h"
+#include "models/nn/mlp_regressor.h"
 #include "models/nn/variational_autoencoder.h"
 
 namespace dagml::nn {
@@ -147,6 +149,29 @@ TEST(VariationalAutoencoder, ElboMatchesTheFormulaAndTrainingRaisesIt) {
   EXPECT_THROW(VariationalAutoencoder{zero_beta}, ValueError);
   EXPECT_THROW(longer.decode(Tensor::Zero(2, 3)), ShapeError);
 }
+
+// Users may omit any option group in designated initialisers, e.g. MlpClassifier({.training =
+// {…}}) without .architecture: the groups have default member initialisers, so GCC's
+// -Wmissing-field-initializers stays silent (made an error here, so a regression fails to build),
+// and the omitted groups take their defaults.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wmissing-field-initializers"
+TEST(Options, DesignatedInitialisersMayOmitOptionGroups) {
+  const MlpClassifier clf({.training = {.epochs = 3}});
+  EXPECT_EQ(clf.options().architecture.hidden, MlpArchitecture{}.hidden);
+  EXPECT_EQ(clf.options().training.epochs, 3);
+  const MlpClassifier by_architecture({.architecture = {.hidden = {8}}});
+  EXPECT_EQ(by_architecture.options().training.epochs, TrainingOptions{}.epochs);
+  const MlpRegressor reg({.training = {.epochs = 4}});
+  EXPECT_EQ(reg.options().architecture.hidden, MlpArchitecture{}.hidden);
+  const CnnClassifier cnn({.training = {.epochs = 5}});
+  EXPECT_EQ(cnn.options().architecture.blocks.size(), 2u);
+  const Autoencoder ae({.code_size = 3});
+  EXPECT_EQ(ae.options().training.epochs, TrainingOptions{}.epochs);
+  const VariationalAutoencoder vae({.latent = 3});
+  EXPECT_EQ(vae.options().training.epochs, TrainingOptions{}.epochs);
+}
+#pragma GCC diagnostic pop
 
 }  // namespace
 }  // namespace dagml::nn
