@@ -96,7 +96,7 @@ Result Trainer::fit(Trainable& model, const Tensor& X, const Tensor& Y, const Up
   // on_begin receives a measured f₀ at no extra cost.
   CallbackRunner runner(callbacks);
   bool begun = false;
-  Scalar gradient_norm = std::nan("");  // ‖∇L‖₂ of the last successful step's minibatch
+  Scalar gradient_norm = std::nan("");    // ‖∇L‖₂ of the last successful step's minibatch
   Scalar last_good_norm = gradient_norm;  // … as of the end of the last finished epoch
 
   Result result;

@@ -136,8 +136,8 @@ TEST(Trainer, CallbacksReceiveMeasuredLossesAndGradientNorms) {
   Linear& layer = net.add(Linear({.in = 3, .out = 1, .seed = 1}));
   SupervisedNetwork model(net, LossKind::MeanSquaredError);
   auto loss_and_norm = [&](Index rows) {
-    const Tensor r = (p.X.topRows(rows) * layer.weight().value).array() + layer.bias().value(0, 0) -
-                     p.Y.topRows(rows).array();
+    const Tensor r =
+        (p.X.topRows(rows) * layer.weight().value).array() + layer.bias().value(0, 0) - p.Y.topRows(rows).array();
     Vector g(4);
     g << (2.0 / static_cast<Scalar>(rows)) * (p.X.topRows(rows).transpose() * r),
         (2.0 / static_cast<Scalar>(rows)) * r.sum();
@@ -150,9 +150,9 @@ TEST(Trainer, CallbacksReceiveMeasuredLossesAndGradientNorms) {
     expected.push_back(loss_and_norm(20));  // at θ after this epoch = θ before the next step
     return true;
   });
-  const Result r = Trainer({.epochs = 4, .batch_size = 20, .chunks = 2, .shuffle = false})
-                       .fit(model, p.X, p.Y, GradientStep({.schedule = StepSchedule::constant(0.05)}),
-                            {&history, &by_hand});
+  const Result r =
+      Trainer({.epochs = 4, .batch_size = 20, .chunks = 2, .shuffle = false})
+          .fit(model, p.X, p.Y, GradientStep({.schedule = StepSchedule::constant(0.05)}), {&history, &by_hand});
   ASSERT_EQ(history.values().size(), 5u);
   EXPECT_NEAR(history.values()[0], f0, 1e-12);
   // Epoch e's value is the loss of its one step, at θ_{e−1}; its norm is the gradient there.
