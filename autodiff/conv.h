@@ -32,7 +32,7 @@ struct Conv2dGeometry {
 
 // Cross-correlation (the deep-learning "convolution"): x n×(C·H·W), filters K×(C·kh·kw) with row k
 // the k-th filter laid out C × kh × kw; result n×(K·OH·OW). Computed by im2col and one GEMM per
-// image, images in parallel (TBB). With bias (1×K), bias[k] is added to output channel k.
+// fixed group of images (their im2col matrices side by side), groups in parallel (TBB). With bias (1×K), bias[k] is added to output channel k.
 Var conv2d(Var x, Var filters, const Conv2dGeometry& geometry);
 Var conv2d(Var x, Var filters, Var bias, const Conv2dGeometry& geometry);
 

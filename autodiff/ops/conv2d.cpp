@@ -8,6 +8,13 @@
 //   conv2d:              x̄ = input_grad(ȳ, W),   W̄ = filter_grad(x, ȳ)
 //   conv2d_input_grad:   Ḡ = conv2d(ȳ, W),       W̄ = filter_grad(ȳ, G)
 //   conv2d_filter_grad:  x̄ = input_grad(G, ȳ),   Ḡ = conv2d(x, ȳ)
+//
+// Images are processed in fixed groups of kImagesPerTask: a group's im2col matrices sit side by
+// side, cols = [cols(x₁) … cols(x_B)] ((C·kh·kw) × B·OH·OW), so each product is one GEMM per
+// group rather than one small GEMM per image:
+//   [y₁ … y_B] = W cols,   [Wᵀ G₁ … Wᵀ G_B] = Wᵀ [G₁ … G_B],   Σᵢ Gᵢ cols(xᵢ)ᵀ = [G₁ … G_B] colsᵀ.
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -25,53 +32,70 @@ namespace {
 using RowMatrix = Tensor;
 using ConstMatrixMap = Eigen::Map<const RowMatrix>;
 using MatrixMap = Eigen::Map<RowMatrix>;
+using VectorMap = Eigen::Map<Eigen::VectorXd>;
+using ConstVectorMap = Eigen::Map<const Eigen::VectorXd>;
 
-// Receptive fields of one image as columns: rows (c, dy, dx), columns (oy, ox).
-void im2col(const Scalar* image, const Conv2dGeometry& g, RowMatrix& cols) {
+// The output columns ox whose input column x = ox·s − p + dx lies inside the image: [lo, hi).
+struct ValidRange {
+  Index lo, hi;
+};
+ValidRange valid_columns(const Conv2dGeometry& g, Index out_width, Index dx) {
+  const Index first = g.padding - dx;  // ox·s ≥ p − dx
+  const Index lo = first <= 0 ? 0 : (first + g.stride - 1) / g.stride;
+  const Index end = g.input.width + g.padding - dx;  // ox·s < W + p − dx
+  const Index hi = end <= 0 ? 0 : std::min(out_width, (end + g.stride - 1) / g.stride);
+  return {std::min(lo, hi), hi};
+}
+
+// Receptive fields of one image as columns: rows (c, dy, dx), columns (oy, ox). Row r of the
+// (C·kh·kw) × (OH·OW) block starts at cols + r·ld (ld ≥ OH·OW: the block is part of a wider matrix).
+void im2col(const Scalar* image, const Conv2dGeometry& g, Scalar* cols, Index ld) {
   const ImageShape out = g.output();
-  cols.resize(g.filter_size(), out.height * out.width);
   Index row = 0;
   for (Index c = 0; c < g.input.channels; ++c)
     for (Index dy = 0; dy < g.kernel_height; ++dy)
       for (Index dx = 0; dx < g.kernel_width; ++dx, ++row) {
-        Scalar* dst = cols.row(row).data();
-        for (Index oy = 0; oy < out.height; ++oy) {
+        const auto [lo, hi] = valid_columns(g, out.width, dx);
+        Scalar* dst = cols + row * ld;
+        for (Index oy = 0; oy < out.height; ++oy, dst += out.width) {
           const Index y = oy * g.stride - g.padding + dy;
-          const bool inside_y = y >= 0 && y < g.input.height;
-          const Scalar* src = image + (c * g.input.height + y) * g.input.width;
-          for (Index ox = 0; ox < out.width; ++ox) {
-            const Index x = ox * g.stride - g.padding + dx;
-            *dst++ = inside_y && x >= 0 && x < g.input.width ? src[x] : 0;
+          if (y < 0 || y >= g.input.height) {
+            std::fill(dst, dst + out.width, Scalar(0));
+            continue;
           }
+          const Scalar* src = image + (c * g.input.height + y) * g.input.width;
+          const Index shift = dx - g.padding;  // x = ox·s + shift, in [0, W) for ox in [lo, hi)
+          std::fill(dst, dst + lo, Scalar(0));
+          if (g.stride == 1)  // short runs: Eigen's inline packet loop beats a call to memmove
+            VectorMap(dst + lo, hi - lo) = ConstVectorMap(src + lo + shift, hi - lo);
+          else
+            for (Index ox = lo; ox < hi; ++ox) dst[ox] = src[ox * g.stride + shift];
+          std::fill(dst + hi, dst + out.width, Scalar(0));
         }
       }
 }
 
-// The adjoint of im2col: adds each column entry back to the pixel it came from.
-void col2im(const RowMatrix& cols, const Conv2dGeometry& g, Scalar* image) {
+// The adjoint of im2col: adds each column entry back to the pixel it came from (same layout).
+void col2im(const Scalar* cols, Index ld, const Conv2dGeometry& g, Scalar* image) {
   const ImageShape out = g.output();
   std::fill(image, image + g.input.size(), Scalar(0));
   Index row = 0;
   for (Index c = 0; c < g.input.channels; ++c)
     for (Index dy = 0; dy < g.kernel_height; ++dy)
       for (Index dx = 0; dx < g.kernel_width; ++dx, ++row) {
-        const Scalar* src = cols.row(row).data();
-        for (Index oy = 0; oy < out.height; ++oy) {
+        const auto [lo, hi] = valid_columns(g, out.width, dx);
+        const Scalar* src = cols + row * ld;
+        for (Index oy = 0; oy < out.height; ++oy, src += out.width) {
           const Index y = oy * g.stride - g.padding + dy;
-          if (y < 0 || y >= g.input.height) {
-            src += out.width;
-            continue;
-          }
+          if (y < 0 || y >= g.input.height) continue;
           Scalar* dst = image + (c * g.input.height + y) * g.input.width;
-          for (Index ox = 0; ox < out.width; ++ox, ++src) {
-            const Index x = ox * g.stride - g.padding + dx;
-            if (x >= 0 && x < g.input.width) dst[x] += *src;
-          }
+          const Index shift = dx - g.padding;
+          for (Index ox = lo; ox < hi; ++ox) dst[ox * g.stride + shift] += src[ox];
         }
       }
 }
 
-// Fixed-size image chunks: the work split (and so every floating-point sum) does not depend on
+// Fixed-size image groups: the work split (and so every floating-point sum) does not depend on
 // the number of threads.
 constexpr Index kImagesPerTask = 4;
 
@@ -99,6 +123,20 @@ class ConvOpBase : public Op {
       shape_error(*this, in, fmt::format("{} must have {} columns, found {}", what, cols, in[i].cols));
   }
   Index out_size() const { return g_.output().size(); }
+  // Rows [begin, end) of an output gradient (one K × OH·OW image per row) side by side:
+  // [G_begin … G_end−1], K × (end − begin)·OH·OW.
+  void gather(const Tensor& grad, Index begin, Index end, MatrixMap& out) const {
+    const Index pixels = out_pixels();
+    for (Index i = begin; i < end; ++i)
+      out.middleCols((i - begin) * pixels, pixels) = ConstMatrixMap(grad.row(i).data(), g_.filters, pixels);
+  }
+  // A rows × cols view of this thread's scratch buffer, which only grows (a group narrower than
+  // the largest seen reuses it, so steady-state replays do not allocate).
+  static MatrixMap scratch(tbb::enumerable_thread_specific<RowMatrix>& buffer, Index rows, Index cols) {
+    RowMatrix& b = buffer.local();
+    if (b.size() < rows * cols) b.resize(rows * cols, 1);
+    return MatrixMap(b.data(), rows, cols);
+  }
   Index out_pixels() const { return g_.output().height * g_.output().width; }
 
   Conv2dGeometry g_;
@@ -122,12 +160,15 @@ class Conv2d final : public ConvOpBase {
     const Tensor& w = *a.in[1];
     const Index pixels = out_pixels();
     for_each_chunk(x.rows(), [&](Index, Index begin, Index end) {
-      RowMatrix& cols = cols_.local();
+      const Index width = (end - begin) * pixels;
+      MatrixMap cols = scratch(cols_, g_.filter_size(), width);
+      MatrixMap y = scratch(dcols_, g_.filters, width);
+      for (Index i = begin; i < end; ++i) im2col(x.row(i).data(), g_, cols.data() + (i - begin) * pixels, width);
+      y.noalias() = w * cols;
       for (Index i = begin; i < end; ++i) {
-        im2col(x.row(i).data(), g_, cols);
-        MatrixMap y(a.out.row(i).data(), g_.filters, pixels);
-        y.noalias() = w * cols;
-        if (bias_) y.colwise() += a.in[2]->row(0).transpose();
+        MatrixMap yi(a.out.row(i).data(), g_.filters, pixels);
+        yi = y.middleCols((i - begin) * pixels, pixels);
+        if (bias_) yi.colwise() += a.in[2]->row(0).transpose();
       }
     });
   }
@@ -160,12 +201,12 @@ class Conv2dInputGrad final : public ConvOpBase {
     const Tensor& w = *a.in[1];
     const Index pixels = out_pixels();
     for_each_chunk(grad.rows(), [&](Index, Index begin, Index end) {
-      RowMatrix& dcols = dcols_.local();
-      for (Index i = begin; i < end; ++i) {
-        const ConstMatrixMap gi(grad.row(i).data(), g_.filters, pixels);
-        dcols.noalias() = w.transpose() * gi;
-        col2im(dcols, g_, a.out.row(i).data());
-      }
+      const Index width = (end - begin) * pixels;
+      MatrixMap gathered = scratch(cols_, g_.filters, width);
+      MatrixMap dcols = scratch(dcols_, g_.filter_size(), width);
+      gather(grad, begin, end, gathered);
+      dcols.noalias() = w.transpose() * gathered;
+      for (Index i = begin; i < end; ++i) col2im(dcols.data() + (i - begin) * pixels, width, g_, a.out.row(i).data());
     });
   }
   VarList vjp(const VjpArgs& a) const override {
@@ -191,13 +232,14 @@ class Conv2dFilterGrad final : public ConvOpBase {
     const Index chunks = (x.rows() + kImagesPerTask - 1) / kImagesPerTask;
     partials_.resize(static_cast<std::size_t>(chunks));
     for_each_chunk(x.rows(), [&](Index chunk, Index begin, Index end) {
-      RowMatrix& cols = cols_.local();
+      const Index width = (end - begin) * pixels;
+      MatrixMap cols = scratch(cols_, g_.filter_size(), width);
+      MatrixMap gathered = scratch(dcols_, g_.filters, width);
+      for (Index i = begin; i < end; ++i) im2col(x.row(i).data(), g_, cols.data() + (i - begin) * pixels, width);
+      gather(grad, begin, end, gathered);
       RowMatrix& partial = partials_[static_cast<std::size_t>(chunk)];
-      partial.setZero(g_.filters, g_.filter_size());
-      for (Index i = begin; i < end; ++i) {
-        im2col(x.row(i).data(), g_, cols);
-        partial.noalias() += ConstMatrixMap(grad.row(i).data(), g_.filters, pixels) * cols.transpose();
-      }
+      partial.resize(g_.filters, g_.filter_size());
+      partial.noalias() = gathered * cols.transpose();
     });
     a.out.setZero();
     for (const RowMatrix& p : partials_) a.out += p;  // in chunk order: deterministic

@@ -93,6 +93,49 @@ TEST(Conv2d, BadGeometryAndShapesAreClearErrors) {
   EXPECT_THROW(max_pool2d(x, {.input = {1, 4, 4}, .window = 5}), ValueError);
 }
 
+// The adjoints by direct loops over the same index set as conv_loops: for every (i, k, oy, ox,
+// c, dy, dx) with the input pixel inside the image,
+//   x̄[i, c, yy, xx] += W[k, c, dy, dx] · G[i, k, oy, ox],   W̄[k, c, dy, dx] += G[i, k, oy, ox] · x[i, c, yy, xx].
+void adjoint_loops(const Tensor& x, const Tensor& w, const Tensor& grad, const Conv2dGeometry& g, Tensor& dx_out,
+                   Tensor& dw_out) {
+  const ImageShape o = g.output();
+  dx_out.setZero(x.rows(), x.cols());
+  dw_out.setZero(w.rows(), w.cols());
+  for (Index i = 0; i < x.rows(); ++i)
+    for (Index k = 0; k < g.filters; ++k)
+      for (Index oy = 0; oy < o.height; ++oy)
+        for (Index ox = 0; ox < o.width; ++ox) {
+          const double gv = grad(i, (k * o.height + oy) * o.width + ox);
+          for (Index c = 0; c < g.input.channels; ++c)
+            for (Index dy = 0; dy < g.kernel_height; ++dy)
+              for (Index dx = 0; dx < g.kernel_width; ++dx) {
+                const Index yy = oy * g.stride - g.padding + dy, xx = ox * g.stride - g.padding + dx;
+                if (yy < 0 || yy >= g.input.height || xx < 0 || xx >= g.input.width) continue;
+                const Index f = (c * g.kernel_height + dy) * g.kernel_width + dx;
+                const Index pixel = (c * g.input.height + yy) * g.input.width + xx;
+                dx_out(i, pixel) += w(k, f) * gv;
+                dw_out(k, f) += gv * x(i, pixel);
+              }
+        }
+}
+
+// 37 images: the op works in groups of images (one GEMM per group), here two full groups and a
+// short one; values and both adjoints against direct loops.
+TEST(Conv2d, GroupedProductsMatchDirectLoopsForManyImages) {
+  const std::vector<Conv2dGeometry> geometries{{{1, 12, 12}, 4, 5, 5, 1, 0}, {{3, 7, 6}, 2, 3, 3, 2, 1}};
+  for (const Conv2dGeometry& g : geometries) {
+    Graph graph;
+    const Tensor x = random_tensor(37, g.input.size(), 7), w = random_tensor(g.filters, g.filter_size(), 8),
+                 b = random_tensor(1, g.filters, 9), grad = random_tensor(37, g.output().size(), 10);
+    const Var xv = graph.input("x", x), wv = graph.parameter("w", w), gv = graph.input("g", grad);
+    EXPECT_TRUE(conv2d(xv, wv, graph.parameter("b", b), g).value().isApprox(conv_loops(x, w, b, g), 1e-12));
+    Tensor dx, dw;
+    adjoint_loops(x, w, grad, g, dx, dw);
+    EXPECT_TRUE(conv2d_input_grad(gv, wv, g).value().isApprox(dx, 1e-12));
+    EXPECT_TRUE(conv2d_filter_grad(xv, gv, g).value().isApprox(dw, 1e-12));
+  }
+}
+
 TEST(Conv2d, GradientsAreBitwiseIdenticalForOneAndTwoThreads) {
   const Conv2dGeometry geo{{2, 10, 10}, 4, 3, 3, 1, 1};
   auto run = [&](int threads) {

@@ -1,0 +1,40 @@
+#include "models/nn/sequential.h"
+
+namespace dagml::nn {
+
+Sequential::Sequential(const Sequential& other) {
+  layers_.reserve(other.layers_.size());
+  for (const auto& layer : other.layers_) layers_.push_back(layer->clone());
+}
+
+Sequential& Sequential::operator=(const Sequential& other) {
+  if (this != &other) *this = Sequential(other);
+  return *this;
+}
+
+std::string Sequential::describe() const {
+  std::string s = "sequential [";
+  for (std::size_t i = 0; i < layers_.size(); ++i) s += (i ? ", " : "") + layers_[i]->describe();
+  return s + "]";
+}
+
+Var Sequential::build(Var x, BuildContext& ctx) {
+  for (auto& layer : layers_) x = layer->build(x, ctx);
+  return x;
+}
+
+std::vector<Parameter*> Sequential::parameters() {
+  std::vector<Parameter*> all;
+  for (auto& layer : layers_)
+    for (Parameter* p : layer->parameters()) all.push_back(p);
+  return all;
+}
+
+std::vector<Parameter*> Sequential::buffers() {
+  std::vector<Parameter*> all;
+  for (auto& layer : layers_)
+    for (Parameter* p : layer->buffers()) all.push_back(p);
+  return all;
+}
+
+}  // namespace dagml::nn

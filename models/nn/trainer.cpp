@@ -1,0 +1,158 @@
+#include "models/nn/trainer.h"
+
+#include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <cmath>
+#include <memory>
+#include <utility>
+
+#include "graph/error.h"
+#include "models/data/minibatch_indices.h"
+#include "models/data/validate.h"
+#include "models/nn/inference.h"
+
+namespace dagml::nn {
+namespace {
+
+// Note [Blocked updates]
+// The update rules of optim/ (gradient descent, momentum, Nesterov, Adam) act entry by entry:
+// entry j of the new θ depends only on entry j of θ, of the gradient and of the rule's state, and
+// on the step count. θ is therefore cut into fixed blocks, each updated by its own copy of the
+// rule, in parallel. Blocks are whole multiples of 16 entries, so that Eigen's vectorised loops
+// treat each entry exactly as in one pass over the whole vector (a block boundary elsewhere would
+// move entries between the packet path and the scalar tail, whose roundings differ when fused
+// multiply-adds are used): the result is bitwise the same as one rule on the whole vector, for
+// any block size and thread count. (A rule that mixes entries, such as a gradient-norm clip, would
+// need update_block ≥ the number of parameters.)
+class BlockedUpdate {
+ public:
+  // Blocks start and end on multiples of 16 entries (128 bytes), so each entry goes through the
+  // same vectorised path (and the same fused multiply-adds) as in one pass over θ.
+  static constexpr Index kAlign = 16;
+
+  BlockedUpdate(const UpdateRule& rule, Index size, Index block) {
+    block = (block + kAlign - 1) / kAlign * kAlign;
+    for (Index begin = 0; begin < size; begin += block) {
+      blocks_.emplace_back(begin, std::min(block, size - begin));
+      rules_.push_back(rule.clone());
+      rules_.back()->reset();
+    }
+  }
+  void step(Vector& theta, const Vector& gradient) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, blocks_.size(), 1),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                        for (std::size_t b = r.begin(); b != r.end(); ++b) {
+                          const auto [begin, size] = blocks_[b];
+                          rules_[b]->step(theta.segment(begin, size), gradient.segment(begin, size));
+                        }
+                      });
+  }
+  Vector position(const Vector& theta) const {
+    Vector x(theta.size());
+    for (std::size_t b = 0; b < blocks_.size(); ++b) {
+      const auto [begin, size] = blocks_[b];
+      x.segment(begin, size) = rules_[b]->position(theta.segment(begin, size));
+    }
+    return x;
+  }
+
+ private:
+  std::vector<std::pair<Index, Index>> blocks_;
+  std::vector<std::unique_ptr<UpdateRule>> rules_;
+};
+
+}  // namespace
+
+Trainer::Trainer(const TrainerOptions& options) : options_(options) {
+  if (options.epochs < 1) throw ValueError(fmt::format("Trainer: epochs must be >= 1, found {}", options.epochs));
+  if (options.batch_size < 1)
+    throw ValueError(fmt::format("Trainer: batch_size must be >= 1, found {}", options.batch_size));
+  if (options.chunks < 1) throw ValueError(fmt::format("Trainer: chunks must be >= 1, found {}", options.chunks));
+  if (options.update_block < 1)
+    throw ValueError(fmt::format("Trainer: update_block must be >= 1, found {}", options.update_block));
+}
+
+Result Trainer::fit(Trainable& model, const Tensor& X, const Tensor& Y, const UpdateRule& rule,
+                    const CallbackList& callbacks) const {
+  check_not_empty(X, "Trainer::fit");
+  check_finite(X, "Trainer::fit");
+  if (Y.cols() > 0) {
+    if (Y.rows() != X.rows())
+      throw ShapeError(fmt::format("Trainer::fit: X has {} rows but Y has {}", X.rows(), Y.rows()));
+    check_finite(Y, "Trainer::fit");
+  }
+  const Index batch = std::min(options_.batch_size, X.rows());
+  DataParallelGradient engine(model, X.cols(), Y.cols(), batch, {.chunks = options_.chunks, .seed = options_.seed});
+  MinibatchIndices batches(
+      X.rows(),
+      {.batch_size = batch, .shuffle = options_.shuffle, .seed = options_.seed, .drop_last = options_.drop_last});
+  Vector theta = engine.parameters();
+  BlockedUpdate update(rule, theta.size(), options_.update_block);
+  Vector gradient(theta.size());
+  Vector last_good = theta;
+  // The callbacks begin once the first step has evaluated the loss at θ₀ (on its minibatch), so
+  // on_begin receives a measured f₀ at no extra cost.
+  CallbackRunner runner(callbacks);
+  bool begun = false;
+  Scalar gradient_norm = std::nan("");    // ‖∇L‖₂ of the last successful step's minibatch
+  Scalar last_good_norm = gradient_norm;  // … as of the end of the last finished epoch
+
+  Result result;
+  result.status = Status::MaxIterations;
+  std::uint64_t step = 0;
+  std::string reason;
+  for (Index epoch = 0; epoch < options_.epochs; ++epoch) {
+    batches.set_epoch(epoch);
+    Scalar total = 0;
+    Index seen = 0;
+    bool finite = true;
+    for (std::span<const Index> rows : batches) {
+      const Scalar loss = engine.compute(X, Y, rows, step++, gradient);
+      if (!begun) {
+        runner.begin(theta, loss);
+        begun = true;
+      }
+      if (!std::isfinite(loss) || !gradient.allFinite()) {
+        finite = false;
+        break;
+      }
+      total += loss * static_cast<Scalar>(rows.size());
+      seen += static_cast<Index>(rows.size());
+      gradient_norm = gradient.norm();
+      update.step(theta, gradient);
+      engine.set_parameters(theta);
+    }
+    result.iterations = epoch + 1;
+    if (!finite) {
+      theta = last_good;
+      gradient_norm = last_good_norm;
+      engine.set_parameters(theta);
+      result.status = Status::NumericalFailure;
+      result.message = fmt::format("the training loss became NaN or infinite in epoch {}", epoch + 1);
+      break;
+    }
+    last_good = theta;
+    last_good_norm = gradient_norm;
+    const Scalar mean_loss = total / static_cast<Scalar>(seen);
+    result.history.push_back(mean_loss);
+    result.value = mean_loss;
+    engine.write_back();  // callbacks may evaluate the model as it is after this epoch
+    if (runner.iteration(epoch + 1, options_.epochs, mean_loss, gradient_norm, theta, reason)) {
+      result.status = Status::CallbackStop;
+      result.message = reason;
+      break;
+    }
+  }
+  if (result.status == Status::MaxIterations) result.message = fmt::format("ran all {} epochs", options_.epochs);
+  result.x = update.position(theta);
+  result.gradient_norm = gradient_norm;
+  result.evaluations = static_cast<Index>(step);
+  runner.end(result);
+  engine.set_parameters(result.x);
+  engine.write_back();
+  return result;
+}
+
+}  // namespace dagml::nn
