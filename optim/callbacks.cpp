@@ -63,8 +63,11 @@ void HistoryRecorder::write_csv(const std::string& path) const {
   std::ofstream out(path);
   if (!out) throw IoError(fmt::format("HistoryRecorder: cannot open '{}' for writing", path));
   out << "iteration,value,gradient_norm,seconds\n";
-  for (std::size_t i = 0; i < values_.size(); ++i)
-    out << fmt::format("{},{:.17g},{:.17g},{:.9f}\n", i, values_[i], gradient_norms_[i], seconds_[i]);
+  for (std::size_t i = 0; i < values_.size(); ++i) {
+    // A gradient norm the method did not compute (the start, or methods without one) is an empty field.
+    const std::string norm = std::isnan(gradient_norms_[i]) ? "" : fmt::format("{:.17g}", gradient_norms_[i]);
+    out << fmt::format("{},{:.17g},{},{:.9f}\n", i, values_[i], norm, seconds_[i]);
+  }
   if (!out) throw IoError(fmt::format("HistoryRecorder: writing '{}' failed", path));
 }
 

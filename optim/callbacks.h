@@ -88,7 +88,8 @@ class HistoryRecorder final : public Callback {
   const std::vector<Scalar>& values() const { return values_; }
   const std::vector<Scalar>& gradient_norms() const { return gradient_norms_; }
   const std::vector<double>& seconds() const { return seconds_; }
-  // Writes "iteration,value,gradient_norm,seconds" rows; throws IoError if the file cannot be written.
+  // Writes "iteration,value,gradient_norm,seconds" rows (gradient_norm empty where it is NaN, i.e. not
+  // computed, as at the start); throws IoError if the file cannot be written.
   void write_csv(const std::string& path) const;
 
  private:

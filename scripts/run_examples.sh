@@ -7,7 +7,8 @@ scripts/build.sh build -DDAGML_BUILD_TESTS=OFF -DDAGML_BUILD_BENCH=OFF
 out=build/example-output
 mkdir -p "$out"
 # Each example runs on bundled data and writes its files (CSV, DOT, images) to $out.
-examples=(first_graph datasets)
+examples=(first_graph datasets rosenbrock_optimizers diabetes_regression breast_cancer_logistic kernel_svm_toy
+          iris_discriminant digits_knn nn_mlp nn_cnn nn_autoencoder)
 for e in "${examples[@]}"; do
   echo "=== $e ==="
   (cd "$out" && "../examples/$e")
