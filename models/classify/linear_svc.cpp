@@ -11,7 +11,7 @@
 #include "autodiff/reduce.h"
 #include "graph/error.h"
 #include "graph/graph.h"
-#include "models/data/random.h"
+#include "graph/random.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
 #include "models/metrics/classification_metrics.h"

@@ -14,7 +14,7 @@
 #include "models/classify/class_scores.h"
 #include "models/cluster/k_means.h"
 #include "models/data/labels.h"
-#include "models/data/random.h"
+#include "graph/random.h"
 #include "models/data/split.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"

@@ -8,7 +8,7 @@
 #include "graph/error.h"
 #include "models/data/datasets.h"
 #include "models/data/labels.h"
-#include "models/data/random.h"
+#include "graph/random.h"
 #include "models/data/split.h"
 
 namespace dagml {

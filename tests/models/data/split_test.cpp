@@ -9,7 +9,7 @@
 #include "graph/error.h"
 #include "models/data/datasets.h"
 #include "models/data/labels.h"
-#include "models/data/random.h"
+#include "graph/random.h"
 
 namespace dagml {
 namespace {
