@@ -10,6 +10,7 @@
 #include "autodiff/norms.h"
 #include "autodiff/reduce.h"
 #include "graph/error.h"
+#include "models/classify/class_scores.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
 #include "models/metrics/classification_metrics.h"
@@ -135,7 +136,7 @@ Tensor LogisticRegression::predict_proba(const Tensor& X) const {
 
 Vector LogisticRegression::predict(const Tensor& X) const {
   const Tensor Z = decision_function(X);
-  return Z.cols() == 1 ? labels_from_scores(Z.col(0), options_.zero) : labels_from_argmax(Z);
+  return Z.cols() == 1 ? labels_from_scores(Z.col(0), options_.zero) : argmax_rows(Z);
 }
 
 Scalar LogisticRegression::score(const Tensor& X, const Vector& y) const { return accuracy_score(y, predict(X)); }
