@@ -29,10 +29,7 @@ bool sigmoid_model(Index K, const LogisticRegressionOptions& o) {
 
 LogisticProblem make_logistic_problem(const Tensor& X, const Vector& y, const LogisticRegressionOptions& options) {
   const char* who = "LogisticRegression::fit";
-  check_not_empty(X, who);
-  check_same_rows(X, y, who);
-  check_finite(X, who);
-  const Index K = check_classes(y, who);
+  const Index K = check_classification_data(X, y, who);
   const Index d = X.cols(), k = sigmoid_model(K, options) ? 1 : K;
   LogisticProblem p;
   p.graph = std::make_unique<Graph>();
