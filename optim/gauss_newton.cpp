@@ -16,16 +16,12 @@ GaussNewton::GaussNewton(GaussNewtonOptions options) : options_(options) {
 }
 
 Result GaussNewton::minimize(Objective& objective, const Vector& x0, const CallbackList& callbacks) const {
-  check_start(objective, x0, "GaussNewton");
-  if (!objective.has_residuals())
-    throw ValueError("GaussNewton: the objective offers no residuals (use GraphObjective::least_squares)");
-  const StopOptions& stop = options_.stop;
-  Result result;
   Vector x = x0, r, x_prev;
   Tensor J;
-  objective.residuals(x, r, &J);
+  Scalar f = start_least_squares(objective, x0, "GaussNewton", r, J);
+  const StopOptions& stop = options_.stop;
+  Result result;
   result.evaluations = 1;
-  Scalar f = 0.5 * r.squaredNorm();
   Scalar gnorm = (J.transpose() * r).norm();
   result.history.push_back(f);
   Status status = Status::MaxIterations;

@@ -3,40 +3,18 @@
 #include <fmt/format.h>
 
 #include <limits>
-#include <numeric>
 #include <random>
 
 #include "graph/error.h"
+#include "graph/random.h"
 
 namespace dagml {
-namespace {
-
-std::uint64_t splitmix64(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-// Uniform in [0, n): accept x ≥ 2⁶⁴ mod n, return x mod n.
-std::uint64_t below(std::mt19937_64& rng, std::uint64_t n) {
-  const std::uint64_t threshold = (0 - n) % n;
-  for (;;) {
-    const std::uint64_t x = rng();
-    if (x >= threshold) return x % n;
-  }
-}
-
-}  // namespace
 
 std::vector<Index> epoch_order(Index n, std::uint64_t seed, Index epoch, bool shuffle) {
-  std::vector<Index> order(static_cast<std::size_t>(n));
-  std::iota(order.begin(), order.end(), Index{0});
+  std::vector<Index> order = iota_indices(n);
   if (!shuffle) return order;
-  std::mt19937_64 rng(splitmix64(seed ^ splitmix64(static_cast<std::uint64_t>(epoch))));
-  for (Index i = n - 1; i > 0; --i)
-    std::swap(order[static_cast<std::size_t>(i)],
-              order[static_cast<std::size_t>(below(rng, static_cast<std::uint64_t>(i + 1)))]);
+  std::mt19937_64 rng(derive_seed(seed, static_cast<std::uint64_t>(epoch)));
+  shuffle_indices(order, rng);
   return order;
 }
 

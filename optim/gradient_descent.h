@@ -53,9 +53,9 @@ requires(sizeof...(Cs) > 0) Result minimize(Objective& objective, const Vector& 
   return minimize(objective, x0, rule, options, CallbackList{static_cast<Callback*>(&callbacks)...});
 }
 
-// The order of epoch `epoch` over n rows: 0..n−1 when !shuffle, else a Fisher–Yates permutation
-// drawn from std::mt19937_64 seeded by a SplitMix64 mix of (seed, epoch), with unbiased rejection
-// sampling of each index (portable across standard libraries).
+// The order of epoch `epoch` over n rows: 0..n−1 when !shuffle, else shuffle_indices (Fisher–Yates
+// with unbiased rejection sampling, graph/random.h) driven by std::mt19937_64 seeded with
+// derive_seed(seed, epoch), so it is portable across standard libraries.
 std::vector<Index> epoch_order(Index n, std::uint64_t seed, Index epoch, bool shuffle);
 
 }  // namespace dagml

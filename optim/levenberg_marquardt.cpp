@@ -17,17 +17,13 @@ LevenbergMarquardt::LevenbergMarquardt(LevenbergMarquardtOptions options) : opti
 }
 
 Result LevenbergMarquardt::minimize(Objective& objective, const Vector& x0, const CallbackList& callbacks) const {
-  check_start(objective, x0, "LevenbergMarquardt");
-  if (!objective.has_residuals())
-    throw ValueError("LevenbergMarquardt: the objective offers no residuals (use GraphObjective::least_squares)");
+  Vector x = x0, r, x_new, r_new;
+  Tensor J, J_new;
+  Scalar f = start_least_squares(objective, x0, "LevenbergMarquardt", r, J);
   const StopOptions& stop = options_.stop;
   const Index p = x0.size();
   Result result;
-  Vector x = x0, r, x_new, r_new;
-  Tensor J, J_new;
-  objective.residuals(x, r, &J);
   result.evaluations = 1;
-  Scalar f = 0.5 * r.squaredNorm();
   Vector grad = J.transpose() * r;
   Scalar gnorm = grad.norm();
   result.history.push_back(f);

@@ -78,4 +78,12 @@ void check_start(const Objective& objective, const Vector& x, const char* who) {
   if (!x.allFinite()) throw ValueError(fmt::format("{}: x0 has NaN or infinite entries", who));
 }
 
+Scalar start_least_squares(Objective& objective, const Vector& x0, const char* who, Vector& r, Tensor& J) {
+  check_start(objective, x0, who);
+  if (!objective.has_residuals())
+    throw ValueError(fmt::format("{}: the objective offers no residuals (use GraphObjective::least_squares)", who));
+  objective.residuals(x0, r, &J);
+  return 0.5 * r.squaredNorm();
+}
+
 }  // namespace dagml

@@ -97,4 +97,9 @@ class FunctionObjective final : public Objective {
 // every entry of x is finite.
 void check_start(const Objective& objective, const Vector& x, const char* who);
 
+// The start of a least-squares method (Gauss–Newton, Levenberg–Marquardt): check_start, then
+// ValueError naming `who` unless the objective offers residuals; evaluates r = r(x0) and its
+// Jacobian J (one evaluation) and returns f = ½‖r‖².
+Scalar start_least_squares(Objective& objective, const Vector& x0, const char* who, Vector& r, Tensor& J);
+
 }  // namespace dagml

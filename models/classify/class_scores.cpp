@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "graph/error.h"
+#include "models/classify/score_labels.h"
 #include "models/data/validate.h"
 
 namespace dagml {
@@ -16,21 +17,7 @@ Index check_classification_data(const Tensor& X, const Vector& y, const char* wh
   check_not_empty(X, who);
   check_same_rows(X, y, who);
   check_finite(X, who);
-  const Index K = check_labels(y, who);
-  Vector counts = Vector::Zero(K);
-  for (Index i = 0; i < y.size(); ++i) counts(static_cast<Index>(y(i))) += 1;
-  if ((counts.array() > 0).count() < 2) {
-    throw ValueError(fmt::format("{}: expected labels of at least two classes, found only class {}", who, K - 1));
-  }
-  if (every_class_present) {
-    for (Index k = 0; k < K; ++k) {
-      if (counts(k) < static_cast<Scalar>(min_per_class)) {
-        throw ValueError(fmt::format("{}: expected at least {} sample(s) of each class 0..{}, found {} of class {}",
-                                     who, min_per_class, K - 1, counts(k), k));
-      }
-    }
-  }
-  return K;
+  return check_classes(y, who, every_class_present ? min_per_class : 0);
 }
 
 ClassStatistics class_statistics(const Tensor& X, const Vector& y, Index num_classes) {

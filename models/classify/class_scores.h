@@ -11,7 +11,8 @@ namespace dagml {
 
 // Checks a classification training set: X non-empty and finite, y one label per row, labels
 // integers 0..K−1, at least two classes, and (when every_class_present) every class 0..K−1 with
-// at least min_per_class samples. Returns K. Throws ValueError / ShapeError naming `who`.
+// at least min_per_class samples: check_classes (models/classify/score_labels.h) on y. Returns K.
+// Throws ValueError / ShapeError naming `who`.
 Index check_classification_data(const Tensor& X, const Vector& y, const char* who, bool every_class_present = true,
                                 Index min_per_class = 1);
 

@@ -6,6 +6,7 @@
 #include <Eigen/QR>
 
 #include "graph/error.h"
+#include "models/classify/class_scores.h"
 #include "models/data/labels.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
@@ -84,7 +85,7 @@ Tensor LeastSquaresClassifier::decision_function(const Tensor& X) const {
 
 Vector LeastSquaresClassifier::predict(const Tensor& X) const {
   const Tensor S = decision_function(X);
-  return num_classes_ == 2 ? labels_from_scores(S.col(0), options_.zero) : labels_from_argmax(S);
+  return num_classes_ == 2 ? labels_from_scores(S.col(0), options_.zero) : argmax_rows(S);
 }
 
 Scalar LeastSquaresClassifier::score(const Tensor& X, const Vector& y) const { return accuracy_score(y, predict(X)); }

@@ -11,7 +11,8 @@
 #include "autodiff/reduce.h"
 #include "graph/error.h"
 #include "graph/graph.h"
-#include "models/data/random.h"
+#include "graph/random.h"
+#include "models/classify/class_scores.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
 #include "models/metrics/classification_metrics.h"
@@ -74,10 +75,7 @@ void LinearSVC::fit_primal(const Tensor& X, const Vector& s, Scalar C, Scalar B)
 
 LinearSVC& LinearSVC::fit(const Tensor& X, const Vector& y) {
   const char* who = "LinearSVC::fit";
-  check_not_empty(X, who);
-  check_same_rows(X, y, who);
-  check_finite(X, who);
-  const Index K = check_classes(y, who);
+  const Index K = check_classification_data(X, y, who);
   if (K != 2) throw ValueError(fmt::format("{}: expected binary labels 0/1, found {} classes (use OneVsRest)", who, K));
   const Index n = X.rows(), d = X.cols();
   const Scalar B = options_.fit_intercept ? options_.intercept_scaling : 0;

@@ -10,6 +10,7 @@
 #include "autodiff/norms.h"
 #include "autodiff/reduce.h"
 #include "graph/error.h"
+#include "models/classify/class_scores.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
 #include "models/metrics/classification_metrics.h"
@@ -28,10 +29,7 @@ bool sigmoid_model(Index K, const LogisticRegressionOptions& o) {
 
 LogisticProblem make_logistic_problem(const Tensor& X, const Vector& y, const LogisticRegressionOptions& options) {
   const char* who = "LogisticRegression::fit";
-  check_not_empty(X, who);
-  check_same_rows(X, y, who);
-  check_finite(X, who);
-  const Index K = check_classes(y, who);
+  const Index K = check_classification_data(X, y, who);
   const Index d = X.cols(), k = sigmoid_model(K, options) ? 1 : K;
   LogisticProblem p;
   p.graph = std::make_unique<Graph>();
@@ -135,7 +133,7 @@ Tensor LogisticRegression::predict_proba(const Tensor& X) const {
 
 Vector LogisticRegression::predict(const Tensor& X) const {
   const Tensor Z = decision_function(X);
-  return Z.cols() == 1 ? labels_from_scores(Z.col(0), options_.zero) : labels_from_argmax(Z);
+  return Z.cols() == 1 ? labels_from_scores(Z.col(0), options_.zero) : argmax_rows(Z);
 }
 
 Scalar LogisticRegression::score(const Tensor& X, const Vector& y) const { return accuracy_score(y, predict(X)); }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "graph/tensor.h"
+#include "models/classify/class_scores.h"
 #include "models/classify/score_labels.h"
 #include "models/data/validate.h"
 #include "models/metrics/classification_metrics.h"
@@ -57,7 +58,7 @@ class OneVsRest {
       S.col(static_cast<Index>(k)) = binary_scores(models_[k].decision_function(X));
     return S;
   }
-  Vector predict(const Tensor& X) const { return labels_from_argmax(decision_function(X)); }
+  Vector predict(const Tensor& X) const { return argmax_rows(decision_function(X)); }
   Scalar score(const Tensor& X, const Vector& y) const { return accuracy_score(y, predict(X)); }
 
   Index num_classes() const {

@@ -6,7 +6,8 @@
 #include <vector>
 
 #include "graph/error.h"
-#include "models/data/random.h"
+#include "graph/random.h"
+#include "models/classify/class_scores.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
 #include "models/metrics/classification_metrics.h"
@@ -22,10 +23,7 @@ Perceptron::Perceptron(const PerceptronOptions& options) : options_(options) {
 
 Perceptron& Perceptron::fit(const Tensor& X, const Vector& y) {
   const char* who = "Perceptron::fit";
-  check_not_empty(X, who);
-  check_same_rows(X, y, who);
-  check_finite(X, who);
-  const Index K = check_classes(y, who);
+  const Index K = check_classification_data(X, y, who);
   if (K != 2) throw ValueError(fmt::format("{}: expected binary labels 0/1, found {} classes (use OneVsRest)", who, K));
   const Index n = X.rows(), d = X.cols();
   // β = (w, b) on x̃ = (x, 1); without an intercept the last entry stays 0.

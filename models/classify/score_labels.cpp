@@ -18,17 +18,6 @@ Vector labels_from_scores(const Vector& scores, ZeroScore zero) {
   return labels;
 }
 
-Vector labels_from_argmax(const Tensor& scores) {
-  Vector labels(scores.rows());
-  for (Index i = 0; i < scores.rows(); ++i) {
-    Index best = 0;
-    for (Index k = 1; k < scores.cols(); ++k)
-      if (scores(i, k) > scores(i, best)) best = k;
-    labels(i) = static_cast<Scalar>(best);
-  }
-  return labels;
-}
-
 Vector labels_from_pair_votes(const Tensor& scores, Index num_classes) {
   if (scores.cols() != num_classes * (num_classes - 1) / 2)
     throw ShapeError(fmt::format("labels_from_pair_votes: expected {} pair columns for {} classes, found {}",
@@ -45,17 +34,23 @@ Vector labels_from_pair_votes(const Tensor& scores, Index num_classes) {
   return labels;
 }
 
-Index check_classes(const Vector& y, const char* who) {
+Index check_classes(const Vector& y, const char* who, Index min_per_class) {
   const Index K = check_labels(y, who);
   const auto counts = class_counts(y, K);
   Index present = 0, last = 0;
   for (Index k = 0; k < K; ++k)
     if (counts[static_cast<size_t>(k)] > 0) ++present, last = k;
   if (present < 2) throw ValueError(fmt::format("{}: expected at least two classes, found only class {}", who, last));
-  for (Index k = 0; k < K; ++k)
-    if (counts[static_cast<size_t>(k)] == 0)
-      throw ValueError(fmt::format("{}: expected labels 0..{} with every class present, found no sample of class {}",
-                                   who, K - 1, k));
+  for (Index k = 0; k < K; ++k) {
+    const Index c = counts[static_cast<size_t>(k)];
+    if (c >= min_per_class) continue;
+    if (c == 0)
+      throw ValueError(
+          fmt::format("{}: expected at least {} sample(s) of each class 0..{}, found no sample of class {}", who,
+                      min_per_class, K - 1, k));
+    throw ValueError(fmt::format("{}: expected at least {} sample(s) of each class 0..{}, found only {} of class {}",
+                                 who, min_per_class, K - 1, c, k));
+  }
   return K;
 }
 

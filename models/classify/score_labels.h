@@ -15,12 +15,10 @@ enum class ZeroScore {
   Negative,  // f(x) > 0 → class 1, f(x) ≤ 0 → class 0 (notes 001)
 };
 
+// Multiclass labels from an n×K score matrix: argmax_rows (models/classify/class_scores.h).
+
 // Binary labels 0/1 from scores f: 1 where f > 0, 0 where f < 0, and f = 0 by `zero`.
 Vector labels_from_scores(const Vector& scores, ZeroScore zero = ZeroScore::Positive);
-
-// Multiclass labels from an n×K score matrix: the column of the largest score in each row, the
-// lowest index among equal maxima.
-Vector labels_from_argmax(const Tensor& scores);
 
 // One-vs-one votes: S is n×P with P = K(K−1)/2 pair scores in the order (0,1), (0,2), …, (1,2),
 // …; S ≥ 0 votes for the pair's higher class, S < 0 for the lower. Each row gets the class with
@@ -28,7 +26,8 @@ Vector labels_from_argmax(const Tensor& scores);
 Vector labels_from_pair_votes(const Tensor& scores, Index num_classes);
 
 // Classes for a K-class classifier: checks that y holds integers 0..K−1 with at least two classes
-// and every class present (ValueError naming the missing class otherwise); returns K.
-Index check_classes(const Vector& y, const char* who);
+// present and at least min_per_class samples of every class 0..K−1 (min_per_class = 0: only the
+// two-class check). ValueError naming `who` and the short class otherwise; returns K.
+Index check_classes(const Vector& y, const char* who, Index min_per_class = 1);
 
 }  // namespace dagml

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "graph/error.h"
+#include "models/classify/class_scores.h"
 #include "models/classify/kernel_io.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
@@ -71,10 +72,7 @@ SVC::SVC(const SVCOptions& options) : options_(options) {
 
 SVC& SVC::fit(const Tensor& X, const Vector& y) {
   const char* who = "SVC::fit";
-  check_not_empty(X, who);
-  check_same_rows(X, y, who);
-  check_finite(X, who);
-  const Index K = check_classes(y, who);
+  const Index K = check_classification_data(X, y, who);
   const Index n = X.rows();
   kernel_ = options_.kernel ? options_.kernel : default_kernel(X);
   const double budget = options_.cache_mb * kMiB;

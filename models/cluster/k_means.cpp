@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "graph/error.h"
-#include "models/data/random.h"
+#include "graph/random.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
 

@@ -13,7 +13,7 @@
 // of scikit-learn): the first centre is a uniformly drawn point; each next one is the best, by
 // the resulting potential Σ_i min_k ‖x_i − μ_k‖², of 2 + ⌊ln K⌋ points drawn with probability
 // proportional to their current squared distance. Random draws come from std::mt19937_64 seeded
-// by derive_seed(seed, restart) (Note [Portable randomness], models/data/random.h), so a seed
+// by derive_seed(seed, restart) (Note [Portable randomness], graph/random.h), so a seed
 // gives the same clustering on every platform. With num_init > 1 the run with the lowest inertia
 // is kept (the first among equals).
 //

@@ -3,7 +3,7 @@
 #include <random>
 
 #include "graph/error.h"
-#include "models/data/random.h"
+#include "graph/random.h"
 #include "models/data/validate.h"
 
 namespace dagml {

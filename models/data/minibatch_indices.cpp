@@ -4,7 +4,7 @@
 #include <random>
 
 #include "graph/error.h"
-#include "models/data/random.h"
+#include "graph/random.h"
 
 namespace dagml {
 

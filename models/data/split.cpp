@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "graph/error.h"
-#include "models/data/random.h"
+#include "graph/random.h"
 #include "models/data/validate.h"
 
 namespace dagml {

@@ -5,7 +5,7 @@
 #include <random>
 
 #include "graph/error.h"
-#include "models/data/random.h"
+#include "graph/random.h"
 
 namespace dagml::detail {
 namespace {

@@ -4,8 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "graph/error.h"
-#include "models/classify/score_labels.h"
+#include "models/classify/class_scores.h"
 #include "models/classify/one_vs_rest.h"
+#include "models/classify/score_labels.h"
 #include "discriminative_test_util.h"
 
 namespace dagml {
@@ -22,7 +23,7 @@ TEST(ScoreLabels, ZeroScoreConventions) {
 }
 
 TEST(ScoreLabels, ArgmaxTiesGoToTheLowestIndex) {
-  EXPECT_EQ(labels_from_argmax(rows({{1, 3, 3}, {5, 5, 5}, {0, -1, 2}})), vec({1, 0, 2}));
+  EXPECT_EQ(argmax_rows(rows({{1, 3, 3}, {5, 5, 5}, {0, -1, 2}})), vec({1, 0, 2}));
 }
 
 TEST(ScoreLabels, ClassChecksSayWhatIsWrong) {
@@ -41,6 +42,13 @@ TEST(ScoreLabels, ClassChecksSayWhatIsWrong) {
   EXPECT_THROW(check_classes(vec({0, 1.5}), "Model::fit"), ValueError);
   EXPECT_THROW(check_classes(vec({0, -1}), "Model::fit"), ValueError);
   EXPECT_EQ(check_classes(vec({2, 0, 1, 0}), "Model::fit"), 3);
+  EXPECT_EQ(check_classes(vec({0, 2, 2}), "Model::fit", 0), 3);  // 0: only the two-class check
+  try {
+    check_classes(vec({0, 0, 1}), "Model::fit", 2);
+    FAIL();
+  } catch (const ValueError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("expected at least 2 sample(s) of each class 0..1, found only 1 of class 1"));
+  }
   try {
     binary_scores(rows({{1, 2}}));
     FAIL();

@@ -6,9 +6,9 @@
 #include <algorithm>
 
 #include "graph/error.h"
+#include "graph/random.h"
 #include "models/data/datasets.h"
 #include "models/data/labels.h"
-#include "models/data/random.h"
 #include "models/data/split.h"
 
 namespace dagml {

@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "graph/error.h"
-#include "models/data/random.h"
+#include "graph/random.h"
 
 namespace dagml {
 namespace {

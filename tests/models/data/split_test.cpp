@@ -7,9 +7,9 @@
 #include <cmath>
 
 #include "graph/error.h"
+#include "graph/random.h"
 #include "models/data/datasets.h"
 #include "models/data/labels.h"
-#include "models/data/random.h"
 
 namespace dagml {
 namespace {

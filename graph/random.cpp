@@ -1,4 +1,4 @@
-#include "models/data/random.h"
+#include "graph/random.h"
 
 #include <numeric>
 #include <utility>

@@ -1,7 +1,7 @@
 // Tests for the portable sampling helpers. The recorded sequences were produced by this
 // implementation; std::mt19937_64 is fully specified by the C++ standard and the helpers use
 // only its raw output, so the same values must come out on every platform.
-#include "models/data/random.h"
+#include "graph/random.h"
 
 #include <gtest/gtest.h>
 
