@@ -19,6 +19,7 @@
 #include "graph/export.h"
 #include "graph/graph.h"
 #include "graph/op.h"
+#include "graph/random.h"
 #include "graph/tensor.h"
 #include "graph/threads.h"
 
@@ -78,7 +79,6 @@
 #include "models/data/minibatch_indices.h"
 #include "models/data/one_hot_encoder.h"
 #include "models/data/polynomial_features.h"
-#include "models/data/random.h"
 #include "models/data/split.h"
 #include "models/data/standard_scaler.h"
 #include "models/data/validate.h"

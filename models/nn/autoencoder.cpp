@@ -4,7 +4,7 @@
 
 #include "autodiff/elementwise.h"
 #include "graph/error.h"
-#include "models/data/random.h"
+#include "graph/random.h"
 #include "models/data/validate.h"
 #include "models/nn/inference.h"
 #include "models/nn/mlp_network.h"

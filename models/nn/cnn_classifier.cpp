@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "graph/error.h"
-#include "models/data/random.h"
+#include "graph/random.h"
 #include "models/data/validate.h"
 #include "models/metrics/classification_metrics.h"
 #include "models/nn/activation.h"

@@ -9,7 +9,7 @@
 
 #include "autodiff/derivatives.h"
 #include "graph/error.h"
-#include "models/data/random.h"
+#include "graph/random.h"
 
 namespace dagml::nn {
 

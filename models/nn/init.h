@@ -1,5 +1,5 @@
 // Seeded weight initialisers and the portable draws they use (see Note [Portable randomness] in
-// models/data/random.h: only raw 64-bit words come from the engine).
+// graph/random.h: only raw 64-bit words come from the engine).
 #pragma once
 
 #include <cstdint>

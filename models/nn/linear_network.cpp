@@ -5,7 +5,7 @@
 #include <Eigen/SVD>
 
 #include "graph/error.h"
-#include "models/data/random.h"
+#include "graph/random.h"
 #include "models/nn/activation.h"
 #include "models/nn/linear.h"
 

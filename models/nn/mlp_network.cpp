@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "graph/error.h"
-#include "models/data/random.h"
+#include "graph/random.h"
 #include "models/nn/batch_norm.h"
 #include "models/nn/dropout.h"
 #include "models/nn/linear.h"

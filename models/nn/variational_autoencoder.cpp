@@ -7,7 +7,7 @@
 #include "autodiff/reduce.h"
 #include "autodiff/structure.h"
 #include "graph/error.h"
-#include "models/data/random.h"
+#include "graph/random.h"
 #include "models/data/validate.h"
 #include "models/nn/inference.h"
 #include "models/nn/init.h"

@@ -5,8 +5,8 @@
 
 #include "autodiff/derivatives.h"
 #include "graph/error.h"
+#include "graph/random.h"
 #include "graph/threads.h"
-#include "models/data/random.h"
 #include "models/nn/activation.h"
 #include "models/nn/batch_norm.h"
 #include "models/nn/data_parallel.h"
