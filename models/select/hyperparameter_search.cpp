@@ -23,7 +23,9 @@ Result minimize_cv_loss(GraphObjective& objective, const Vector& x0) {
     objective.value(coarse.x);
     return coarse;
   }
-  if (!(fine.value <= coarse.value)) {
+  // The polish must end converged by its own, stricter test and no higher; otherwise (e.g. its line
+  // search stalls at rounding level) the converged L-BFGS answer stands.
+  if (!fine.converged() || !(fine.value <= coarse.value)) {
     objective.value(coarse.x);
     return coarse;
   }
