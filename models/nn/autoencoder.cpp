@@ -101,9 +101,7 @@ const Result& Autoencoder::training_result() const {
 void Autoencoder::save(const std::string& path) const {
   check_fitted(fitted_, "Autoencoder::save");
   ModelWriter w("Autoencoder");
-  w.put_scalar("hidden_layers", static_cast<Scalar>(options_.hidden.size()));
-  for (std::size_t i = 0; i < options_.hidden.size(); ++i)
-    w.put_scalar(fmt::format("hidden{}", i), static_cast<Scalar>(options_.hidden[i]));
+  write_hidden_widths(w, options_.hidden);
   w.put_scalar("code_size", static_cast<Scalar>(options_.code_size));
   w.put_scalar("activation", static_cast<Scalar>(options_.activation));
   w.put_scalar("reconstruction", static_cast<Scalar>(options_.reconstruction));
@@ -117,9 +115,7 @@ void Autoencoder::save(const std::string& path) const {
 Autoencoder Autoencoder::load(const std::string& path) {
   const ModelReader r(path, "Autoencoder");
   AutoencoderOptions o;
-  o.hidden.clear();
-  for (Index i = 0; i < static_cast<Index>(r.scalar("hidden_layers")); ++i)
-    o.hidden.push_back(static_cast<Index>(r.scalar(fmt::format("hidden{}", i))));
+  o.hidden = read_hidden_widths(r);
   o.code_size = static_cast<Index>(r.scalar("code_size"));
   o.activation = static_cast<ActivationKind>(static_cast<int>(r.scalar("activation")));
   o.reconstruction = static_cast<Reconstruction>(static_cast<int>(r.scalar("reconstruction")));

@@ -118,9 +118,7 @@ void CnnClassifier::save(const std::string& path) const {
                   static_cast<Scalar>(b.padding), static_cast<Scalar>(b.pool))
                      .finished());
   }
-  w.put_scalar("hidden_layers", static_cast<Scalar>(a.hidden.size()));
-  for (std::size_t i = 0; i < a.hidden.size(); ++i)
-    w.put_scalar(fmt::format("hidden{}", i), static_cast<Scalar>(a.hidden[i]));
+  write_hidden_widths(w, a.hidden);
   w.put_scalar("dropout", a.dropout);
   write_training_options(w, options_.training);
   w.put_scalar("l2", options_.l2);
@@ -140,8 +138,7 @@ CnnClassifier CnnClassifier::load(const std::string& path) {
     a.blocks.push_back({static_cast<Index>(b(0, 0)), static_cast<Index>(b(0, 1)), static_cast<Index>(b(0, 2)),
                         static_cast<Index>(b(0, 3))});
   }
-  for (Index i = 0; i < static_cast<Index>(r.scalar("hidden_layers")); ++i)
-    a.hidden.push_back(static_cast<Index>(r.scalar(fmt::format("hidden{}", i))));
+  a.hidden = read_hidden_widths(r);
   a.dropout = r.scalar("dropout");
   CnnClassifier m({.architecture = a, .training = read_training_options(r), .l2 = r.scalar("l2")});
   m.classes_ = static_cast<Index>(r.scalar("classes"));

@@ -7,6 +7,7 @@
 #include "models/nn/batch_norm.h"
 #include "models/nn/dropout.h"
 #include "models/nn/linear.h"
+#include "models/nn/network_options.h"
 
 namespace dagml::nn {
 
@@ -34,10 +35,7 @@ Sequential make_mlp(Index in, Index out, const MlpArchitecture& a, std::uint64_t
 }
 
 void write_architecture(ModelWriter& w, const MlpArchitecture& a) {
-  Vector hidden(static_cast<Index>(a.hidden.size()));
-  for (std::size_t i = 0; i < a.hidden.size(); ++i) hidden(static_cast<Index>(i)) = static_cast<Scalar>(a.hidden[i]);
-  w.put_scalar("hidden_layers", static_cast<Scalar>(a.hidden.size()));
-  if (!a.hidden.empty()) w.put_vector("hidden", hidden);
+  write_hidden_widths(w, a.hidden);
   w.put_scalar("activation", static_cast<Scalar>(a.activation));
   w.put_scalar("init", static_cast<Scalar>(a.init));
   w.put_scalar("dropout", a.dropout);
@@ -46,11 +44,7 @@ void write_architecture(ModelWriter& w, const MlpArchitecture& a) {
 
 MlpArchitecture read_architecture(const ModelReader& r) {
   MlpArchitecture a;
-  a.hidden.clear();
-  if (r.scalar("hidden_layers") > 0) {
-    const Vector hidden = r.vector("hidden");
-    for (Index i = 0; i < hidden.size(); ++i) a.hidden.push_back(static_cast<Index>(hidden(i)));
-  }
+  a.hidden = read_hidden_widths(r);
   a.activation = static_cast<ActivationKind>(static_cast<int>(r.scalar("activation")));
   a.init = static_cast<Initializer>(static_cast<int>(r.scalar("init")));
   a.dropout = r.scalar("dropout");

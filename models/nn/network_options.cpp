@@ -82,6 +82,19 @@ void write_training_options(ModelWriter& w, const TrainingOptions& o) {
   w.put_text("seed", std::to_string(o.seed));
 }
 
+void write_hidden_widths(ModelWriter& w, const std::vector<Index>& widths) {
+  w.put_scalar("hidden_layers", static_cast<Scalar>(widths.size()));
+  for (std::size_t i = 0; i < widths.size(); ++i)
+    w.put_scalar(fmt::format("hidden{}", i), static_cast<Scalar>(widths[i]));
+}
+
+std::vector<Index> read_hidden_widths(const ModelReader& r) {
+  std::vector<Index> widths;
+  for (Index i = 0; i < static_cast<Index>(r.scalar("hidden_layers")); ++i)
+    widths.push_back(static_cast<Index>(r.scalar(fmt::format("hidden{}", i))));
+  return widths;
+}
+
 TrainingOptions read_training_options(const ModelReader& r) {
   TrainingOptions o;
   o.solver = static_cast<Solver>(static_cast<int>(r.scalar("solver")));

@@ -59,6 +59,9 @@ class FitCallbacks {
 // "<prefix>param<i>" and "<prefix>buffer<i>" (the layer order fixes i). read_tensors throws ValueError when an
 // entry is missing or has a different shape than the network's.
 void write_training_options(ModelWriter& writer, const TrainingOptions& options);
+// The hidden widths of an architecture, as entries "hidden_layers" and "hidden<i>".
+void write_hidden_widths(ModelWriter& writer, const std::vector<Index>& widths);
+std::vector<Index> read_hidden_widths(const ModelReader& reader);
 TrainingOptions read_training_options(const ModelReader& reader);
 // `prefix` tells apart the networks of one model (encoder, decoder).
 void write_tensors(ModelWriter& writer, Layer& network, const std::string& prefix = "");

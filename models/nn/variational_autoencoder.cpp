@@ -143,9 +143,7 @@ const Result& VariationalAutoencoder::training_result() const {
 void VariationalAutoencoder::save(const std::string& path) const {
   check_fitted(fitted_, "VariationalAutoencoder::save");
   ModelWriter w("VariationalAutoencoder");
-  w.put_scalar("hidden_layers", static_cast<Scalar>(options_.hidden.size()));
-  for (std::size_t i = 0; i < options_.hidden.size(); ++i)
-    w.put_scalar(fmt::format("hidden{}", i), static_cast<Scalar>(options_.hidden[i]));
+  write_hidden_widths(w, options_.hidden);
   w.put_scalar("latent", static_cast<Scalar>(options_.latent));
   w.put_scalar("activation", static_cast<Scalar>(options_.activation));
   w.put_scalar("beta", options_.beta);
@@ -159,9 +157,7 @@ void VariationalAutoencoder::save(const std::string& path) const {
 VariationalAutoencoder VariationalAutoencoder::load(const std::string& path) {
   const ModelReader r(path, "VariationalAutoencoder");
   VariationalAutoencoderOptions o;
-  o.hidden.clear();
-  for (Index i = 0; i < static_cast<Index>(r.scalar("hidden_layers")); ++i)
-    o.hidden.push_back(static_cast<Index>(r.scalar(fmt::format("hidden{}", i))));
+  o.hidden = read_hidden_widths(r);
   o.latent = static_cast<Index>(r.scalar("latent"));
   o.activation = static_cast<ActivationKind>(static_cast<int>(r.scalar("activation")));
   o.beta = r.scalar("beta");
