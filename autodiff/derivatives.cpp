@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "autodiff/batched.h"
 #include "autodiff/elementwise.h"
 #include "autodiff/linalg.h"
 #include "autodiff/structure.h"
@@ -13,15 +14,15 @@
 
 namespace dagml {
 
-std::vector<Var> gradients(Var loss, const std::vector<Var>& wrt) {
-  if (!loss.valid()) throw ValueError("gradients: the loss is an empty Var");
-  Graph& graph = loss.graph();
-  if (loss.shape() != Shape{1, 1})
-    throw ValueError(fmt::format("gradients: expected a 1×1 loss, found {}; reduce it first (sum or mean)",
-                                 describe(graph, loss.id())));
-  for (const Var& w : wrt) graph.check_owns(w, "gradients: with respect to");
+namespace {
 
-  const int last = loss.id();
+// One reverse sweep over the tape, from `last` back to the nodes in `wrt`, shared by gradients()
+// (a single cotangent of each node's shape) and jacobian() (m cotangents at once, each node's an
+// m × size node). `seed` is the adjoint of `last`; `pull(id, ins, wanted, adjoint)` returns the
+// cotangents of node id's inputs; `zero(w)` is the adjoint of a w that `last` does not depend on.
+template <class Pull, class Zero>
+std::vector<Var> reverse_sweep(Graph& graph, int last, const std::vector<Var>& wrt, Var seed, Pull&& pull,
+                               Zero&& zero) {
   int first = last;
   std::vector<char> needs(static_cast<std::size_t>(last) + 1, 0);
   for (const Var& w : wrt)
@@ -56,9 +57,10 @@ std::vector<Var> gradients(Var loss, const std::vector<Var>& wrt) {
     }
     return a;
   };
-  if (needs[static_cast<std::size_t>(last)]) adjoint[static_cast<std::size_t>(last)] = graph.constant(scalar_tensor(1));
+  if (needs[static_cast<std::size_t>(last)]) adjoint[static_cast<std::size_t>(last)] = seed;
   std::vector<Var> in_vars;
   std::vector<int> ins;  // a copy: the VJP appends nodes, which may move the graph's input list
+  std::vector<char> wanted;
   // Reverse sweep over the tape.
   for (int id = last; id > first; --id) {
     if (!adjoint[static_cast<std::size_t>(id)].valid() || graph.node(id).kind != NodeKind::Op) continue;
@@ -66,40 +68,75 @@ std::vector<Var> gradients(Var loss, const std::vector<Var>& wrt) {
     const auto in_span = graph.inputs_of(id);
     ins.assign(in_span.begin(), in_span.end());
     in_vars.clear();
-    for (int in : ins) in_vars.emplace_back(&graph, in);
+    wanted.clear();
+    for (int in : ins) {
+      in_vars.emplace_back(&graph, in);
+      wanted.push_back(needs[static_cast<std::size_t>(in)]);
+    }
+    const VarList grads = pull(id, std::span<const Var>(in_vars), std::span<const char>(wanted), g);
     const Op& op = *graph.node(id).op;
-    const VarList grads = op.vjp(VjpArgs{in_vars, Var(&graph, id), g});
     DAGML_CHECK(grads.size() == ins.size(), "op '{}' returned {} cotangents for {} inputs", op.name(), grads.size(),
                 ins.size());
-    for (std::size_t i = 0; i < ins.size(); ++i) {
-      const auto in = static_cast<std::size_t>(ins[i]);
-      if (!needs[in] || !grads[i].valid()) continue;
-      DAGML_CHECK(grads[i].shape() == shape_of(graph.node(ins[i]).value), "op '{}' gave a {} cotangent for a {} input",
-                  op.name(), to_string(grads[i].shape()), to_string(shape_of(graph.node(ins[i]).value)));
-      contribute(ins[i], grads[i]);
-    }
+    for (std::size_t i = 0; i < ins.size(); ++i)
+      if (wanted[i] && grads[i].valid()) contribute(ins[i], grads[i]);
   }
 
   std::vector<Var> result;
   result.reserve(wrt.size());
   for (const Var& w : wrt) {
     const Var a = w.id() <= last ? adjoint_of(w.id()) : Var{};
-    result.push_back(a.valid() ? a : graph.constant(Tensor::Zero(w.rows(), w.cols())));
+    result.push_back(a.valid() ? a : zero(w));
   }
   return result;
 }
 
+}  // namespace
+
+std::vector<Var> gradients(Var loss, const std::vector<Var>& wrt) {
+  if (!loss.valid()) throw ValueError("gradients: the loss is an empty Var");
+  Graph& graph = loss.graph();
+  if (loss.shape() != Shape{1, 1})
+    throw ValueError(fmt::format("gradients: expected a 1×1 loss, found {}; reduce it first (sum or mean)",
+                                 describe(graph, loss.id())));
+  for (const Var& w : wrt) graph.check_owns(w, "gradients: with respect to");
+  auto pull = [&graph](int id, std::span<const Var> in, std::span<const char> wanted, Var g) {
+    const Op& op = *graph.node(id).op;
+    VarList grads = op.vjp(VjpArgs{in, Var(&graph, id), g});
+    for (std::size_t i = 0; i < std::min(grads.size(), in.size()); ++i)
+      DAGML_CHECK(!wanted[i] || !grads[i].valid() || grads[i].shape() == in[i].shape(), "op '{}' gave a {} cotangent for a {} input",
+                  op.name(), to_string(grads[i].shape()), to_string(in[i].shape()));
+    return grads;
+  };
+  auto zero = [&graph](Var w) { return graph.constant(Tensor::Zero(w.rows(), w.cols())); };
+  return reverse_sweep(graph, loss.id(), wrt, graph.constant(scalar_tensor(1)), pull, zero);
+}
+
 Var gradient(Var loss, Var x) { return gradients(loss, {x})[0]; }
 
+// All m seeds go back in one sweep: the adjoint of the outputs is the m × m identity (row s the
+// s-th unit cotangent), and each op's batched rule maps m cotangents at once, falling back to one
+// vjp per row for an op without one. The adjoint that reaches x, m × size(x), is the Jacobian.
 Var jacobian(Var outputs, Var x) {
   if (!outputs.valid() || !x.valid()) throw ValueError("jacobian: an argument is an empty Var");
-  const Var flat = reshape(outputs, outputs.shape().size(), 1);
-  std::vector<Var> rows;
-  rows.reserve(static_cast<std::size_t>(flat.rows()));
-  for (Index k = 0; k < flat.rows(); ++k)
-    rows.push_back(reshape(gradient(slice_rows(flat, k, 1), x), 1, x.shape().size()));
-  if (rows.empty()) return x.graph().constant(Tensor(0, x.shape().size()));
-  return concat_rows(rows);
+  Graph& graph = outputs.graph();
+  graph.check_owns(x, "jacobian: with respect to");
+  const Index m = outputs.shape().size();
+  if (m == 0) return graph.constant(Tensor(0, x.shape().size()));
+  auto pull = [&graph, m](int id, std::span<const Var> in, std::span<const char> wanted, Var g) {
+    const Op& op = *graph.node(id).op;
+    const BatchedVjpArgs args{in, Var(&graph, id), g, wanted};
+    VarList grads = op.batched_vjp(args);
+    if (grads.size() == 0) grads = detail::batched_vjp_by_rows(op, args);
+    for (std::size_t i = 0; i < std::min(grads.size(), in.size()); ++i) {
+      const Shape expected{m, in[i].shape().size()};
+      DAGML_CHECK(!wanted[i] || !grads[i].valid() || grads[i].shape() == expected,
+                  "op '{}' gave a {} batched cotangent for a {} input and {} seeds", op.name(),
+                  to_string(grads[i].shape()), to_string(in[i].shape()), m);
+    }
+    return grads;
+  };
+  auto zero = [&graph, m](Var w) { return graph.constant(Tensor::Zero(m, w.shape().size())); };
+  return reverse_sweep(graph, outputs.id(), {x}, identity(graph, m), pull, zero)[0];
 }
 
 Var hessian(Var loss, Var x) { return jacobian(gradient(loss, x), x); }

@@ -16,7 +16,9 @@ std::vector<Var> gradients(Var loss, const std::vector<Var>& wrt);
 Var gradient(Var loss, Var x);
 
 // The Jacobian of the entries of `outputs` (flattened row-major, m entries) with respect to the
-// entries of x (flattened row-major, p entries): an m×p node, built from m reverse passes.
+// entries of x (flattened row-major, p entries): an m×p node, built in one batched reverse pass
+// (Op::batched_vjp; ops without a batched rule take one pass per output entry). The node holds
+// for the shapes it was built with.
 Var jacobian(Var outputs, Var x);
 
 // The Hessian of a 1×1 loss with respect to the entries of x (flattened row-major): p×p.

@@ -44,6 +44,8 @@ VarList Op::vjp(const VjpArgs&) const {
   throw ValueError(fmt::format("op '{}' has no derivative", name()));
 }
 
+VarList Op::batched_vjp(const BatchedVjpArgs&) const { return {}; }
+
 void shape_error(const Op& op, std::span<const Shape> in, const std::string& detail) {
   std::string args;
   for (std::size_t i = 0; i < in.size(); ++i)

@@ -86,6 +86,17 @@ struct VjpArgs {
   Var g;
 };
 
+// What a batched vector-Jacobian product receives (jacobian() pushes m cotangents of one output
+// back at once): the input nodes, the output node, and g, an m × size(out) node whose row s is the
+// s-th cotangent of the output flattened row-major. wanted[i] says whether input i's cotangent is
+// needed; an op may skip the others.
+struct BatchedVjpArgs {
+  std::span<const Var> in;
+  Var out;
+  Var g;
+  std::span<const char> wanted;
+};
+
 class Op {
  public:
   virtual ~Op() = default;
@@ -104,6 +115,12 @@ class Op {
   // Cotangents of the inputs, built from graph ops on g.graph(); an invalid Var means a zero
   // gradient. The default throws: the op has no derivative.
   virtual VarList vjp(const VjpArgs& args) const;
+  // The VJP of m cotangents at once, in BatchedVjpArgs' layout: one m × size(inᵢ) node per input,
+  // row s the cotangent of input i for row s of g (an invalid Var: zero, or not wanted). Turning
+  // m reverse passes into one lets a Jacobian's matrix-vector products become one matrix product.
+  // An empty list, the default, means no batched rule for these shapes: jacobian() then calls
+  // vjp once per row of g, which is always right and m times the work.
+  virtual VarList batched_vjp(const BatchedVjpArgs& args) const;
 
   // Attributes shown in exports ("start=2, count=3"); empty by default.
   virtual std::string attributes() const { return {}; }

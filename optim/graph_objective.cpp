@@ -135,9 +135,9 @@ Scalar GraphObjective::batch_value_and_gradient(const Vector& x, std::span<const
   return loss_.item();
 }
 
-// H = [∂g_i/∂p_j] block by block: g_i = ∂f/∂p_i is a graph node, so its Jacobian is autodiff again.
-// A Jacobian of g_i costs one reverse pass per entry of g_i, and H is symmetric, so each
-// off-diagonal pair is built once, from the smaller parameter: block (i, j) = J(g_i, p_j) when
+// H = [∂g_i/∂p_j] block by block: g_i = ∂f/∂p_i is a graph node, so its Jacobian is autodiff again
+// (one batched reverse pass whose seeds are the entries of g_i). H is symmetric, so each
+// off-diagonal pair is built once, seeded from the smaller parameter: block (i, j) = J(g_i, p_j) when
 // size(p_i) ≤ size(p_j), else block (j, i) = J(g_j, p_i); the other block is its transpose.
 void GraphObjective::build_hessian() {
   if (hessian_exec_) return;

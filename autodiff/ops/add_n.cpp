@@ -29,6 +29,7 @@ class AddN final : public Op {
     for (std::size_t k = 1; k < a.in.size(); ++k) a.out += *a.in[k];
   }
   VarList vjp(const VjpArgs& a) const override { return std::vector<Var>(a.in.size(), a.g); }
+  VarList batched_vjp(const BatchedVjpArgs& a) const override { return vjp(VjpArgs{a.in, a.out, a.g}); }
 };
 }  // namespace
 

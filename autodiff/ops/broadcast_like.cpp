@@ -1,4 +1,5 @@
 #include "autodiff/reduce.h"
+#include "autodiff/structure.h"
 #include "graph/graph.h"
 
 namespace dagml {
@@ -30,6 +31,14 @@ class BroadcastLike final : public Op {
   }
   VarList vjp(const VjpArgs& a) const override {
     return {reduce_sum(a.g, axis_, mean_), Var{}};
+  }
+  // Batched: the sum over all entries is each row's sum; per row, the sums of Ḡ viewed as
+  // (m·n)×k. Per column has no flat layout here (row by row).
+  VarList batched_vjp(const BatchedVjpArgs& a) const override {
+    if (axis_ == Axis::All) return {reduce_sum(a.g, Axis::PerRow, mean_), Var{}};
+    if (axis_ == Axis::PerColumn) return {};
+    const Var per_row = reduce_sum(reshape(a.g, -1, a.out.cols()), Axis::PerRow, mean_);
+    return {reshape(per_row, a.g.rows(), -1), Var{}};
   }
 
  private:

@@ -1,5 +1,6 @@
 #include "autodiff/elementwise.h"
 #include "autodiff/linalg.h"
+#include "autodiff/batched.h"
 #include "graph/graph.h"
 
 namespace dagml {
@@ -14,6 +15,10 @@ class Dot final : public Op {
   }
   void forward(const ForwardArgs& a) override { a.out(0, 0) = a.in[0]->cwiseProduct(*a.in[1]).sum(); }
   VarList vjp(const VjpArgs& a) const override { return {a.g * a.in[1], a.g * a.in[0]}; }
+  // Batched, Ḡ is m×1: ā = Ḡ bᵀ as rows, an outer product by broadcasting.
+  VarList batched_vjp(const BatchedVjpArgs& a) const override {
+    return {a.wanted[0] ? a.g * detail::as_row(a.in[1]) : Var{}, a.wanted[1] ? a.g * detail::as_row(a.in[0]) : Var{}};
+  }
 };
 }  // namespace
 

@@ -8,7 +8,9 @@
 #include <memory>
 #include <type_traits>
 
+#include "autodiff/batched.h"
 #include "autodiff/broadcast.h"
+#include "autodiff/reduce.h"
 #include "graph/error.h"
 #include "graph/graph.h"
 
@@ -35,6 +37,11 @@ class UnaryOp final : public Op {
     }
   }
   VarList vjp(const VjpArgs& a) const override { return {traits_.vjp(a.in[0], a.out, a.g)}; }
+  // Elementwise, so the VJP is ȳ ⊙ (a factor of x and y), and the formula broadcasts: with x and
+  // y laid out as 1 × size rows it maps all m rows of a batched cotangent at once.
+  VarList batched_vjp(const BatchedVjpArgs& a) const override {
+    return {traits_.vjp(as_row(a.in[0]), as_row(a.out), a.g)};
+  }
   std::string attributes() const override {
     if constexpr (requires(const Traits& t) { t.attributes(); }) return traits_.attributes();
     return {};
@@ -63,9 +70,13 @@ Var apply_unary(Var x, Args&&... args) {
   }
 }
 
-// Broadcast view of an operand as an array of the output shape.
-inline auto expand(const Tensor& t, const Shape& out) {
-  return t.array().replicate(out.rows / std::max<Index>(t.rows(), 1), out.cols / std::max<Index>(t.cols(), 1));
+// Calls f with row i of operand t broadcast to the output shape `out`, as a 1 × out.cols array:
+// t's own row i, its only row (a 1×k row), or its one value in row i repeated (n×1, 1×1).
+template <class F>
+void with_row(const Tensor& t, const Shape& out, Index i, F&& f) {
+  const Index r = t.rows() == 1 ? 0 : i;
+  if (t.cols() == out.cols) f(t.row(r).array());
+  else f(Eigen::Array<Scalar, 1, Eigen::Dynamic>::Constant(out.cols, t(r, 0)));
 }
 
 // Traits: kName; template <class A, class B> static auto f(const A& a, const B& b) on arrays;
@@ -93,17 +104,37 @@ class BinaryOp final : public Op {
       } else {
         a.out.array() = Traits::f(x.array(), y.array());
       }
-    } else if (shape_of(x) == s) {
-      a.out.array() = Traits::f(x.array(), expand(y, s));
-    } else if (shape_of(y) == s) {
-      a.out.array() = Traits::f(expand(x, s), y.array());
+    } else if (shape_of(x) == s && y.size() == 1) {
+      a.out.array() = Traits::f(x.array(), Tensor::Constant(s.rows, s.cols, y(0, 0)).array());
+    } else if (shape_of(y) == s && x.size() == 1) {
+      a.out.array() = Traits::f(Tensor::Constant(s.rows, s.cols, x(0, 0)).array(), y.array());
     } else {
-      a.out.array() = Traits::f(expand(x, s), expand(y, s));
+      // Row by row: each output row is contiguous, and each operand gives either a row of its own
+      // or one value repeated (Eigen's general replicate() indexes every entry, several times
+      // slower).
+      for (Index i = 0; i < s.rows; ++i)
+        with_row(x, s, i, [&](const auto& xi) {
+          with_row(y, s, i, [&](const auto& yi) { a.out.row(i).array() = Traits::f(xi, yi); });
+        });
     }
   }
   VarList vjp(const VjpArgs& a) const override {
     const std::array<Var, 2> full = Traits{}.vjp(a.in[0], a.in[1], a.out, a.g);
     return {full[0] ? sum_to(full[0], pattern_[0]) : Var{}, full[1] ? sum_to(full[1], pattern_[1]) : Var{}};
+  }
+  // As for UnaryOp: operands of the output's shape become 1 × size rows, a 1×1 operand stays as
+  // it is (it broadcasts over anything) and its cotangent is the sum of each row. An operand
+  // broadcast along rows or columns has no batched layout here (the caller goes row by row).
+  VarList batched_vjp(const BatchedVjpArgs& a) const override {
+    for (Broadcast p : pattern_)
+      if (p != Broadcast::Same && p != Broadcast::Scalar) return {};
+    auto operand = [&](std::size_t i) { return pattern_[i] == Broadcast::Scalar ? a.in[i] : as_row(a.in[i]); };
+    const std::array<Var, 2> full = Traits{}.vjp(operand(0), operand(1), as_row(a.out), a.g);
+    auto cotangent = [&](std::size_t i) {
+      if (!a.wanted[i] || !full[i]) return Var{};
+      return pattern_[i] == Broadcast::Scalar ? row_sums(full[i]) : full[i];
+    };
+    return {cotangent(0), cotangent(1)};
   }
 
  private:

@@ -1,6 +1,8 @@
 #include <fmt/format.h>
 
+#include "autodiff/batched.h"
 #include "autodiff/linalg.h"
+#include "autodiff/structure.h"
 #include "graph/graph.h"
 
 namespace dagml {
@@ -48,6 +50,29 @@ class MatMul final : public Op {
     if (ta_ && !tb_) return {matmul(B, G, false, true), matmul(A, G)};
     if (!ta_) return {matmul(G, B), matmul(G, A, true, false)};
     return {matmul(B, G, true, true), matmul(G, A, true, true)};
+  }
+  // Batched (row s of G is Gₛ, the s-th cotangent of C = op(A)·op(B), n×c, flattened):
+  //   Āₛ = Gₛ op(B)ᵀ for every s at once: G viewed as (m·n)×c rows times op(B)ᵀ, when op(A) = A
+  //     or n = 1 (an Āₛ that is transposed back would need a per-row transpose);
+  //   B̄ₛ = op(A)ᵀ Gₛ when c = 1: B̄ = G·op(A), one m×n by n×k product, and op(A) itself when G
+  //     is the identity seed.
+  // The other cases (outer products) go row by row.
+  VarList batched_vjp(const BatchedVjpArgs& a) const override {
+    const Var A = a.in[0], B = a.in[1], G = a.g;
+    const Index n = a.out.rows(), c = a.out.cols(), m = G.rows();
+    const bool can_a = !ta_ || n == 1, can_b = c == 1;
+    if ((a.wanted[0] && !can_a) || (a.wanted[1] && !can_b)) return {};
+    VarList grads;
+    if (a.wanted[0]) {
+      const Var rows = n == 1 ? G : reshape(G, -1, c);
+      const Var product = matmul(rows, B, false, !tb_);
+      grads.push_back(n == 1 ? product : reshape(product, m, -1));
+    } else {
+      grads.push_back(Var{});
+    }
+    if (a.wanted[1]) grads.push_back(detail::is_identity_constant(G) ? (ta_ ? transpose(A) : A) : matmul(G, A, false, ta_));
+    else grads.push_back(Var{});
+    return grads;
   }
 
  private:

@@ -33,6 +33,12 @@ class Reshape final : public Op {
     if (like_mode()) grads.push_back(Var{});
     return grads;
   }
+  // Row-major entries do not move, so a batched cotangent passes through unchanged.
+  VarList batched_vjp(const BatchedVjpArgs& a) const override {
+    VarList grads{a.g};
+    if (like_mode()) grads.push_back(Var{});
+    return grads;
+  }
 
  private:
   bool like_mode() const { return rows_ == kLike; }

@@ -1,6 +1,9 @@
 #include <fmt/format.h>
 
 #include "autodiff/reduce.h"
+#include "autodiff/batched.h"
+#include "autodiff/elementwise.h"
+#include "autodiff/structure.h"
 #include "graph/graph.h"
 
 namespace dagml {
@@ -40,6 +43,18 @@ class Sum final : public Op {
   }
   VarList vjp(const VjpArgs& a) const override {
     return {broadcast_like(a.g, a.in[0], axis_, mean_)};
+  }
+  // Batched: over all entries, row s of X̄ is Ḡₛ times x̄ for ȳ = 1 (an outer product by
+  // broadcasting); per row, each Ḡ entry repeats over x's k columns, i.e. over the columns of
+  // Ḡ viewed as (m·n)×1. Per column has no flat layout here (row by row).
+  VarList batched_vjp(const BatchedVjpArgs& a) const override {
+    Graph& graph = a.g.graph();
+    if (axis_ == Axis::All)
+      return {a.g * detail::as_row(broadcast_like(graph.constant(scalar_tensor(1)), a.in[0], axis_, mean_))};
+    if (axis_ == Axis::PerColumn) return {};
+    const Index k = a.in[0].cols();
+    const Var repeat = graph.constant(Tensor::Constant(1, k, mean_ ? 1.0 / static_cast<Scalar>(k) : 1.0));
+    return {reshape(reshape(a.g, -1, 1) * repeat, a.g.rows(), -1)};
   }
 
  private:

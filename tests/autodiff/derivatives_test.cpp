@@ -104,6 +104,37 @@ TEST(Jacobian, OfALinearMapIsItsMatrix) {
   EXPECT_EQ(J.value(), M);
 }
 
+// One batched sweep: the nodes a Jacobian adds do not grow with the number of outputs.
+TEST(Jacobian, IsOneBatchedPassNotOnePassPerOutput) {
+  Graph g;
+  const Var x = g.parameter("x", Tensor::Random(4, 1));
+  const Var y = tanh(matmul(g.constant(Tensor::Random(40, 4)), x));
+  const int before = g.size();
+  const Var J = jacobian(y, x);
+  EXPECT_LT(g.size() - before, 12) << "the Jacobian of 40 outputs added " << g.size() - before << " nodes";
+  EXPECT_EQ(J.shape(), (Shape{40, 4}));
+}
+
+// The Hessian of the mean logistic loss (1/n) Σ softplus(xᵢᵀw) − yᵢxᵢᵀw is Xᵀ diag(σᵢ(1 − σᵢ)) X / n,
+// σ = σ(Xw): autodiff's batched Jacobian of the gradient must give it, before and after replay.
+TEST(Hessian, OfTheLogisticLossIsTheWeightedGramMatrix) {
+  Graph g;
+  const Tensor Xv = Tensor::Random(50, 4);
+  Tensor yv(50, 1);
+  for (Index i = 0; i < 50; ++i) yv(i, 0) = i % 3 == 0 ? 1 : 0;
+  const Var X = g.input("X", Xv), y = g.input("y", yv);
+  const Var w = g.parameter("w", Tensor::Constant(4, 1, 0.3));
+  const Var H = hessian(binary_cross_entropy_with_logits(matmul(X, w), y), w);
+  Executor replay(g, {H});
+  for (double w0 : {0.3, -1.2}) {
+    g.parameter_value(w).setConstant(w0);
+    replay.run();
+    const Vector s = (Xv * Tensor::Constant(4, 1, w0)).col(0).unaryExpr([](double z) { return 1 / (1 + std::exp(-z)); });
+    const Tensor expected = Xv.transpose() * (s.array() * (1 - s.array())).matrix().asDiagonal() * Xv / 50.0;
+    EXPECT_TRUE(H.value().isApprox(expected, 1e-12)) << H.value() << "\nvs\n" << expected;
+  }
+}
+
 TEST(Gradients, ThroughAnOpWithoutDerivativeIsAClearError) {
   struct Opaque final : Op {
     const char* name() const override { return "opaque"; }

@@ -51,6 +51,9 @@ TEST(Elementwise, BinaryBroadcasting) {
   EXPECT_TRUE((s / M).value().array().isApprox(2.5 / m.array()));
   EXPECT_TRUE(maximum(M, R).value().array().isApprox(m.array().max(row.replicate(3, 1).array())));
   EXPECT_TRUE(minimum(C, M).value().array().isApprox(m.array().min(col.replicate(1, 4).array())));
+  EXPECT_TRUE((C * R).value().isApprox(col * row));  // both broadcast: an outer product
+  EXPECT_TRUE((R - C).value().array().isApprox(row.replicate(3, 1).array() - col.replicate(1, 4).array()));
+  EXPECT_TRUE((s * C).value().array().isApprox(2.5 * col.array()));
 }
 
 TEST(Elementwise, MismatchedShapesAreShapeErrors) {

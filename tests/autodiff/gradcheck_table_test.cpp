@@ -148,9 +148,8 @@ void PrintTo(const OpCase& c, std::ostream* os) { *os << c.file << " (" << c.lab
 
 class OpTable : public ::testing::TestWithParam<OpCase> {};
 
-// The loss Σ W ⊙ op(x) with fixed random weights W touches every output entry.
-Var weighted_loss(const OpCase& c, Graph& g, std::vector<Var>& params) {
-  std::mt19937_64 rng(7);
+// The case's output op(x), for parameters x drawn from the case's distribution.
+Var case_output(const OpCase& c, Graph& g, std::vector<Var>& params, std::mt19937_64& rng) {
   std::normal_distribution<double> normal;
   std::uniform_real_distribution<double> positive(0.5, 2.0);
   for (std::size_t i = 0; i < c.shapes.size(); ++i) {
@@ -158,7 +157,14 @@ Var weighted_loss(const OpCase& c, Graph& g, std::vector<Var>& params) {
     for (Index k = 0; k < v.size(); ++k) v.data()[k] = c.init == Init::Positive ? positive(rng) : normal(rng);
     params.push_back(g.parameter(fmt::format("x{}", i), v));
   }
-  const Var out = c.build(g, params);
+  return c.build(g, params);
+}
+
+// The loss Σ W ⊙ op(x) with fixed random weights W touches every output entry.
+Var weighted_loss(const OpCase& c, Graph& g, std::vector<Var>& params) {
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> normal;
+  const Var out = case_output(c, g, params, rng);
   Tensor w(out.rows(), out.cols());
   for (Index k = 0; k < w.size(); ++k) w.data()[k] = normal(rng);
   return sum(out * g.constant(w));
@@ -178,6 +184,47 @@ TEST_P(OpTable, SecondOrder) {
   const Var loss = weighted_loss(GetParam(), g, params);
   const GradcheckResult r = gradcheck(loss, params, {.relative_tolerance = 1e-4, .order = 2});
   EXPECT_TRUE(r.passed) << r.message;
+}
+
+// jacobian() pushes all output entries back in one batched sweep (Op::batched_vjp); row s must
+// equal the gradient of output entry s, built with the ordinary one-cotangent VJPs.
+TEST_P(OpTable, BatchedJacobianMatchesOneGradientPerEntry) {
+  Graph g;
+  std::vector<Var> params;
+  std::mt19937_64 rng(7);
+  const Var out = case_output(GetParam(), g, params, rng);
+  for (const Var& p : params) {
+    const Tensor J = jacobian(out, p).value();
+    ASSERT_EQ(J.rows(), out.shape().size());
+    ASSERT_EQ(J.cols(), p.shape().size());
+    for (Index s = 0; s < J.rows(); ++s) {
+      Tensor unit = Tensor::Zero(out.rows(), out.cols());
+      unit.data()[s] = 1;
+      const Tensor row = gradient(sum(out * g.constant(unit)), p).value();
+      const Eigen::Map<const Vector> expected(row.data(), row.size());
+      EXPECT_TRUE(J.row(s).transpose().isApprox(expected, 1e-10) || (J.row(s).norm() + expected.norm()) < 1e-12)
+          << p.name() << " row " << s << ": " << J.row(s) << " vs " << expected.transpose();
+    }
+  }
+}
+
+// The same for second derivatives: hessian() is the batched Jacobian of the gradient graph, so
+// every VJP an op emits is batched too; column s must equal the Hessian-vector product with eₛ.
+TEST_P(OpTable, BatchedHessianMatchesHessianVectorProducts) {
+  Graph g;
+  std::vector<Var> params;
+  const Var loss = weighted_loss(GetParam(), g, params);
+  for (const Var& p : params) {
+    const Tensor H = hessian(loss, p).value();
+    for (Index s = 0; s < H.cols(); ++s) {
+      Tensor unit = Tensor::Zero(p.rows(), p.cols());
+      unit.data()[s] = 1;
+      const Tensor column = hvp(loss, p, g.constant(unit)).value();
+      const Eigen::Map<const Vector> expected(column.data(), column.size());
+      EXPECT_TRUE(H.col(s).isApprox(expected, 1e-9) || (H.col(s).norm() + expected.norm()) < 1e-12)
+          << p.name() << " column " << s << ": " << H.col(s).transpose() << " vs " << expected.transpose();
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllOps, OpTable, ::testing::ValuesIn(op_cases()), [](const auto& info) {
