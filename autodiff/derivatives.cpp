@@ -19,10 +19,11 @@ namespace {
 // One reverse sweep over the tape, from `last` back to the nodes in `wrt`, shared by gradients()
 // (a single cotangent of each node's shape) and jacobian() (m cotangents at once, each node's an
 // m × size node). `seed` is the adjoint of `last`; `pull(id, ins, wanted, adjoint)` returns the
-// cotangents of node id's inputs; `zero(w)` is the adjoint of a w that `last` does not depend on.
-template <class Pull, class Zero>
+// cotangents of node id's inputs; `shape_for(x)` is the shape of an adjoint of node x (checked,
+// and the shape of the zero adjoint of a w that `last` does not depend on).
+template <class Pull, class ShapeFor>
 std::vector<Var> reverse_sweep(Graph& graph, int last, const std::vector<Var>& wrt, Var seed, Pull&& pull,
-                               Zero&& zero) {
+                               ShapeFor&& shape_for) {
   int first = last;
   std::vector<char> needs(static_cast<std::size_t>(last) + 1, 0);
   for (const Var& w : wrt)
@@ -77,15 +78,21 @@ std::vector<Var> reverse_sweep(Graph& graph, int last, const std::vector<Var>& w
     const Op& op = *graph.node(id).op;
     DAGML_CHECK(grads.size() == ins.size(), "op '{}' returned {} cotangents for {} inputs", op.name(), grads.size(),
                 ins.size());
-    for (std::size_t i = 0; i < ins.size(); ++i)
-      if (wanted[i] && grads[i].valid()) contribute(ins[i], grads[i]);
+    for (std::size_t i = 0; i < ins.size(); ++i) {
+      if (!wanted[i] || !grads[i].valid()) continue;
+      const Shape expected = shape_for(in_vars[i]);
+      DAGML_CHECK(grads[i].shape() == expected, "op '{}' gave a {} cotangent for input {} of shape {} (expected {})",
+                  op.name(), to_string(grads[i].shape()), i, to_string(in_vars[i].shape()), to_string(expected));
+      contribute(ins[i], grads[i]);
+    }
   }
 
   std::vector<Var> result;
   result.reserve(wrt.size());
   for (const Var& w : wrt) {
     const Var a = w.id() <= last ? adjoint_of(w.id()) : Var{};
-    result.push_back(a.valid() ? a : zero(w));
+    const Shape shape = shape_for(w);
+    result.push_back(a.valid() ? a : graph.constant(Tensor::Zero(shape.rows, shape.cols)));
   }
   return result;
 }
@@ -99,16 +106,11 @@ std::vector<Var> gradients(Var loss, const std::vector<Var>& wrt) {
     throw ValueError(fmt::format("gradients: expected a 1×1 loss, found {}; reduce it first (sum or mean)",
                                  describe(graph, loss.id())));
   for (const Var& w : wrt) graph.check_owns(w, "gradients: with respect to");
-  auto pull = [&graph](int id, std::span<const Var> in, std::span<const char> wanted, Var g) {
-    const Op& op = *graph.node(id).op;
-    VarList grads = op.vjp(VjpArgs{in, Var(&graph, id), g});
-    for (std::size_t i = 0; i < std::min(grads.size(), in.size()); ++i)
-      DAGML_CHECK(!wanted[i] || !grads[i].valid() || grads[i].shape() == in[i].shape(), "op '{}' gave a {} cotangent for a {} input",
-                  op.name(), to_string(grads[i].shape()), to_string(in[i].shape()));
-    return grads;
+  auto pull = [&graph](int id, std::span<const Var> in, std::span<const char>, Var g) {
+    return graph.node(id).op->vjp(VjpArgs{in, Var(&graph, id), g});
   };
-  auto zero = [&graph](Var w) { return graph.constant(Tensor::Zero(w.rows(), w.cols())); };
-  return reverse_sweep(graph, loss.id(), wrt, graph.constant(scalar_tensor(1)), pull, zero);
+  auto shape_for = [](Var x) { return x.shape(); };
+  return reverse_sweep(graph, loss.id(), wrt, graph.constant(scalar_tensor(1)), pull, shape_for);
 }
 
 Var gradient(Var loss, Var x) { return gradients(loss, {x})[0]; }
@@ -122,21 +124,14 @@ Var jacobian(Var outputs, Var x) {
   graph.check_owns(x, "jacobian: with respect to");
   const Index m = outputs.shape().size();
   if (m == 0) return graph.constant(Tensor(0, x.shape().size()));
-  auto pull = [&graph, m](int id, std::span<const Var> in, std::span<const char> wanted, Var g) {
+  auto pull = [&graph](int id, std::span<const Var> in, std::span<const char> wanted, Var g) {
     const Op& op = *graph.node(id).op;
     const BatchedVjpArgs args{in, Var(&graph, id), g, wanted};
-    VarList grads = op.batched_vjp(args);
-    if (grads.size() == 0) grads = detail::batched_vjp_by_rows(op, args);
-    for (std::size_t i = 0; i < std::min(grads.size(), in.size()); ++i) {
-      const Shape expected{m, in[i].shape().size()};
-      DAGML_CHECK(!wanted[i] || !grads[i].valid() || grads[i].shape() == expected,
-                  "op '{}' gave a {} batched cotangent for a {} input and {} seeds", op.name(),
-                  to_string(grads[i].shape()), to_string(in[i].shape()), m);
-    }
-    return grads;
+    const VarList grads = op.batched_vjp(args);
+    return grads.size() > 0 ? grads : detail::batched_vjp_by_rows(op, args);
   };
-  auto zero = [&graph, m](Var w) { return graph.constant(Tensor::Zero(m, w.shape().size())); };
-  return reverse_sweep(graph, outputs.id(), {x}, identity(graph, m), pull, zero)[0];
+  auto shape_for = [m](Var x) { return Shape{m, x.shape().size()}; };
+  return reverse_sweep(graph, outputs.id(), {x}, identity(graph, m), pull, shape_for)[0];
 }
 
 Var hessian(Var loss, Var x) { return jacobian(gradient(loss, x), x); }
