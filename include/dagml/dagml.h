@@ -35,6 +35,7 @@
 #include "optim/line_search.h"
 #include "optim/line_search_descent.h"
 #include "optim/momentum.h"
+#include "optim/momentum_coefficient.h"
 #include "optim/nesterov.h"
 #include "optim/newton.h"
 #include "optim/newton_cg.h"

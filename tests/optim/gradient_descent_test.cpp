@@ -87,22 +87,51 @@ TEST(UpdateRule, VelocityMomentumEqualsOneLineForm) {
 }
 
 TEST(UpdateRule, NesterovStepEqualsLookAheadForm) {
-  // The look-ahead form of notes 000 Algorithm 7, written out, with a decaying schedule.
+  // The look-ahead form of notes 000 Algorithm 7, written out, with a decaying step size and a
+  // constant or an increasing β_t.
   const Tensor A = testing::convex_A();
   const Vector b = testing::convex_b();
   const StepSchedule schedule = StepSchedule::inverse_sqrt(0.2);
-  const double beta = 0.7;
-  Nesterov rule({.schedule = schedule, .beta = beta});
-  Vector y = (Vector(3) << 1, -1, 2).finished();
-  Vector x = y, v = Vector::Zero(3);
-  for (int t = 1; t <= 25; ++t) {
-    rule.step(y, A * y - b);  // the gradient only at the point the rule keeps
-    const Vector look = x + beta * v;
-    v = beta * v - schedule.at(t) * (A * look - b);
-    x = x + v;
-    ASSERT_LT((rule.position(y) - x).norm(), 1e-12) << "step " << t;
-    ASSERT_LT((y - (x + beta * v)).norm(), 1e-12) << "step " << t;
+  for (const MomentumCoefficient beta : {MomentumCoefficient(0.7), MomentumCoefficient::convex()}) {
+    Nesterov rule({.schedule = schedule, .beta = beta});
+    Vector y = (Vector(3) << 1, -1, 2).finished();
+    Vector x = y, v = Vector::Zero(3);
+    for (int t = 1; t <= 25; ++t) {
+      rule.step(y, A * y - b);  // the gradient only at the point the rule keeps
+      const Vector look = x + beta.at(t) * v;
+      v = beta.at(t) * v - schedule.at(t) * (A * look - b);
+      x = x + v;
+      ASSERT_LT((rule.position(y) - x).norm(), 1e-12) << "step " << t;
+      ASSERT_LT((y - (x + beta.at(t + 1) * v)).norm(), 1e-12) << "step " << t;
+    }
   }
+}
+
+TEST(UpdateRule, MomentumWithAnIncreasingCoefficientFollowsTheRecursion) {
+  // v_t = β_t v_{t−1} − α ∇f(x_t), x_{t+1} = x_t + v_t with β_t = (t − 1)/(t + 2).
+  const Tensor A = testing::convex_A();
+  const Vector b = testing::convex_b();
+  Momentum m({.schedule = StepSchedule::constant(0.1), .beta = MomentumCoefficient::convex()});
+  Vector x = Vector::Zero(3), w = x, v = x;
+  for (int t = 1; t <= 20; ++t) {
+    m.step(x, A * x - b);
+    v = (t - 1.0) / (t + 2.0) * v - 0.1 * (A * w - b);
+    w += v;
+    ASSERT_LT((x - w).norm(), 1e-12) << "step " << t;
+  }
+}
+
+TEST(MomentumCoefficient, ConstantAndConvexSchedules) {
+  EXPECT_EQ(MomentumCoefficient(0.9).at(1), 0.9);
+  EXPECT_EQ(MomentumCoefficient(0.9).at(500), 0.9);
+  const MomentumCoefficient convex = MomentumCoefficient::convex();
+  EXPECT_EQ(convex.at(1), 0.0);  // the first step is a gradient step
+  EXPECT_DOUBLE_EQ(convex.at(2), 0.25);
+  EXPECT_DOUBLE_EQ(convex.at(4), 0.5);
+  EXPECT_LT(convex.at(1000000), 1.0);
+  EXPECT_FALSE(convex.is_constant());
+  EXPECT_THROW(MomentumCoefficient(1.0), ValueError);
+  EXPECT_THROW(MomentumCoefficient(std::nan("")), ValueError);
 }
 
 TEST(UpdateRule, StepsAParameterTensorInPlace) {
@@ -194,11 +223,15 @@ TEST(GradientDescent, MomentumAndNesterovBeatPlainGdWhenIllConditioned) {
   const Index gd = iterations_to_converge(GradientStep({.schedule = alpha}));
   const Index heavy = iterations_to_converge(Momentum({.schedule = alpha, .beta = 0.9}));
   const Index nesterov = iterations_to_converge(Nesterov({.schedule = alpha, .beta = 0.9}));
+  const Index nesterov_convex =
+      iterations_to_converge(Nesterov({.schedule = alpha, .beta = MomentumCoefficient::convex()}));
   ASSERT_GT(gd, 0);
   ASSERT_GT(heavy, 0);
   ASSERT_GT(nesterov, 0);
+  ASSERT_GT(nesterov_convex, 0);
   EXPECT_LT(heavy, gd / 5);
   EXPECT_LT(nesterov, gd / 5);
+  EXPECT_LT(nesterov_convex, gd / 5) << "GD " << gd << ", Nesterov with β_t = (t − 1)/(t + 2) " << nesterov_convex;
 }
 
 // f(w) = (1/n) Σᵢ ½ (xᵢᵀw − yᵢ)², noise-free so that every sample is minimised by w* = (1, −2, 0.5).
