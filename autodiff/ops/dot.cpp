@@ -1,6 +1,6 @@
+#include "autodiff/batched.h"
 #include "autodiff/elementwise.h"
 #include "autodiff/linalg.h"
-#include "autodiff/batched.h"
 #include "graph/graph.h"
 
 namespace dagml {

@@ -70,8 +70,9 @@ class MatMul final : public Op {
     } else {
       grads.push_back(Var{});
     }
-    if (a.wanted[1]) grads.push_back(detail::is_identity_constant(G) ? (ta_ ? transpose(A) : A) : matmul(G, A, false, ta_));
-    else grads.push_back(Var{});
+    if (!a.wanted[1]) grads.push_back(Var{});
+    else if (detail::is_identity_constant(G)) grads.push_back(ta_ ? transpose(A) : A);
+    else grads.push_back(matmul(G, A, false, ta_));
     return grads;
   }
 

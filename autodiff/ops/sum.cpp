@@ -1,8 +1,8 @@
 #include <fmt/format.h>
 
-#include "autodiff/reduce.h"
 #include "autodiff/batched.h"
 #include "autodiff/elementwise.h"
+#include "autodiff/reduce.h"
 #include "autodiff/structure.h"
 #include "graph/graph.h"
 
