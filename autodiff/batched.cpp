@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "autodiff/elementwise.h"
+#include "autodiff/reduce.h"
 #include "autodiff/structure.h"
 #include "graph/graph.h"
 
@@ -14,6 +16,14 @@ bool is_identity_constant(Var g) {
   if (graph.node(g.id()).kind != NodeKind::Constant) return false;
   const Tensor& v = g.value();
   return v.rows() == v.cols() && v.isIdentity(0.0);
+}
+
+Var batched_row_sums(Var g, Index k, bool mean) {
+  return reshape(reduce_sum(reshape(g, -1, k), Axis::PerRow, mean), g.rows(), -1);
+}
+
+Var batched_repeat_entries(Var s, Index k, Scalar scale) {
+  return reshape(reshape(s, -1, 1) * s.graph().constant(Tensor::Constant(1, k, scale)), s.rows(), -1);
 }
 
 VarList batched_vjp_by_rows(const Op& op, const BatchedVjpArgs& args) {

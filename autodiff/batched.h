@@ -14,6 +14,13 @@ Var as_row(Var x);
 // rule may then write G·A as A.
 bool is_identity_constant(Var g);
 
+// Per-row reductions of a node whose rows have k entries, in the batched layout. G is m × (n·k),
+// each row the n×k cotangent of one seed flattened: the sum (or mean) of each of its n rows, an
+// m × n node (row s, entry i: Σⱼ Gₛ[i, j]).
+Var batched_row_sums(Var g, Index k, bool mean = false);
+// The adjoint layout of that: S (m × n) to m × (n·k), each entry repeated k times (times `scale`).
+Var batched_repeat_entries(Var s, Index k, Scalar scale = 1);
+
 // The batched VJP computed row by row: op.vjp once per row of args.g, the cotangents stacked.
 // Always right, for any op with a vjp; m times the work of a batched rule.
 VarList batched_vjp_by_rows(const Op& op, const BatchedVjpArgs& args);

@@ -22,6 +22,10 @@ Var scatter_add_rows(Var g, Var indices, Var like);
 Var reshape(Var x, Index rows, Index cols);
 // x reshaped to the shape of `like` at run time.
 Var reshape_like(Var x, Var like);
+// x (r × b·c) read as an r × b grid of 1×c blocks, that grid transposed: b × (r·c), block (j, i)
+// of the result is block (i, j) of x. With c = 1 it is transpose(x). Batched Jacobians use it to
+// bring the seed index next to the entries a matrix product contracts.
+Var transpose_blocks(Var x, Index blocks);
 // n×1 integer labels in [0, k) → n×k one-hot rows. Labels are not differentiable.
 Var one_hot(Var labels, Index k);
 

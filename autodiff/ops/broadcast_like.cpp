@@ -1,5 +1,5 @@
+#include "autodiff/batched.h"
 #include "autodiff/reduce.h"
-#include "autodiff/structure.h"
 #include "graph/graph.h"
 
 namespace dagml {
@@ -37,8 +37,7 @@ class BroadcastLike final : public Op {
   VarList batched_vjp(const BatchedVjpArgs& a) const override {
     if (axis_ == Axis::All) return {reduce_sum(a.g, Axis::PerRow, mean_), Var{}};
     if (axis_ == Axis::PerColumn) return {};
-    const Var per_row = reduce_sum(reshape(a.g, -1, a.out.cols()), Axis::PerRow, mean_);
-    return {reshape(per_row, a.g.rows(), -1), Var{}};
+    return {detail::batched_row_sums(a.g, a.out.cols(), mean_), Var{}};
   }
 
  private:

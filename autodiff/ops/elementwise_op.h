@@ -122,17 +122,29 @@ class BinaryOp final : public Op {
     const std::array<Var, 2> full = Traits{}.vjp(a.in[0], a.in[1], a.out, a.g);
     return {full[0] ? sum_to(full[0], pattern_[0]) : Var{}, full[1] ? sum_to(full[1], pattern_[1]) : Var{}};
   }
-  // As for UnaryOp: operands of the output's shape become 1 × size rows, a 1×1 operand stays as
-  // it is (it broadcasts over anything) and its cotangent is the sum of each row. An operand
-  // broadcast along rows or columns has no batched layout here (the caller goes row by row).
+  // As for UnaryOp, with each operand as it reaches the output laid out as one row: a 1×1 operand
+  // as it is (it broadcasts over anything), any other repeated to the output's shape first. The
+  // cotangent of a 1×1 operand is the sum of each row, of an n×1 column the sums of each seed's
+  // rows; a 1×k row operand's would be a sum over each seed's rows, which has no flat layout here,
+  // so when it is wanted the caller goes row by row.
   VarList batched_vjp(const BatchedVjpArgs& a) const override {
-    for (Broadcast p : pattern_)
-      if (p != Broadcast::Same && p != Broadcast::Scalar) return {};
-    auto operand = [&](std::size_t i) { return pattern_[i] == Broadcast::Scalar ? a.in[i] : as_row(a.in[i]); };
+    for (std::size_t i = 0; i < 2; ++i)
+      if (a.wanted[i] && pattern_[i] == Broadcast::Row) return {};
+    auto operand = [&](std::size_t i) {
+      switch (pattern_[i]) {
+        case Broadcast::Scalar: return a.in[i];
+        case Broadcast::Row: return as_row(broadcast_like(a.in[i], a.out, Axis::PerColumn));
+        case Broadcast::Column: return as_row(broadcast_like(a.in[i], a.out, Axis::PerRow));
+        case Broadcast::Same: break;
+      }
+      return as_row(a.in[i]);
+    };
     const std::array<Var, 2> full = Traits{}.vjp(operand(0), operand(1), as_row(a.out), a.g);
     auto cotangent = [&](std::size_t i) {
       if (!a.wanted[i] || !full[i]) return Var{};
-      return pattern_[i] == Broadcast::Scalar ? row_sums(full[i]) : full[i];
+      if (pattern_[i] == Broadcast::Scalar) return row_sums(full[i]);
+      if (pattern_[i] == Broadcast::Column) return batched_row_sums(full[i], a.out.cols());
+      return full[i];
     };
     return {cotangent(0), cotangent(1)};
   }

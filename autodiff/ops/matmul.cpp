@@ -54,13 +54,14 @@ class MatMul final : public Op {
   // Batched (row s of G is Gₛ, the s-th cotangent of C = op(A)·op(B), n×c, flattened):
   //   Āₛ = Gₛ op(B)ᵀ for every s at once: G viewed as (m·n)×c rows times op(B)ᵀ, when op(A) = A
   //     or n = 1 (an Āₛ that is transposed back would need a per-row transpose);
-  //   B̄ₛ = op(A)ᵀ Gₛ when c = 1: B̄ = G·op(A), one m×n by n×k product, and op(A) itself when G
-  //     is the identity seed.
-  // The other cases (outer products) go row by row.
+  //   B̄ₛ = op(A)ᵀ Gₛ: when c = 1, B̄ = G·op(A), one m×n by n×k product (op(A) itself when G is
+  //     the identity seed); for c > 1 (and op(B) = B), the seed index is moved next to the
+  //     columns by transpose_blocks, so that one k×n by n×(m·c) product does all seeds.
+  // The other cases (Āₛ transposed, B̄ₛ transposed) go row by row.
   VarList batched_vjp(const BatchedVjpArgs& a) const override {
     const Var A = a.in[0], B = a.in[1], G = a.g;
     const Index n = a.out.rows(), c = a.out.cols(), m = G.rows();
-    const bool can_a = !ta_ || n == 1, can_b = c == 1;
+    const bool can_a = !ta_ || n == 1, can_b = c == 1 || !tb_;
     if ((a.wanted[0] && !can_a) || (a.wanted[1] && !can_b)) return {};
     VarList grads;
     if (a.wanted[0]) {
@@ -71,6 +72,7 @@ class MatMul final : public Op {
       grads.push_back(Var{});
     }
     if (!a.wanted[1]) grads.push_back(Var{});
+    else if (c > 1) grads.push_back(transpose_blocks(matmul(A, transpose_blocks(G, n), !ta_, false), m));
     else if (detail::is_identity_constant(G)) grads.push_back(ta_ ? transpose(A) : A);
     else grads.push_back(matmul(G, A, false, ta_));
     return grads;

@@ -1,3 +1,4 @@
+#include "autodiff/batched.h"
 #include "autodiff/elementwise.h"
 #include "autodiff/reduce.h"
 #include "autodiff/softmax.h"
@@ -21,6 +22,13 @@ class Softmax final : public Op {
   VarList vjp(const VjpArgs& a) const override {
     const Var y = a.out;
     return {y * (a.g - row_sums(a.g * y))};
+  }
+  // Batched, with y as one row: the row sums of each seed's Ȳ ⊙ Y, repeated over each row's k
+  // entries.
+  VarList batched_vjp(const BatchedVjpArgs& a) const override {
+    const Var y = detail::as_row(a.out);
+    const Index k = a.out.cols();
+    return {y * (a.g - detail::batched_repeat_entries(detail::batched_row_sums(a.g * y, k), k))};
   }
 };
 }  // namespace

@@ -3,7 +3,6 @@
 #include "autodiff/batched.h"
 #include "autodiff/elementwise.h"
 #include "autodiff/reduce.h"
-#include "autodiff/structure.h"
 #include "graph/graph.h"
 
 namespace dagml {
@@ -53,8 +52,7 @@ class Sum final : public Op {
       return {a.g * detail::as_row(broadcast_like(graph.constant(scalar_tensor(1)), a.in[0], axis_, mean_))};
     if (axis_ == Axis::PerColumn) return {};
     const Index k = a.in[0].cols();
-    const Var repeat = graph.constant(Tensor::Constant(1, k, mean_ ? 1.0 / static_cast<Scalar>(k) : 1.0));
-    return {reshape(reshape(a.g, -1, 1) * repeat, a.g.rows(), -1)};
+    return {detail::batched_repeat_entries(a.g, k, mean_ ? 1.0 / static_cast<Scalar>(k) : 1.0)};
   }
 
  private:

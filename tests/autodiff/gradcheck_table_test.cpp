@@ -101,6 +101,8 @@ std::vector<OpCase> op_cases() {
       {"concat", "columns", {{2, 3}, {2, 1}}, [](Graph&, V x) { return square(concat_cols({x[0], x[1]})); }},
       {"gather_rows", "repeated indices", {{4, 3}}, [](Graph& g, V x) {
          return square(gather_rows(x[0], g.constant(constant_labels({2, 0, 2, 3})))); }},
+      {"transpose_blocks", "2×4 grid of 1×2 blocks", {{2, 8}}, [](Graph&, V x) {
+         return square(transpose_blocks(x[0], 4)) * transpose_blocks(x[0], 4); }},
       {"reshape", "", {{2, 6}}, [](Graph&, V x) { return square(reshape(x[0], 3, -1)); }},
       {"reshape", "like", {{2, 6}}, [](Graph& g, V x) { return square(reshape_like(x[0], g.constant(Tensor::Zero(4, 3)))); }},
       {"one_hot", "zero gradient", {{3, 2}}, [](Graph& g, V x) {
