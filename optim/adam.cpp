@@ -7,10 +7,17 @@
 #include "graph/error.h"
 
 namespace dagml {
+namespace {
+
+void check_beta(Scalar beta, const char* field) {
+  if (!(beta > 0 && beta < 1)) throw ValueError(fmt::format("Adam: {} must be in (0, 1), got {}", field, beta));
+}
+
+}  // namespace
 
 Adam::Adam(AdamOptions options) : options_(options) {
-  check_beta(options.beta1, "Adam", "beta1", true);
-  check_beta(options.beta2, "Adam", "beta2", true);
+  check_beta(options.beta1, "beta1");
+  check_beta(options.beta2, "beta2");
   if (!(options.epsilon > 0) || !std::isfinite(options.epsilon))
     throw ValueError(fmt::format("Adam: epsilon must be finite and > 0, got {}", options.epsilon));
 }

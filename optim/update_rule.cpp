@@ -33,9 +33,4 @@ void GradientStep::update(Eigen::Ref<Vector> x, const Eigen::Ref<const Vector>& 
   x.noalias() -= options_.schedule.at(t) * g;
 }
 
-void check_beta(Scalar beta, const char* owner, const char* field, bool strict) {
-  const bool ok = strict ? (beta > 0 && beta < 1) : (beta >= 0 && beta < 1);
-  if (!ok) throw ValueError(fmt::format("{}: {} must be in {}0, 1), got {}", owner, field, strict ? "(" : "[", beta));
-}
-
 }  // namespace dagml

@@ -70,7 +70,4 @@ class GradientStep final : public UpdateRule {
   GradientStepOptions options_;
 };
 
-// Throws ValueError naming `owner` unless 0 ≤ beta < 1 (or 0 < beta < 1 when `strict`).
-void check_beta(Scalar beta, const char* owner, const char* field, bool strict);
-
 }  // namespace dagml

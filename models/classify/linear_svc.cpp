@@ -139,9 +139,7 @@ LinearSVC& LinearSVC::fit(const Tensor& X, const Vector& y) {
 
 Vector LinearSVC::decision_function(const Tensor& X) const {
   check_fitted(fitted_, "LinearSVC::decision_function");
-  check_columns(X, coef_.size(), "LinearSVC::decision_function");
-  check_finite(X, "LinearSVC::decision_function");
-  return (X * coef_).array() + intercept_;
+  return linear_scores(X, coef_, intercept_, "LinearSVC::decision_function");
 }
 
 Vector LinearSVC::predict(const Tensor& X) const { return labels_from_scores(decision_function(X), options_.zero); }
@@ -187,13 +185,13 @@ void LinearSVC::save(const std::string& path) const {
   ModelWriter w("LinearSVC");
   w.put_vector("coef", coef_);
   w.put_scalar("intercept", intercept_);
-  w.put_scalar("zero_positive", options_.zero == ZeroScore::Positive ? 1 : 0);
+  put_zero_score(w, options_.zero);
   w.save(path);
 }
 
 LinearSVC LinearSVC::load(const std::string& path) {
   const ModelReader r(path, "LinearSVC");
-  LinearSVC m({.zero = r.scalar("zero_positive") != 0 ? ZeroScore::Positive : ZeroScore::Negative});
+  LinearSVC m({.zero = read_zero_score(r)});
   m.coef_ = r.vector("coef");
   m.intercept_ = r.scalar("intercept");
   m.converged_ = true;

@@ -161,13 +161,13 @@ void LogisticRegression::save(const std::string& path) const {
   w.put_tensor("coef", coef_);
   w.put_vector("intercept", intercept_);
   w.put_scalar("num_classes", static_cast<Scalar>(num_classes_));
-  w.put_scalar("zero_positive", options_.zero == ZeroScore::Positive ? 1 : 0);
+  put_zero_score(w, options_.zero);
   w.save(path);
 }
 
 LogisticRegression LogisticRegression::load(const std::string& path) {
   const ModelReader r(path, "LogisticRegression");
-  LogisticRegression m({.zero = r.scalar("zero_positive") != 0 ? ZeroScore::Positive : ZeroScore::Negative});
+  LogisticRegression m({.zero = read_zero_score(r)});
   m.coef_ = r.tensor("coef");
   m.intercept_ = r.vector("intercept");
   m.num_classes_ = static_cast<Index>(r.scalar("num_classes"));

@@ -87,9 +87,7 @@ Perceptron& Perceptron::fit(const Tensor& X, const Vector& y) {
 
 Vector Perceptron::decision_function(const Tensor& X) const {
   check_fitted(fitted_, "Perceptron::decision_function");
-  check_columns(X, coef_.size(), "Perceptron::decision_function");
-  check_finite(X, "Perceptron::decision_function");
-  return (X * coef_).array() + intercept_;
+  return linear_scores(X, coef_, intercept_, "Perceptron::decision_function");
 }
 
 Vector Perceptron::predict(const Tensor& X) const { return labels_from_scores(decision_function(X), options_.zero); }
@@ -122,13 +120,13 @@ void Perceptron::save(const std::string& path) const {
   ModelWriter w("Perceptron");
   w.put_vector("coef", coef_);
   w.put_scalar("intercept", intercept_);
-  w.put_scalar("zero_positive", options_.zero == ZeroScore::Positive ? 1 : 0);
+  put_zero_score(w, options_.zero);
   w.save(path);
 }
 
 Perceptron Perceptron::load(const std::string& path) {
   const ModelReader r(path, "Perceptron");
-  Perceptron m({.zero = r.scalar("zero_positive") != 0 ? ZeroScore::Positive : ZeroScore::Negative});
+  Perceptron m({.zero = read_zero_score(r)});
   m.coef_ = r.vector("coef");
   m.intercept_ = r.scalar("intercept");
   m.converged_ = true;

@@ -8,8 +8,21 @@
 #include "graph/error.h"
 #include "models/data/labels.h"
 #include "models/data/validate.h"
+#include "models/io/model_file.h"
 
 namespace dagml {
+
+void put_zero_score(ModelWriter& w, ZeroScore zero) { w.put_scalar("zero_positive", zero == ZeroScore::Positive ? 1 : 0); }
+
+ZeroScore read_zero_score(const ModelReader& r) {
+  return r.scalar("zero_positive") != 0 ? ZeroScore::Positive : ZeroScore::Negative;
+}
+
+Vector linear_scores(const Tensor& X, const Vector& coef, Scalar intercept, const char* who) {
+  check_columns(X, coef.size(), who);
+  check_finite(X, who);
+  return (X * coef).array() + intercept;
+}
 
 Vector labels_from_scores(const Vector& scores, ZeroScore zero) {
   Vector labels(scores.size());

@@ -10,10 +10,21 @@
 
 namespace dagml {
 
+class ModelWriter;
+class ModelReader;
+
 enum class ZeroScore {
   Positive,  // f(x) ≥ 0 → class 1 (scikit-learn, notes 003/004)
   Negative,  // f(x) > 0 → class 1, f(x) ≤ 0 → class 0 (notes 001)
 };
+
+// A ZeroScore in a model file: the field "zero_positive", 1 for Positive and 0 for Negative.
+void put_zero_score(ModelWriter& w, ZeroScore zero);
+ZeroScore read_zero_score(const ModelReader& r);
+
+// The scores Xw + b of a binary linear classifier, after checking that X has w's column count
+// and finite entries (ShapeError / ValueError naming `who`).
+Vector linear_scores(const Tensor& X, const Vector& coef, Scalar intercept, const char* who);
 
 // Multiclass labels from an n×K score matrix: argmax_rows (models/classify/class_scores.h).
 

@@ -273,7 +273,7 @@ void SVC::save(const std::string& path) const {
   w.put_scalar("max_iter", static_cast<Scalar>(options_.max_iter));
   w.put_scalar("cache_mb", options_.cache_mb);
   w.put_scalar("half_norm", options_.half_norm ? 1 : 0);
-  w.put_scalar("zero_positive", options_.zero == ZeroScore::Positive ? 1 : 0);
+  put_zero_score(w, options_.zero);
   w.put_scalar("num_classes", static_cast<Scalar>(num_classes_));
   w.put_scalar("num_features", static_cast<Scalar>(num_features_));
   w.put_vector("support", index_vector(support_));
@@ -294,7 +294,7 @@ SVC SVC::load(const std::string& path) {
          .max_iter = static_cast<Index>(r.scalar("max_iter")),
          .cache_mb = r.scalar("cache_mb"),
          .half_norm = r.scalar("half_norm") != 0,
-         .zero = r.scalar("zero_positive") != 0 ? ZeroScore::Positive : ZeroScore::Negative});
+         .zero = read_zero_score(r)});
   m.kernel_ = m.options_.kernel;
   m.num_classes_ = static_cast<Index>(r.scalar("num_classes"));
   m.num_features_ = static_cast<Index>(r.scalar("num_features"));
