@@ -3,6 +3,7 @@
 // differentiated again.
 #pragma once
 
+#include "graph/enum_names.h"
 #include "graph/op.h"
 
 namespace dagml {
@@ -24,13 +25,16 @@ Var logdet(Var A);
 // b̄ = A z, Ā = r zᵀ − b̄ xᵀ.
 Var lstsq(Var A, Var b);
 
-struct RidgeOptions {
+struct RidgeSolveOptions {
   // The column of X left out of the penalty (an intercept column of ones), or −1 for none.
   Index unpenalized_column = -1;
   // Solve in the dual, w = Xᵀ (X Xᵀ + λI)⁻¹ y, instead of the primal (XᵀX + λD)⁻¹ Xᵀ y.
   // Automatic: the dual when there are fewer samples than features and every column is
   // penalized (the dual has no unpenalized form).
   enum class Form { Automatic, Primal, Dual } form = Form::Automatic;
+  friend constexpr auto enum_names(Form) {
+    return std::to_array<EnumName<Form>>({{Form::Automatic, "automatic"}, {Form::Primal, "primal"}, {Form::Dual, "dual"}});
+  }
 };
 
 // Ridge regression as one node: w = argmin ‖X w − y‖² + λ ‖D w‖², i.e. (XᵀX + λD)⁻¹ Xᵀ y with D
@@ -41,6 +45,6 @@ struct RidgeOptions {
 //   ȳ = X z,   X̄ = r zᵀ − X z wᵀ,   λ̄ = −⟨z, D w⟩.
 // (Dual form: with a = (XXᵀ + λI)⁻¹ y and u = (XXᵀ + λI)⁻¹ X w̄: ȳ = u, X̄ = a w̄ᵀ − (u aᵀ + a uᵀ) X,
 // λ̄ = −⟨u, a⟩.)
-Var ridge_solve(Var X, Var y, Var lambda, const RidgeOptions& options = {});
+Var ridge_solve(Var X, Var y, Var lambda, const RidgeSolveOptions& options = {});
 
 }  // namespace dagml

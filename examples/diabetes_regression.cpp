@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
   rows.push_back(evaluate("OLS (QR)", "-", LinearRegression(), ols_cv.mean(), s, 10));
 
   // Ridge: λ on a log grid.
-  const auto ridge = grid_search<Ridge>(RidgeRegressionOptions{}, &RidgeRegressionOptions::lambda, logspace(-3, 4, 29),
+  const auto ridge = grid_search<Ridge>(RidgeOptions{}, &RidgeOptions::lambda, logspace(-3, 4, 29),
                                         s.X_train, s.y_train, folds);
   rows.push_back(evaluate("ridge, λ by CV", fmt::format("λ = {:.4g}", ridge.best_value), Ridge(ridge.best_options),
                           ridge.best_score, s, 10));

@@ -12,12 +12,16 @@
 #include <cstdint>
 #include <functional>
 
+#include "graph/enum_names.h"
 #include "optim/callbacks.h"
 #include "optim/objective.h"
 
 namespace dagml {
 
 enum class CoordinateOrder { Cyclic, Random };
+constexpr auto enum_names(CoordinateOrder) {
+  return std::to_array<EnumName<CoordinateOrder>>({{CoordinateOrder::Cyclic, "cyclic"}, {CoordinateOrder::Random, "random"}});
+}
 
 struct CoordinateDescentOptions {
   StopOptions stop = {.max_iterations = 1000, .gradient_tolerance = 0, .value_tolerance = 0, .step_tolerance = 1e-10};

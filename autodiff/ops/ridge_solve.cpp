@@ -72,9 +72,9 @@ class RidgeSolve final : public detail::CholeskyFactorOp {
 
 }  // namespace
 
-Var ridge_solve(Var X, Var y, Var lambda, const RidgeOptions& options) {
-  const bool dual = options.form == RidgeOptions::Form::Dual ||
-                    (options.form == RidgeOptions::Form::Automatic && X.rows() < X.cols() && options.unpenalized_column < 0);
+Var ridge_solve(Var X, Var y, Var lambda, const RidgeSolveOptions& options) {
+  const bool dual = options.form == RidgeSolveOptions::Form::Dual ||
+                    (options.form == RidgeSolveOptions::Form::Automatic && X.rows() < X.cols() && options.unpenalized_column < 0);
   if (dual && options.unpenalized_column >= 0)
     throw ValueError("ridge_solve: the dual form penalizes every column; use the primal form with an unpenalized column");
   return X.graph().apply(std::make_shared<RidgeSolve>(options.unpenalized_column, dual), {X, y, lambda});

@@ -84,6 +84,7 @@
 #include "models/data/standard_scaler.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
+#include "models/io/registry.h"
 #include "models/kernel/kernel.h"
 #include "models/kernel/kernel_ridge.h"
 #include "models/linear/bayesian_linear_regression.h"

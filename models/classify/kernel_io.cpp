@@ -1,3 +1,4 @@
+#include "models/io/text_model_file.h"
 #include "models/classify/kernel_io.h"
 
 #include <fmt/format.h>

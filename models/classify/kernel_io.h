@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "graph/tensor.h"
-#include "models/io/model_file.h"
+#include "models/io/text_model_file.h"
 #include "models/kernel/kernel.h"
 
 namespace dagml {

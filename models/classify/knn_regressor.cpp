@@ -4,7 +4,7 @@
 
 #include "graph/error.h"
 #include "models/data/validate.h"
-#include "models/io/model_file.h"
+#include "models/io/text_model_file.h"
 #include "models/metrics/regression_metrics.h"
 
 namespace dagml {

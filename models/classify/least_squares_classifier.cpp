@@ -9,7 +9,7 @@
 #include "models/classify/class_scores.h"
 #include "models/data/labels.h"
 #include "models/data/validate.h"
-#include "models/io/model_file.h"
+#include "models/io/text_model_file.h"
 #include "models/metrics/classification_metrics.h"
 
 namespace dagml {

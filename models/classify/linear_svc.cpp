@@ -14,7 +14,7 @@
 #include "graph/random.h"
 #include "models/classify/class_scores.h"
 #include "models/data/validate.h"
-#include "models/io/model_file.h"
+#include "models/io/text_model_file.h"
 #include "models/metrics/classification_metrics.h"
 #include "optim/gradient_descent.h"
 #include "optim/graph_objective.h"

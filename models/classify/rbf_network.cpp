@@ -17,7 +17,7 @@
 #include "models/data/labels.h"
 #include "models/data/split.h"
 #include "models/data/validate.h"
-#include "models/io/model_file.h"
+#include "models/io/text_model_file.h"
 #include "models/kernel/kernel.h"
 #include "models/metrics/classification_metrics.h"
 #include "optim/graph_objective.h"

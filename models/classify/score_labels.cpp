@@ -8,7 +8,7 @@
 #include "graph/error.h"
 #include "models/data/labels.h"
 #include "models/data/validate.h"
-#include "models/io/model_file.h"
+#include "models/io/text_model_file.h"
 
 namespace dagml {
 

@@ -4,10 +4,13 @@
 
 #include "graph/error.h"
 #include "models/data/validate.h"
+#include "models/io/model_file.h"
 
 namespace dagml {
 
-MinMaxScaler::MinMaxScaler(const MinMaxScalerOptions& options) : options_(options) {
+template class Estimator<MinMaxScaler, MinMaxScalerOptions>;
+
+MinMaxScaler::MinMaxScaler(const MinMaxScalerOptions& options) : Estimator(options) {
   if (!(std::isfinite(options.lo) && std::isfinite(options.hi) && options.lo < options.hi)) {
     throw ValueError(fmt::format("MinMaxScaler: expected a finite range lo < hi, found [{}, {}]",
                                  options.lo, options.hi));
@@ -32,14 +35,12 @@ MinMaxScaler& MinMaxScaler::fit(const Tensor& X) {
     }
     scale_(j) = width / (range > 0 ? range : 1.0);
   }
-  fitted_ = true;
+  set_fitted(X.cols());
   return *this;
 }
 
 Tensor MinMaxScaler::transform(const Tensor& X) const {
-  check_fitted(fitted_, "MinMaxScaler::transform");
-  check_columns(X, min_.size(), "MinMaxScaler::transform");
-  check_finite(X, "MinMaxScaler::transform");
+  check_input(X);
   return ((X.rowwise() - min_.transpose()).array().rowwise() * scale_.transpose().array() +
           options_.lo)
       .matrix();
@@ -48,64 +49,24 @@ Tensor MinMaxScaler::transform(const Tensor& X) const {
 Tensor MinMaxScaler::fit_transform(const Tensor& X) { return fit(X).transform(X); }
 
 Tensor MinMaxScaler::inverse_transform(const Tensor& Z) const {
-  check_fitted(fitted_, "MinMaxScaler::inverse_transform");
-  check_columns(Z, min_.size(), "MinMaxScaler::inverse_transform");
-  check_finite(Z, "MinMaxScaler::inverse_transform");
+  check_input(Z);
   return (((Z.array() - options_.lo).rowwise() / scale_.transpose().array()).matrix().rowwise() +
           min_.transpose());
 }
 
-Index MinMaxScaler::num_features() const {
-  check_fitted(fitted_, "MinMaxScaler::num_features");
-  return min_.size();
-}
-
-const Vector& MinMaxScaler::data_min() const {
-  check_fitted(fitted_, "MinMaxScaler::data_min");
-  return min_;
-}
-
-const Vector& MinMaxScaler::data_max() const {
-  check_fitted(fitted_, "MinMaxScaler::data_max");
-  return max_;
-}
-
-const Vector& MinMaxScaler::scale() const {
-  check_fitted(fitted_, "MinMaxScaler::scale");
-  return scale_;
-}
-
-void MinMaxScaler::save_to(ModelWriter& writer, const std::string& prefix) const {
-  check_fitted(fitted_, "MinMaxScaler::save_to");
-  writer.put_scalar(prefix + "lo", options_.lo);
-  writer.put_scalar(prefix + "hi", options_.hi);
-  writer.put_vector(prefix + "data_min", min_);
-  writer.put_vector(prefix + "data_max", max_);
-  writer.put_vector(prefix + "scale", scale_);
-}
-
-MinMaxScaler MinMaxScaler::load_from(const ModelReader& reader, const std::string& prefix) {
-  MinMaxScaler s({.lo = reader.scalar(prefix + "lo"), .hi = reader.scalar(prefix + "hi")});
-  s.min_ = reader.vector(prefix + "data_min");
-  s.max_ = reader.vector(prefix + "data_max");
-  s.scale_ = reader.vector(prefix + "scale");
-  const Index d = s.min_.size();
-  if (s.max_.size() != d || s.scale_.size() != d) {
-    throw ValueError(fmt::format(
-        "MinMaxScaler::load_from: expected '{0}data_min', '{0}data_max' and '{0}scale' of one length, found {1}, "
-        "{2}, {3}",
-        prefix, d, s.max_.size(), s.scale_.size()));
+void MinMaxScaler::check_loaded(const ModelInputArchive& ar) const {
+  const Index d = fitted() ? num_features() : 0;
+  if (min_.size() != d || max_.size() != d || scale_.size() != d) {
+    ar.fail(fmt::format("MinMaxScaler: expected data_min, data_max and scale of length {}, found {}, {}, {}", d,
+                        min_.size(), max_.size(), scale_.size()));
   }
   for (Index j = 0; j < d; ++j) {
-    if (!std::isfinite(s.min_(j)) || !std::isfinite(s.max_(j)) || !std::isfinite(s.scale_(j)) || !(s.scale_(j) > 0)) {
-      throw ValueError(
-          fmt::format("MinMaxScaler::load_from: expected a finite minimum and maximum and a finite, positive "
-                      "scale, found minimum {}, maximum {}, scale {} in column {} of '{}'",
-                      s.min_(j), s.max_(j), s.scale_(j), j, prefix));
+    if (!std::isfinite(min_(j)) || !std::isfinite(max_(j)) || !std::isfinite(scale_(j)) || !(scale_(j) > 0)) {
+      ar.fail(fmt::format("MinMaxScaler: expected a finite minimum and maximum and a finite, positive scale, found "
+                          "minimum {}, maximum {}, scale {} in column {}",
+                          min_(j), max_(j), scale_(j), j));
     }
   }
-  s.fitted_ = true;
-  return s;
 }
 
 }  // namespace dagml

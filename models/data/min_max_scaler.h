@@ -5,23 +5,31 @@
 //   transform:  zᵢⱼ = lo + (xᵢⱼ − mⱼ) · sⱼ    (a constant column maps to lo at its value)
 //   inverse:    xᵢⱼ = mⱼ + (zᵢⱼ − lo) / sⱼ
 // Values outside the training range map outside [lo, hi]; nothing is clipped.
-// Persistence: save_to / load_from, as StandardScaler (models/data/standard_scaler.h).
+// Persistence: as StandardScaler (models/data/standard_scaler.h).
 #pragma once
 
 #include <string>
 
 #include "graph/tensor.h"
-#include "models/io/model_file.h"
+#include "models/io/estimator.h"
 
 namespace dagml {
 
 struct MinMaxScalerOptions {
   double lo = 0.0;  // the feature range [lo, hi]; lo < hi, both finite
   double hi = 1.0;
+
+  template <class V>
+  void visit(V&& v) {
+    v("lo", lo, "the low end of the feature range; finite, < hi");
+    v("hi", hi, "the high end of the feature range; finite");
+  }
 };
 
-class MinMaxScaler {
+class MinMaxScaler : public Estimator<MinMaxScaler, MinMaxScalerOptions> {
  public:
+  static constexpr const char* kTypeName = "min_max_scaler";
+
   // Throws ValueError unless lo < hi and both are finite.
   explicit MinMaxScaler(const MinMaxScalerOptions& options = {});
 
@@ -35,24 +43,24 @@ class MinMaxScaler {
   // X = m + (Z − lo) / s; the same checks as transform.
   Tensor inverse_transform(const Tensor& Z) const;
 
-  bool fitted() const { return fitted_; }
-  Index num_features() const;      // d; throws NotFittedError before fit
-  const Vector& data_min() const;  // m, length d
-  const Vector& data_max() const;  // M, length d
-  const Vector& scale() const;     // s, length d
+  const Vector& data_min() const { return fitted_value(min_); }  // m, length d
+  const Vector& data_max() const { return fitted_value(max_); }  // M, length d
+  const Vector& scale() const { return fitted_value(scale_); }    // s, length d
 
-  // Writes the options and the fitted m, M, s as entries "<prefix>lo", "<prefix>hi",
-  // "<prefix>data_min", "<prefix>data_max", "<prefix>scale". Throws NotFittedError before fit.
-  void save_to(ModelWriter& writer, const std::string& prefix) const;
-  // The fitted scaler saved by save_to under `prefix`, bitwise. Throws ParseError for a missing
-  // entry and ValueError if the entries are inconsistent (bad range, lengths differ, a non-finite
-  // m or M, a scale that is not finite and positive).
-  static MinMaxScaler load_from(const ModelReader& reader, const std::string& prefix);
+  // A loaded scaler must have m, M, s of length d, finite, and s > 0 (ParseError otherwise).
+  template <class Archive>
+  void serialize(Archive& ar) {
+    serialize_estimator(ar);
+    ar(min_, max_, scale_);
+    if constexpr (Archive::is_loading::value) check_loaded(ar);
+  }
 
  private:
-  MinMaxScalerOptions options_;
+  void check_loaded(const class ModelInputArchive& ar) const;
+
   Vector min_, max_, scale_;
-  bool fitted_ = false;
 };
+
+extern template class Estimator<MinMaxScaler, MinMaxScalerOptions>;
 
 }  // namespace dagml

@@ -6,8 +6,11 @@
 
 #include "graph/error.h"
 #include "models/data/validate.h"
+#include "models/io/model_file.h"
 
 namespace dagml {
+
+template class Estimator<PolynomialFeatures, PolynomialFeaturesOptions>;
 
 // C(ℓ+p, ℓ) = Πᵢ₌₁ᵐ (M + i) / i with m = min(ℓ, p), M = max(ℓ, p). After step i the running value
 // r is C(M+i, i), an integer; to keep r·(M+i) from overflowing, divide first: with g = gcd(r, i),
@@ -34,7 +37,7 @@ std::uint64_t num_polynomial_features(Index num_inputs, Index degree) {
 }
 
 PolynomialFeatures::PolynomialFeatures(const PolynomialFeaturesOptions& options)
-    : options_(options) {
+    : Estimator(options) {
   if (options.degree < 0) {
     throw ValueError(
         fmt::format("PolynomialFeatures: expected degree ≥ 0, found {}", options.degree));
@@ -101,14 +104,11 @@ void PolynomialFeatures::build(Index ell) {
       coefficients_(static_cast<Index>(k - first)) = std::sqrt(multinomial[k]);
     }
   }
-  num_inputs_ = ell;
-  fitted_ = true;
+  set_fitted(ell);
 }
 
 Tensor PolynomialFeatures::transform(const Tensor& X) const {
-  check_fitted(fitted_, "PolynomialFeatures::transform");
-  check_columns(X, num_inputs_, "PolynomialFeatures::transform");
-  check_finite(X, "PolynomialFeatures::transform");
+  check_input(X);
   const auto total = static_cast<Index>(parent_.size());
   const Index first = options_.include_bias ? 0 : 1;
   Tensor out(X.rows(), total - first);
@@ -125,22 +125,17 @@ Tensor PolynomialFeatures::transform(const Tensor& X) const {
 
 Tensor PolynomialFeatures::fit_transform(const Tensor& X) { return fit(X).transform(X); }
 
-Index PolynomialFeatures::num_input_features() const {
-  check_fitted(fitted_, "PolynomialFeatures::num_input_features");
-  return num_inputs_;
-}
-
 Index PolynomialFeatures::num_output_features() const {
-  check_fitted(fitted_, "PolynomialFeatures::num_output_features");
+  require_fitted();
   return coefficients_.size();
 }
 
 Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> PolynomialFeatures::powers()
     const {
-  check_fitted(fitted_, "PolynomialFeatures::powers");
+  require_fitted();
   const auto total = static_cast<Index>(parent_.size());
   Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> all =
-      Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>::Zero(total, num_inputs_);
+      Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>::Zero(total, num_features());
   for (Index k = 1; k < total; ++k) {
     all.row(k) = all.row(parent_[static_cast<std::size_t>(k)]);
     ++all(k, var_[static_cast<std::size_t>(k)]);
@@ -150,17 +145,17 @@ Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> PolynomialFe
 }
 
 const Vector& PolynomialFeatures::coefficients() const {
-  check_fitted(fitted_, "PolynomialFeatures::coefficients");
+  require_fitted();
   return coefficients_;
 }
 
 std::vector<std::string> PolynomialFeatures::feature_names(
     const std::vector<std::string>& input_names) const {
-  check_fitted(fitted_, "PolynomialFeatures::feature_names");
-  if (!input_names.empty() && static_cast<Index>(input_names.size()) != num_inputs_) {
+  require_fitted();
+  if (!input_names.empty() && static_cast<Index>(input_names.size()) != num_features()) {
     throw ShapeError(
         fmt::format("PolynomialFeatures::feature_names: expected {} input names, found {}",
-                    num_inputs_, input_names.size()));
+                    num_features(), input_names.size()));
   }
   const auto name = [&](Index j) {
     return input_names.empty() ? fmt::format("x{}", j) : input_names[static_cast<std::size_t>(j)];
@@ -169,7 +164,7 @@ std::vector<std::string> PolynomialFeatures::feature_names(
   std::vector<std::string> names;
   for (Index k = 0; k < P.rows(); ++k) {
     std::string s;
-    for (Index j = 0; j < num_inputs_; ++j) {
+    for (Index j = 0; j < num_features(); ++j) {
       if (P(k, j) == 0) continue;
       if (!s.empty()) s += ' ';
       s += name(j);
@@ -178,37 +173,6 @@ std::vector<std::string> PolynomialFeatures::feature_names(
     names.push_back(s.empty() ? "1" : s);
   }
   return names;
-}
-
-void PolynomialFeatures::save_to(ModelWriter& writer, const std::string& prefix) const {
-  check_fitted(fitted_, "PolynomialFeatures::save_to");
-  writer.put_scalar(prefix + "degree", static_cast<Scalar>(options_.degree));
-  writer.put_scalar(prefix + "include_bias", options_.include_bias ? 1 : 0);
-  writer.put_scalar(prefix + "kernel_scaling", options_.kernel_scaling ? 1 : 0);
-  writer.put_scalar(prefix + "max_output_features", static_cast<Scalar>(options_.max_output_features));
-  writer.put_scalar(prefix + "num_inputs", static_cast<Scalar>(num_inputs_));
-}
-
-PolynomialFeatures PolynomialFeatures::load_from(const ModelReader& reader, const std::string& prefix) {
-  // A count must be a whole number that an Index holds (2⁶² keeps the cast exact and safe).
-  auto count = [&](const std::string& name) {
-    const Scalar v = reader.scalar(prefix + name);
-    if (!(std::isfinite(v) && v == std::floor(v) && std::abs(v) <= 0x1p62)) {
-      throw ValueError(
-          fmt::format("PolynomialFeatures::load_from: expected a whole number in '{}{}', found {}", prefix, name, v));
-    }
-    return static_cast<Index>(v);
-  };
-  PolynomialFeatures map({.degree = count("degree"),
-                          .include_bias = reader.scalar(prefix + "include_bias") != 0,
-                          .kernel_scaling = reader.scalar(prefix + "kernel_scaling") != 0,
-                          .max_output_features = count("max_output_features")});
-  const Index ell = count("num_inputs");
-  if (ell < 1) {
-    throw ValueError(fmt::format("PolynomialFeatures::load_from: expected '{}num_inputs' ≥ 1, found {}", prefix, ell));
-  }
-  map.build(ell);
-  return map;
 }
 
 }  // namespace dagml

@@ -20,17 +20,19 @@
 // There is no inverse_transform: the map is not invertible in general (the degree-1 columns,
 // divided by their scale factors, are the inputs).
 //
-// Persistence: save_to / load_from, as StandardScaler (models/data/standard_scaler.h). The
-// fitted state is a function of the options and ℓ alone, so those are what is saved; load_from
-// rebuilds the monomial list with the code fit uses, giving the same transform bitwise.
+// Persistence: as StandardScaler (models/data/standard_scaler.h). The fitted state is a function
+// of the options and ℓ alone, so those are what is saved; loading rebuilds the monomial list with
+// the code fit uses, giving the same transform bitwise.
 #pragma once
+
+#include <fmt/format.h>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "graph/tensor.h"
-#include "models/io/model_file.h"
+#include "models/io/estimator.h"
 
 namespace dagml {
 
@@ -43,10 +45,20 @@ struct PolynomialFeaturesOptions {
   bool include_bias = true;     // output the constant monomial 1 (the first column)
   bool kernel_scaling = false;  // the √-scaled map with φ(x)ᵀφ(z) = (xᵀz + 1)^p
   Index max_output_features = Index{1} << 24;  // fit refuses a larger map (memory guard)
+
+  template <class V>
+  void visit(V&& v) {
+    v("degree", degree, "p ≥ 0, the largest total degree");
+    v("include_bias", include_bias, "output the constant monomial 1 first");
+    v("kernel_scaling", kernel_scaling, "√-scaled monomials, so that φ(x)ᵀφ(z) = (xᵀz + 1)^p");
+    v("max_output_features", max_output_features, "fit refuses a larger map (memory guard)");
+  }
 };
 
-class PolynomialFeatures {
+class PolynomialFeatures : public Estimator<PolynomialFeatures, PolynomialFeaturesOptions> {
  public:
+  static constexpr const char* kTypeName = "polynomial_features";
+
   // Throws ValueError if degree < 0, max_output_features < 1, or degree = 0 without the bias
   // (no features at all).
   explicit PolynomialFeatures(const PolynomialFeaturesOptions& options = {});
@@ -59,8 +71,7 @@ class PolynomialFeatures {
   Tensor transform(const Tensor& X) const;
   Tensor fit_transform(const Tensor& X);
 
-  bool fitted() const { return fitted_; }
-  Index num_input_features() const;   // ℓ
+  Index num_input_features() const { return num_features(); }  // ℓ
   Index num_output_features() const;  // C(ℓ+p, ℓ), minus 1 without the bias
   // num_output_features() × ℓ: row k holds the exponents α of output column k.
   Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> powers() const;
@@ -70,27 +81,27 @@ class PolynomialFeatures {
   // ShapeError unless input_names is empty or has ℓ entries.
   std::vector<std::string> feature_names(const std::vector<std::string>& input_names = {}) const;
 
-  // Writes the options and ℓ as entries "<prefix>degree", "<prefix>include_bias",
-  // "<prefix>kernel_scaling", "<prefix>max_output_features", "<prefix>num_inputs". Throws
-  // NotFittedError before fit.
-  void save_to(ModelWriter& writer, const std::string& prefix) const;
-  // The fitted map saved by save_to under `prefix`. Throws ParseError for a missing entry and
-  // ValueError for options the constructor refuses, ℓ < 1, or a map larger than
-  // max_output_features.
-  static PolynomialFeatures load_from(const ModelReader& reader, const std::string& prefix);
+  // The options and ℓ; loading rebuilds the map (ValueError for one larger than max_output_features).
+  template <class Archive>
+  void serialize(Archive& ar) {
+    serialize_estimator(ar);
+    if constexpr (Archive::is_loading::value) {
+      if (fitted() && num_features() < 1) ar.fail(fmt::format("PolynomialFeatures: expected ℓ ≥ 1, found {}", num_features()));
+      if (fitted()) build(num_features());
+    }
+  }
 
  private:
   // Builds the monomial list and coefficients for ℓ inputs (fit after its input checks).
   void build(Index num_inputs);
 
-  PolynomialFeaturesOptions options_;
-  Index num_inputs_ = 0;
   // Monomial k (over all monomials, the constant at k = 0) is monomial parent_[k] times
   // x_{var_[k]}; var_[k] is its largest variable index. parent_[0] = var_[0] = −1.
   std::vector<Index> parent_;
   std::vector<Index> var_;
   Vector coefficients_;  // of the output columns
-  bool fitted_ = false;
 };
+
+extern template class Estimator<PolynomialFeatures, PolynomialFeaturesOptions>;
 
 }  // namespace dagml

@@ -7,28 +7,34 @@
 //   inverse:    xᵢⱼ = zᵢⱼ · sⱼ + μⱼ
 // with_mean = false uses μⱼ = 0; with_std = false uses sⱼ = 1.
 //
-// Persistence (the data-layer convention, shared by MinMaxScaler and PolynomialFeatures): a
-// model that owns a transformer writes its fitted state into the model's own file with
-// save_to(writer, prefix) and restores it with load_from(reader, prefix); the entries are named
-// "<prefix>mean", "<prefix>scale", … . Doubles are written with 17 significant digits, so the
-// restored transformer is bitwise the fitted one.
+// Persistence: an estimator (models/io/estimator.h) with its own model file, and a part of any
+// model that owns one (PolynomialRegression serialises its scaler inside its own file). Doubles
+// are stored bitwise, so the restored transformer is bitwise the fitted one.
 #pragma once
 
 #include <string>
 
 #include "graph/tensor.h"
-#include "models/io/model_file.h"
+#include "models/io/estimator.h"
 
 namespace dagml {
 
 struct StandardScalerOptions {
   bool with_mean = true;
   bool with_std = true;
+
+  template <class V>
+  void visit(V&& v) {
+    v("with_mean", with_mean, "subtract the column means");
+    v("with_std", with_std, "divide by the column standard deviations");
+  }
 };
 
-class StandardScaler {
+class StandardScaler : public Estimator<StandardScaler, StandardScalerOptions> {
  public:
-  explicit StandardScaler(const StandardScalerOptions& options = {}) : options_(options) {}
+  static constexpr const char* kTypeName = "standard_scaler";
+
+  explicit StandardScaler(const StandardScalerOptions& options = {}) : Estimator(options) {}
 
   // Learns μ, σ² and s from X (n × d, n ≥ 1). Throws ValueError if X is empty or has a NaN or
   // infinite entry (naming its row and column).
@@ -40,25 +46,24 @@ class StandardScaler {
   // X = Z · s + μ; the same checks as transform.
   Tensor inverse_transform(const Tensor& Z) const;
 
-  bool fitted() const { return fitted_; }
-  Index num_features() const;      // d; throws NotFittedError before fit
-  const Vector& mean() const;      // μ (zeros if with_mean is false), length d
-  const Vector& variance() const;  // σ² (population), length d, 0 for constant columns
-  const Vector& scale() const;     // s, length d
+  const Vector& mean() const { return fitted_value(mean_); }          // μ (zeros if with_mean is false), length d
+  const Vector& variance() const { return fitted_value(variance_); }  // σ² (population), 0 for constant columns
+  const Vector& scale() const { return fitted_value(scale_); }        // s, length d
 
-  // Writes the options and the fitted μ, σ², s as entries "<prefix>with_mean",
-  // "<prefix>with_std", "<prefix>mean", "<prefix>variance", "<prefix>scale". Throws
-  // NotFittedError before fit.
-  void save_to(ModelWriter& writer, const std::string& prefix) const;
-  // The fitted scaler saved by save_to under `prefix`. Throws ParseError for a missing entry and
-  // ValueError if the entries are inconsistent (lengths differ, a non-finite μ or σ², a scale
-  // that is not finite and positive).
-  static StandardScaler load_from(const ModelReader& reader, const std::string& prefix);
+  // A loaded scaler must have μ, σ², s of length d, finite, and s > 0 (ParseError otherwise).
+  template <class Archive>
+  void serialize(Archive& ar) {
+    serialize_estimator(ar);
+    ar(mean_, variance_, scale_);
+    if constexpr (Archive::is_loading::value) check_loaded(ar);
+  }
 
  private:
-  StandardScalerOptions options_;
+  void check_loaded(const class ModelInputArchive& ar) const;
+
   Vector mean_, variance_, scale_;
-  bool fitted_ = false;
 };
+
+extern template class Estimator<StandardScaler, StandardScalerOptions>;
 
 }  // namespace dagml

@@ -1,3 +1,4 @@
+#include "models/io/text_model_file.h"
 #include "models/kernel/kernel_ridge.h"
 
 #include <Eigen/Cholesky>

@@ -4,11 +4,14 @@
 
 #include "models/data/validate.h"
 #include "models/linear/spd_factor.h"
+#include "models/io/model_file.h"
 
 namespace dagml {
 
+template class Estimator<BayesianLinearRegression, BayesianLinearRegressionOptions>;
+
 BayesianLinearRegression::BayesianLinearRegression(const BayesianLinearRegressionOptions& options)
-    : LinearPredictor("BayesianLinearRegression"), options_(options) {
+    : LinearRegressor(options) {
   const char* who = "BayesianLinearRegression";
   for (const auto& [name, value] :
        {std::pair{"noise_variance", options.noise_variance}, std::pair{"prior_variance", options.prior_variance}}) {
@@ -59,33 +62,6 @@ Vector BayesianLinearRegression::predictive_variance(const Tensor& X, bool inclu
   Vector v = (X * covariance_).cwiseProduct(X).rowwise().sum();
   if (include_noise) v.array() += options_.noise_variance;
   return v;
-}
-
-const Tensor& BayesianLinearRegression::posterior_covariance() const {
-  check_fitted(fitted(), "BayesianLinearRegression::posterior_covariance");
-  return covariance_;
-}
-
-void BayesianLinearRegression::save(const std::string& path) const {
-  ModelWriter writer("BayesianLinearRegression");
-  save_fit(writer);
-  writer.put_tensor("posterior_covariance", covariance_);
-  writer.put_scalar("noise_variance", options_.noise_variance);
-  writer.put_scalar("prior_variance", options_.prior_variance);
-  writer.put_vector("prior_mean", options_.prior_mean);
-  writer.put_tensor("prior_covariance", options_.prior_covariance);
-  writer.save(path);
-}
-
-BayesianLinearRegression BayesianLinearRegression::load(const std::string& path) {
-  const ModelReader reader(path, "BayesianLinearRegression");
-  BayesianLinearRegression model({.noise_variance = reader.scalar("noise_variance"),
-                                  .prior_variance = reader.scalar("prior_variance"),
-                                  .prior_mean = reader.vector("prior_mean"),
-                                  .prior_covariance = reader.tensor("prior_covariance")});
-  model.load_fit(reader);
-  model.covariance_ = reader.tensor("posterior_covariance");
-  return model;
 }
 
 }  // namespace dagml

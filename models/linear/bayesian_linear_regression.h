@@ -17,6 +17,14 @@ struct BayesianLinearRegressionOptions {
   Scalar prior_variance = 1;  // σ_W² > 0: the prior N(μ_W, σ_W² I), unless prior_covariance is given
   Vector prior_mean{};        // μ_W; empty means 0, else one entry per feature (checked at fit)
   Tensor prior_covariance{};  // Σ_W (d×d, symmetric positive definite); overrides prior_variance
+
+  template <class V>
+  void visit(V&& v) {
+    v("noise_variance", noise_variance, "σ² > 0, the variance of the observation noise");
+    v("prior_variance", prior_variance, "σ_W² > 0: the prior N(μ_W, σ_W² I)");
+    v("prior_mean", prior_mean, "μ_W (empty: 0), one entry per feature");
+    v("prior_covariance", prior_covariance, "Σ_W, d×d SPD; overrides prior_variance");
+  }
 };
 
 // Model (notes 000 §2.4): W ~ N(μ_W, Σ_W), Y = X W + Z, Z ~ N(0, σ² I). The posterior is Gaussian:
@@ -27,8 +35,10 @@ struct BayesianLinearRegressionOptions {
 // S = Σ_W − Σ_W Xᵀ (σ²I + X Σ_W Xᵀ)⁻¹ X Σ_W. For a new x the predictive distribution of y is
 // N(xᵀm, σ² + xᵀ S x); of the noiseless f(x) = xᵀW it is N(xᵀm, xᵀ S x).
 // There is no separate intercept: add a column of ones (models/data/bias.h) to give it a prior.
-class BayesianLinearRegression : public LinearPredictor {
+class BayesianLinearRegression : public LinearRegressor<BayesianLinearRegression, BayesianLinearRegressionOptions> {
  public:
+  static constexpr const char* kTypeName = "bayesian_linear_regression";
+
   // Throws ValueError for non-positive or non-finite variances, a non-finite μ_W, or a Σ_W that
   // is not symmetric positive definite.
   explicit BayesianLinearRegression(const BayesianLinearRegressionOptions& options = {});
@@ -41,15 +51,18 @@ class BayesianLinearRegression : public LinearPredictor {
   Vector predictive_variance(const Tensor& X, bool include_noise = true) const;
 
   const Vector& posterior_mean() const { return coef(); }  // m
-  const Tensor& posterior_covariance() const;              // S, d×d
-  const BayesianLinearRegressionOptions& options() const { return options_; }
+  const Tensor& posterior_covariance() const { return fitted_value(covariance_); }              // S, d×d
 
-  void save(const std::string& path) const;
-  static BayesianLinearRegression load(const std::string& path);
+  template <class Archive>
+  void serialize(Archive& ar) {
+    serialize_linear(ar);
+    ar(covariance_);
+  }
 
  private:
-  BayesianLinearRegressionOptions options_;
   Tensor covariance_;
 };
+
+extern template class Estimator<BayesianLinearRegression, BayesianLinearRegressionOptions>;
 
 }  // namespace dagml

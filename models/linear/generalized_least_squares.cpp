@@ -5,11 +5,14 @@
 
 #include "models/data/validate.h"
 #include "models/linear/spd_factor.h"
+#include "models/io/model_file.h"
 
 namespace dagml {
 
+template class Estimator<GeneralizedLeastSquares, GeneralizedLeastSquaresOptions>;
+
 GeneralizedLeastSquares::GeneralizedLeastSquares(const GeneralizedLeastSquaresOptions& options)
-    : LinearPredictor("GeneralizedLeastSquares"), options_(options) {
+    : LinearRegressor(options) {
   const char* who = "GeneralizedLeastSquares";
   if (!(options.lambda >= 0) || !std::isfinite(options.lambda)) {
     throw ValueError(fmt::format("{}: expected lambda ≥ 0 and finite, found {}", who, options.lambda));
@@ -112,42 +115,8 @@ void GeneralizedLeastSquares::solve_whitened(const Tensor& Aw, const Vector& yw)
   set_fit(ls.w.head(d), intercept);
 }
 
-Index GeneralizedLeastSquares::rank() const {
-  check_fitted(fitted(), "GeneralizedLeastSquares::rank");
-  return rank_;
-}
-
 bool GeneralizedLeastSquares::rank_deficient() const {
   return rank() < num_features() + (options_.fit_intercept ? 1 : 0);
-}
-
-void GeneralizedLeastSquares::save(const std::string& path) const {
-  ModelWriter writer("GeneralizedLeastSquares");
-  save_to(writer, "");
-  writer.save(path);
-}
-
-GeneralizedLeastSquares GeneralizedLeastSquares::load(const std::string& path) {
-  return load_from(ModelReader(path, "GeneralizedLeastSquares"), "");
-}
-
-void GeneralizedLeastSquares::save_to(ModelWriter& writer, const std::string& prefix) const {
-  save_fit(writer, prefix);
-  writer.put_scalar(prefix + "fit_intercept", options_.fit_intercept ? 1 : 0);
-  writer.put_scalar(prefix + "lambda", options_.lambda);
-  writer.put_vector(prefix + "prior_mean", options_.prior_mean);
-  writer.put_tensor(prefix + "prior_covariance", options_.prior_covariance);
-  writer.put_scalar(prefix + "rank", static_cast<Scalar>(rank_));
-}
-
-GeneralizedLeastSquares GeneralizedLeastSquares::load_from(const ModelReader& reader, const std::string& prefix) {
-  GeneralizedLeastSquares model({.fit_intercept = reader.scalar(prefix + "fit_intercept") != 0,
-                                 .lambda = reader.scalar(prefix + "lambda"),
-                                 .prior_mean = reader.vector(prefix + "prior_mean"),
-                                 .prior_covariance = reader.tensor(prefix + "prior_covariance")});
-  model.load_fit(reader, prefix);
-  model.rank_ = static_cast<Index>(reader.scalar(prefix + "rank"));
-  return model;
 }
 
 }  // namespace dagml

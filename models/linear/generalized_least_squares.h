@@ -29,6 +29,14 @@ struct GeneralizedLeastSquaresOptions {
   Scalar lambda = 0;
   Vector prior_mean{};        // μ_W; empty means 0, else one entry per feature (checked at fit)
   Tensor prior_covariance{};  // Σ_W; empty unless a general prior is wanted
+
+  template <class V>
+  void visit(V&& v) {
+    v("fit_intercept", fit_intercept, "an unpenalised intercept column");
+    v("lambda", lambda, "≥ 0: the prior N(μ_W, λ⁻¹ I), i.e. the penalty λ‖w − μ_W‖²");
+    v("prior_mean", prior_mean, "μ_W (empty: 0), one entry per feature");
+    v("prior_covariance", prior_covariance, "Σ_W, d×d SPD (Tikhonov prior); not with lambda");
+  }
 };
 
 // Objective (noise covariance Σ_Z, prior precision P = Σ_W⁻¹ or λI, P = 0 without a prior):
@@ -42,8 +50,10 @@ struct GeneralizedLeastSquaresOptions {
 // solution, flagged, when it is rank deficient). Any square root of Σ_Z⁻¹ whitens equally well;
 // the notes' symmetric Σ_Z^{-1/2} gives the same estimate as the Cholesky factor used here.
 // Weighted least squares scales row i by √ωᵢ (Ω^{1/2}).
-class GeneralizedLeastSquares : public LinearPredictor {
+class GeneralizedLeastSquares : public LinearRegressor<GeneralizedLeastSquares, GeneralizedLeastSquaresOptions> {
  public:
+  static constexpr const char* kTypeName = "generalized_least_squares";
+
   // Throws ValueError for a negative or non-finite λ, both priors at once, a non-finite μ_W, or a
   // Σ_W that is not square, symmetric and positive definite.
   explicit GeneralizedLeastSquares(const GeneralizedLeastSquaresOptions& options = {});
@@ -59,25 +69,24 @@ class GeneralizedLeastSquares : public LinearPredictor {
 
   // The numerical rank of the whitened, stacked system, and whether it is below d (+1 with an
   // intercept); the coefficients are then the minimum-norm solution.
-  Index rank() const;
+  Index rank() const { return fitted_value(rank_); }
   bool rank_deficient() const;
-  const GeneralizedLeastSquaresOptions& options() const { return options_; }
 
-  void save(const std::string& path) const;
-  static GeneralizedLeastSquares load(const std::string& path);
-  // The same entries, named "<prefix>…", inside another model's file (as the data-layer
-  // transformers' save_to / load_from). save_to throws NotFittedError before fit.
-  void save_to(ModelWriter& writer, const std::string& prefix) const;
-  static GeneralizedLeastSquares load_from(const ModelReader& reader, const std::string& prefix);
+  template <class Archive>
+  void serialize(Archive& ar) {
+    serialize_linear(ar);
+    ar(prior_root_inverse_, rank_);
+  }
 
  private:
   // Solves the stacked system for the whitened design Aw = W A and targets yw = W y.
   void solve_whitened(const Tensor& Aw, const Vector& yw);
   Tensor design(const Tensor& X) const;  // [X 1] or X
 
-  GeneralizedLeastSquaresOptions options_;
   Tensor prior_root_inverse_;  // L_W⁻¹ (d×d), empty without a prior
   Index rank_ = 0;
 };
+
+extern template class Estimator<GeneralizedLeastSquares, GeneralizedLeastSquaresOptions>;
 
 }  // namespace dagml

@@ -12,6 +12,7 @@
 // large d.
 #pragma once
 
+#include "graph/enum_names.h"
 #include "graph/tensor.h"
 #include "optim/result.h"
 
@@ -19,8 +20,15 @@ namespace dagml {
 
 // How a linear regressor is solved: its closed form (QR, Cholesky) or iteratively.
 enum class LinearSolver { ClosedForm, Iterative };
+constexpr auto enum_names(LinearSolver) {
+  return std::to_array<EnumName<LinearSolver>>(
+      {{LinearSolver::ClosedForm, "closed_form"}, {LinearSolver::Iterative, "iterative"}});
+}
 
 enum class IterativeMethod { Newton, Lbfgs };
+constexpr auto enum_names(IterativeMethod) {
+  return std::to_array<EnumName<IterativeMethod>>({{IterativeMethod::Newton, "newton"}, {IterativeMethod::Lbfgs, "lbfgs"}});
+}
 
 struct IterativeSolverOptions {
   IterativeMethod method = IterativeMethod::Newton;
@@ -28,6 +36,13 @@ struct IterativeSolverOptions {
   // Stop when ‖∇L‖ ≤ gradient_tolerance · max(‖∇L(w_start)‖, 1): relative to the starting gradient,
   // so that the test is independent of the scale of X and y. > 0.
   Scalar gradient_tolerance = 1e-9;
+
+  template <class V>
+  void visit(V&& v) {
+    v("method", method, "newton or lbfgs, on the graph loss");
+    v("max_iterations", max_iterations, "≥ 1");
+    v("gradient_tolerance", gradient_tolerance, "stop when ‖∇L‖ ≤ this · max(‖∇L(w_start)‖, 1); > 0");
+  }
 };
 
 // Throws ValueError naming `who` for an invalid field.

@@ -4,8 +4,11 @@
 #include <cmath>
 
 #include "models/data/validate.h"
+#include "models/io/model_file.h"
 
 namespace dagml {
+
+template class Estimator<Lasso, LassoOptions>;
 namespace {
 
 // The λ of the notes' objective for these options and n samples (Note [LASSO scaling]).
@@ -57,7 +60,7 @@ LassoSolution solve_lasso(const LassoGram& gram, Scalar lambda, const Vector& w0
     const Scalar a = 2 * (cy(j) - G.row(j).dot(w) + G(j, j) * w(j));
     return soft_threshold(a, lambda) / b;
   };
-  CoordinateDescentOptions cd{.stop = {.max_iterations = o.max_sweeps,
+  CoordinateDescentOptions cd{.stop = {.max_iterations = o.max_iterations,
                                        .gradient_tolerance = 0,
                                        .value_tolerance = 0,
                                        .step_tolerance = o.tolerance},
@@ -73,13 +76,13 @@ LassoSolution solve_lasso(const LassoGram& gram, Scalar lambda, const Vector& w0
 
 }  // namespace
 
-Lasso::Lasso(const LassoOptions& options) : LinearPredictor("Lasso"), options_(options) {
+Lasso::Lasso(const LassoOptions& options) : LinearRegressor(options) {
   const char* who = "Lasso";
   if (!(options.lambda >= 0) || !std::isfinite(options.lambda)) {
     throw ValueError(fmt::format("{}: expected lambda ≥ 0 and finite, found {}", who, options.lambda));
   }
-  if (options.max_sweeps < 1)
-    throw ValueError(fmt::format("{}: expected max_sweeps ≥ 1, found {}", who, options.max_sweeps));
+  if (options.max_iterations < 1)
+    throw ValueError(fmt::format("{}: expected max_iterations ≥ 1, found {}", who, options.max_iterations));
   if (!(options.tolerance >= 0))
     throw ValueError(fmt::format("{}: expected tolerance ≥ 0, found {}", who, options.tolerance));
   check_finite(options.initial_coef, who);
@@ -108,35 +111,6 @@ Scalar Lasso::lambda_max(const Tensor& X, const Vector& y, bool fit_intercept, L
   const CenteredData c = center_data(X, y, fit_intercept);
   const Scalar notes = 2 * (c.X.transpose() * c.y).cwiseAbs().maxCoeff();
   return scaling == LassoScaling::ScikitLearn ? notes / (2 * static_cast<Scalar>(X.rows())) : notes;
-}
-
-Scalar Lasso::objective_value() const {
-  check_fitted(fitted(), "Lasso::objective_value");
-  return objective_;
-}
-
-void Lasso::save(const std::string& path) const {
-  ModelWriter writer("Lasso");
-  save_fit(writer);
-  writer.put_scalar("lambda", options_.lambda);
-  writer.put_scalar("scaling", static_cast<Scalar>(options_.scaling));
-  writer.put_scalar("fit_intercept", options_.fit_intercept ? 1 : 0);
-  writer.put_scalar("max_sweeps", static_cast<Scalar>(options_.max_sweeps));
-  writer.put_scalar("tolerance", options_.tolerance);
-  writer.put_scalar("objective", objective_);
-  writer.save(path);
-}
-
-Lasso Lasso::load(const std::string& path) {
-  const ModelReader reader(path, "Lasso");
-  Lasso model({.lambda = reader.scalar("lambda"),
-               .scaling = static_cast<LassoScaling>(static_cast<int>(reader.scalar("scaling"))),
-               .fit_intercept = reader.scalar("fit_intercept") != 0,
-               .max_sweeps = static_cast<Index>(reader.scalar("max_sweeps")),
-               .tolerance = reader.scalar("tolerance")});
-  model.load_fit(reader);
-  model.objective_ = reader.scalar("objective");
-  return model;
 }
 
 LassoPath lasso_path(const Tensor& X, const Vector& y, const std::vector<Scalar>& lambdas,

@@ -21,16 +21,31 @@ namespace dagml {
 // minimiser for λ = 2nα. Either choose `.scaling = LassoScaling::ScikitLearn` and give α as
 // `lambda`, or convert: λ = 2 n α.
 enum class LassoScaling { Notes, ScikitLearn };
+constexpr auto enum_names(LassoScaling) {
+  return std::to_array<EnumName<LassoScaling>>({{LassoScaling::Notes, "notes"}, {LassoScaling::ScikitLearn, "scikit_learn"}});
+}
 
 struct LassoOptions {
   Scalar lambda = 1.0;  // ≥ 0, in the convention of `scaling`
   LassoScaling scaling = LassoScaling::Notes;
   bool fit_intercept = true;  // unpenalised, by centring
-  Index max_sweeps = 10000;   // ≥ 1 passes over all coordinates
+  Index max_iterations = 10000;   // ≥ 1 passes over all coordinates
   Scalar tolerance = 1e-12;   // stop when max_j |Δw_j| / max(|w_j|, 1) ≤ tolerance over a sweep
   CoordinateOrder order = CoordinateOrder::Cyclic;  // or Random (seeded permutation per sweep)
   std::uint64_t seed = 0;
   Vector initial_coef{};  // warm start (empty: w = 0), one entry per feature
+
+  template <class V>
+  void visit(V&& v) {
+    v("lambda", lambda, "λ ≥ 0, the weight of the L1 penalty, in the convention of scaling");
+    v("scaling", scaling, "notes (‖Xw − y‖² + λ‖w‖₁) or scikit_learn (‖Xw − y‖²/(2n) + λ‖w‖₁)");
+    v("fit_intercept", fit_intercept, "fit an unpenalised intercept");
+    v("max_iterations", max_iterations, "≥ 1 coordinate-descent sweeps");
+    v("tolerance", tolerance, "stop when max_j |Δw_j| / max(|w_j|, 1) ≤ tolerance over a sweep");
+    v("order", order, "cyclic or random (a seeded permutation per sweep)");
+    v("seed", seed, "for order = random");
+    v("initial_coef", initial_coef, "warm start (empty: 0), one entry per feature");
+  }
 };
 
 // Objective: L(w) = ‖Xc w − yc‖² + λ‖w‖₁ on the centred data. Coordinate descent (optim/
@@ -39,9 +54,11 @@ struct LassoOptions {
 //   a_j = 2 x_jᵀ(yc − Σ_{k≠j} w_k x_k) = 2(c_j − G_j·w + G_jj w_j),   b_j = 2 G_jj,
 //   w_j ← S(a_j, λ) / b_j,  S(a, λ) = sign(a) max(|a| − λ, 0)    (w_j ← 0 for a zero column).
 // All coefficients are 0 exactly when λ ≥ λ_max = max_j |2 x_jᵀ yc|.
-class Lasso : public LinearPredictor {
+class Lasso : public LinearRegressor<Lasso, LassoOptions> {
  public:
-  // Throws ValueError for a negative or non-finite λ, max_sweeps < 1, a negative tolerance, or a
+  static constexpr const char* kTypeName = "lasso";
+
+  // Throws ValueError for a negative or non-finite λ, max_iterations < 1, a negative tolerance, or a
   // non-finite initial_coef.
   explicit Lasso(const LassoOptions& options = {});
 
@@ -53,18 +70,21 @@ class Lasso : public LinearPredictor {
                            LassoScaling scaling = LassoScaling::Notes);
 
   // The objective of the notes, ‖Xc w − yc‖² + λ‖w‖₁, at the fitted w (λ in the notes' scale).
-  Scalar objective_value() const;
+  Scalar objective_value() const { return fitted_value(objective_); }
   const Result& optimizer_result() const { return result_; }  // sweeps, status, history
-  const LassoOptions& options() const { return options_; }
 
-  void save(const std::string& path) const;
-  static Lasso load(const std::string& path);
+  template <class Archive>
+  void serialize(Archive& ar) {
+    serialize_linear(ar);
+    ar(objective_);
+  }
 
  private:
-  LassoOptions options_;
   Result result_;
   Scalar objective_ = 0;
 };
+
+extern template class Estimator<Lasso, LassoOptions>;
 
 struct LassoPath {
   std::vector<Scalar> lambdas;  // as given (descending), in the convention of options.scaling

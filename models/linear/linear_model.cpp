@@ -38,44 +38,13 @@ LeastSquaresSolution solve_least_squares(const Tensor& A, const Vector& b) {
   return {cod.solve(b), cod.rank()};
 }
 
-Vector LinearPredictor::predict(const Tensor& X) const {
-  const std::string name = who("predict");
-  check_fitted(fitted_, name.c_str());
-  check_columns(X, coef_.size(), name.c_str());
-  check_finite(X, name.c_str());
-  return (X * coef_).array() + intercept_;
+Vector linear_prediction(const Tensor& X, const Vector& coef, Scalar intercept) {
+  return (X * coef).array() + intercept;
 }
 
-Scalar LinearPredictor::score(const Tensor& X, const Vector& y) const {
-  const Vector prediction = predict(X);
-  check_same_rows(X, y, who("score").c_str());
+Scalar regression_score(const Tensor& X, const Vector& y, const Vector& prediction, const char* who) {
+  check_same_rows(X, y, fmt::format("{}::score", who).c_str());
   return r2_score(y, prediction);
-}
-
-const Vector& LinearPredictor::coef() const {
-  check_fitted(fitted_, who("coef").c_str());
-  return coef_;
-}
-
-Scalar LinearPredictor::intercept() const {
-  check_fitted(fitted_, who("intercept").c_str());
-  return intercept_;
-}
-
-void LinearPredictor::set_fit(Vector coef, Scalar intercept) {
-  coef_ = std::move(coef);
-  intercept_ = intercept;
-  fitted_ = true;
-}
-
-void LinearPredictor::save_fit(ModelWriter& writer, const std::string& prefix) const {
-  check_fitted(fitted_, who("save").c_str());
-  writer.put_vector(prefix + "coef", coef_);
-  writer.put_scalar(prefix + "intercept", intercept_);
-}
-
-void LinearPredictor::load_fit(const ModelReader& reader, const std::string& prefix) {
-  set_fit(reader.vector(prefix + "coef"), reader.scalar(prefix + "intercept"));
 }
 
 }  // namespace dagml

@@ -1,12 +1,12 @@
 // What the linear regressors share: the input checks of fit, centring for an unpenalised
-// intercept, and the fitted predictor ŷ = X w + b with its score, accessors and save/load.
+// intercept, and the fitted predictor ŷ = X w + b with its score and accessors.
 #pragma once
 
 #include <string>
 
 #include "graph/error.h"
 #include "graph/tensor.h"
-#include "models/io/model_file.h"
+#include "models/io/estimator.h"
 
 namespace dagml {
 
@@ -40,35 +40,46 @@ struct LeastSquaresSolution {
 };
 LeastSquaresSolution solve_least_squares(const Tensor& A, const Vector& b);
 
-// The fitted predictor of a linear regressor. Derived estimators call set_fit at the end of
-// fit, and save_fit / load_fit inside their save / load.
-class LinearPredictor {
+// ŷ = X w + b (X already checked).
+Vector linear_prediction(const Tensor& X, const Vector& coef, Scalar intercept);
+// R² of `prediction` against y; ShapeError unless y has one entry per row of X.
+Scalar regression_score(const Tensor& X, const Vector& y, const Vector& prediction, const char* who);
+
+// The base of the linear regressors: the fitted ŷ = X w + b with its score and accessors, on
+// the estimator contract (models/io/estimator.h). Derived estimators call set_fit at the end of
+// fit and serialize_linear in their serialize.
+template <class Derived, class Options>
+class LinearRegressor : public Estimator<Derived, Options> {
  public:
   // ŷ = X w + b. X must have the columns seen at fit (ShapeError) and finite entries
   // (ValueError). Throws NotFittedError before fit.
-  Vector predict(const Tensor& X) const;
+  Vector predict(const Tensor& X) const {
+    this->check_input(X);
+    return linear_prediction(X, coef_, intercept_);
+  }
   // R² of predict(X) against y (models/metrics/regression_metrics.h).
-  Scalar score(const Tensor& X, const Vector& y) const;
-
-  bool fitted() const { return fitted_; }
-  const Vector& coef() const;  // w, length d; NotFittedError before fit
-  Scalar intercept() const;    // b (0 without an intercept); NotFittedError before fit
-  Index num_features() const { return coef().size(); }
+  Scalar score(const Tensor& X, const Vector& y) const {
+    return regression_score(X, y, predict(X), Derived::kTypeName);
+  }
+  const Vector& coef() const { return this->fitted_value(coef_); }  // w, length d
+  Scalar intercept() const { return this->fitted_value(intercept_); }  // b (0 without an intercept)
 
  protected:
-  explicit LinearPredictor(std::string name) : name_(std::move(name)) {}
-  void set_fit(Vector coef, Scalar intercept);
-  // The entries "<prefix>coef" and "<prefix>intercept".
-  void save_fit(ModelWriter& writer, const std::string& prefix = "") const;
-  void load_fit(const ModelReader& reader, const std::string& prefix = "");
-  // "<model name>::<method>", for error messages.
-  std::string who(const char* method) const { return name_ + "::" + method; }
+  using Estimator<Derived, Options>::Estimator;
+  void set_fit(Vector coef, Scalar intercept) {
+    coef_ = std::move(coef);
+    intercept_ = intercept;
+    this->set_fitted(coef_.size());
+  }
+  template <class Archive>
+  void serialize_linear(Archive& ar) {
+    this->serialize_estimator(ar);
+    ar(coef_, intercept_);
+  }
 
  private:
-  std::string name_;
   Vector coef_;
   Scalar intercept_ = 0;
-  bool fitted_ = false;
 };
 
 }  // namespace dagml

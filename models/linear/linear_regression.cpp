@@ -1,11 +1,14 @@
 #include "models/linear/linear_regression.h"
 
 #include "models/data/validate.h"
+#include "models/io/model_file.h"
 
 namespace dagml {
 
+template class Estimator<LinearRegression, LinearRegressionOptions>;
+
 LinearRegression::LinearRegression(const LinearRegressionOptions& options)
-    : LinearPredictor("LinearRegression"), options_(options) {
+    : LinearRegressor(options) {
   validate(options.iterative, "LinearRegression");
 }
 
@@ -23,29 +26,6 @@ LinearRegression& LinearRegression::fit(const Tensor& X, const Vector& y) {
   const Scalar b = c.y_mean - c.x_mean.dot(ls.w);
   set_fit(std::move(ls.w), b);
   return *this;
-}
-
-Index LinearRegression::rank() const {
-  check_fitted(fitted(), "LinearRegression::rank");
-  return rank_;
-}
-
-void LinearRegression::save(const std::string& path) const {
-  ModelWriter writer("LinearRegression");
-  save_fit(writer);
-  writer.put_scalar("fit_intercept", options_.fit_intercept ? 1 : 0);
-  writer.put_scalar("rank", static_cast<Scalar>(rank_));
-  writer.put_scalar("solver", static_cast<Scalar>(options_.solver));
-  writer.save(path);
-}
-
-LinearRegression LinearRegression::load(const std::string& path) {
-  const ModelReader reader(path, "LinearRegression");
-  LinearRegression model({.fit_intercept = reader.scalar("fit_intercept") != 0,
-                          .solver = static_cast<LinearSolver>(static_cast<int>(reader.scalar("solver")))});
-  model.load_fit(reader);
-  model.rank_ = static_cast<Index>(reader.scalar("rank"));
-  return model;
 }
 
 }  // namespace dagml

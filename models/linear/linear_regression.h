@@ -20,6 +20,13 @@ struct LinearRegressionOptions {
   // minimiser nearest 0, the same minimum-norm answer.
   LinearSolver solver = LinearSolver::ClosedForm;
   IterativeSolverOptions iterative{};
+
+  template <class V>
+  void visit(V&& v) {
+    v("fit_intercept", fit_intercept, "fit an unpenalised intercept");
+    v("solver", solver, "closed_form (QR, minimum-norm) or iterative (Newton / L-BFGS on the graph loss)");
+    v("iterative", iterative, "the iterative solver's settings");
+  }
 };
 
 // Objective (notes 000 §1.1): L(w, b) = ‖X w + b 1 − y‖²; normal equations XcᵀXc w = Xcᵀyc.
@@ -28,8 +35,10 @@ struct LinearRegressionOptions {
 // columns, or fewer samples than features) the normal equations have infinitely many solutions;
 // fit then returns the minimum-norm one, w = Xc⁺ yc, and sets rank_deficient(). NaN is never
 // returned.
-class LinearRegression : public LinearPredictor {
+class LinearRegression : public LinearRegressor<LinearRegression, LinearRegressionOptions> {
  public:
+  static constexpr const char* kTypeName = "linear_regression";
+
   // Throws ValueError for invalid iterative options.
   explicit LinearRegression(const LinearRegressionOptions& options = {});
 
@@ -38,20 +47,23 @@ class LinearRegression : public LinearPredictor {
 
   // The numerical rank of the (centred) design matrix, and whether it is below d (computed by QR
   // for either solver).
-  Index rank() const;
+  Index rank() const { return fitted_value(rank_); }
   bool rank_deficient() const { return rank() < num_features(); }
-  const LinearRegressionOptions& options() const { return options_; }
   // The optimizer's result (status, iterations, history) of the last iterative fit; empty
   // (iterations = 0) after a closed-form fit.
   const Result& optimizer_result() const { return optimizer_result_; }
 
-  void save(const std::string& path) const;
-  static LinearRegression load(const std::string& path);
+  template <class Archive>
+  void serialize(Archive& ar) {
+    serialize_linear(ar);
+    ar(rank_);
+  }
 
  private:
-  LinearRegressionOptions options_;
   Index rank_ = 0;
   Result optimizer_result_;
 };
+
+extern template class Estimator<LinearRegression, LinearRegressionOptions>;
 
 }  // namespace dagml

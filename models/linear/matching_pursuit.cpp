@@ -4,8 +4,11 @@
 #include <cmath>
 
 #include "models/data/validate.h"
+#include "models/io/model_file.h"
 
 namespace dagml {
+
+template class Estimator<MatchingPursuit, MatchingPursuitOptions>;
 namespace {
 
 // argmax_j |⟨r, x_j⟩| / ‖x_j‖ over the columns with a non-zero norm; −1 when none correlates.
@@ -27,7 +30,7 @@ Index best_column(const Tensor& X, const Vector& norms, const Vector& r) {
 }  // namespace
 
 MatchingPursuit::MatchingPursuit(const MatchingPursuitOptions& options)
-    : LinearPredictor("MatchingPursuit"), options_(options) {
+    : LinearRegressor(options) {
   if (options.num_nonzero < 1) {
     throw ValueError(fmt::format("MatchingPursuit: expected num_nonzero ≥ 1, found {}", options.num_nonzero));
   }
@@ -75,43 +78,6 @@ MatchingPursuit& MatchingPursuit::fit(const Tensor& X, const Vector& y) {
   const Scalar b = c.y_mean - c.x_mean.dot(w);
   set_fit(std::move(w), b);
   return *this;
-}
-
-const std::vector<Index>& MatchingPursuit::support() const {
-  check_fitted(fitted(), "MatchingPursuit::support");
-  return support_;
-}
-
-const std::vector<Scalar>& MatchingPursuit::residual_history() const {
-  check_fitted(fitted(), "MatchingPursuit::residual_history");
-  return residual_history_;
-}
-
-void MatchingPursuit::save(const std::string& path) const {
-  ModelWriter writer("MatchingPursuit");
-  save_fit(writer);
-  Vector support(static_cast<Index>(support_.size()));
-  for (std::size_t j = 0; j < support_.size(); ++j) support(static_cast<Index>(j)) = static_cast<Scalar>(support_[j]);
-  writer.put_vector("support", support);
-  writer.put_scalar("num_nonzero", static_cast<Scalar>(options_.num_nonzero));
-  writer.put_scalar("orthogonal", options_.orthogonal ? 1 : 0);
-  writer.put_scalar("fit_intercept", options_.fit_intercept ? 1 : 0);
-  writer.put_scalar("max_iterations", static_cast<Scalar>(options_.max_iterations));
-  writer.put_scalar("tolerance", options_.tolerance);
-  writer.save(path);
-}
-
-MatchingPursuit MatchingPursuit::load(const std::string& path) {
-  const ModelReader reader(path, "MatchingPursuit");
-  MatchingPursuit model({.num_nonzero = static_cast<Index>(reader.scalar("num_nonzero")),
-                         .orthogonal = reader.scalar("orthogonal") != 0,
-                         .fit_intercept = reader.scalar("fit_intercept") != 0,
-                         .max_iterations = static_cast<Index>(reader.scalar("max_iterations")),
-                         .tolerance = reader.scalar("tolerance")});
-  model.load_fit(reader);
-  const Vector support = reader.vector("support");
-  for (Index j = 0; j < support.size(); ++j) model.support_.push_back(static_cast<Index>(support(j)));
-  return model;
 }
 
 }  // namespace dagml

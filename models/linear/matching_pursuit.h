@@ -20,6 +20,15 @@ struct MatchingPursuitOptions {
   Index max_iterations = 1000;
   // Both stop early when ‖r‖² ≤ tolerance · ‖y‖² (y is then explained; nothing is left to pick).
   Scalar tolerance = 1e-14;
+
+  template <class V>
+  void visit(V&& v) {
+    v("num_nonzero", num_nonzero, "k ≥ 1, the sparsity ‖w‖₀ to reach");
+    v("orthogonal", orthogonal, "OMP (least-squares refit on the support) or plain MP");
+    v("fit_intercept", fit_intercept, "centre X and y; the intercept is not counted in k");
+    v("max_iterations", max_iterations, "≥ 1 steps (plain MP may re-select a column)");
+    v("tolerance", tolerance, "stop when ‖r‖² ≤ tolerance · ‖y‖²");
+  }
 };
 
 // Algorithms (notes 000 §2.6), from w = 0, r = y, on the (centred) data:
@@ -28,8 +37,10 @@ struct MatchingPursuitOptions {
 //   MP:  w_i += ⟨r, x_i⟩ / ‖x_i‖²,  r = y − X w   (‖r‖² never increases)
 //   OMP: S = S ∪ {i},  w_S = argmin ‖y − X_S w_S‖² (QR),  r = y − X w   (r ⟂ every x_j, j ∈ S)
 // until ‖w‖₀ = k. OMP's w is the least-squares fit on its support.
-class MatchingPursuit : public LinearPredictor {
+class MatchingPursuit : public LinearRegressor<MatchingPursuit, MatchingPursuitOptions> {
  public:
+  static constexpr const char* kTypeName = "matching_pursuit";
+
   // Throws ValueError if num_nonzero < 1, max_iterations < 1 or tolerance < 0.
   explicit MatchingPursuit(const MatchingPursuitOptions& options = {});
 
@@ -37,18 +48,21 @@ class MatchingPursuit : public LinearPredictor {
   MatchingPursuit& fit(const Tensor& X, const Vector& y);
 
   // The selected columns in the order they were first chosen.
-  const std::vector<Index>& support() const;
+  const std::vector<Index>& support() const { return fitted_value(support_); }
   // ‖r‖² after each step (the first entry is ‖y‖², before any step).
-  const std::vector<Scalar>& residual_history() const;
-  const MatchingPursuitOptions& options() const { return options_; }
+  const std::vector<Scalar>& residual_history() const { return fitted_value(residual_history_); }
 
-  void save(const std::string& path) const;
-  static MatchingPursuit load(const std::string& path);
+  template <class Archive>
+  void serialize(Archive& ar) {
+    serialize_linear(ar);
+    ar(support_, residual_history_);
+  }
 
  private:
-  MatchingPursuitOptions options_;
   std::vector<Index> support_;
   std::vector<Scalar> residual_history_;
 };
+
+extern template class Estimator<MatchingPursuit, MatchingPursuitOptions>;
 
 }  // namespace dagml

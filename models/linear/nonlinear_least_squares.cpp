@@ -5,7 +5,7 @@
 #include "autodiff/elementwise.h"
 #include "graph/graph.h"
 #include "models/data/validate.h"
-#include "models/io/model_file.h"
+#include "models/io/text_model_file.h"
 #include "models/linear/linear_model.h"
 #include "models/metrics/regression_metrics.h"
 #include "optim/gauss_newton.h"

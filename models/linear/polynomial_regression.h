@@ -11,7 +11,6 @@
 
 #include "models/data/polynomial_features.h"
 #include "models/data/standard_scaler.h"
-#include "models/io/model_file.h"
 #include "models/linear/generalized_least_squares.h"
 
 namespace dagml {
@@ -21,12 +20,21 @@ struct PolynomialRegressionOptions {
   Scalar lambda = 0;        // λ ≥ 0 on the monomial coefficients (0: least squares, minimum-norm if
                             // rank deficient)
   bool standardize = true;  // scale each raw input to zero mean and unit variance first
+
+  template <class V>
+  void visit(V&& v) {
+    v("degree", degree, "p ≥ 0, the largest total degree (0 predicts the training mean)");
+    v("lambda", lambda, "λ ≥ 0 on the monomial coefficients");
+    v("standardize", standardize, "scale each input to zero mean and unit variance first");
+  }
 };
 
 // Model: ŷ = b + Σ_{1 ≤ |α| ≤ p} w_α z^α, z the (standardised) input; fitted as
 // min ‖Φ w + b1 − y‖² + λ‖w‖² (GeneralizedLeastSquares with an unpenalised intercept).
-class PolynomialRegression {
+class PolynomialRegression : public Estimator<PolynomialRegression, PolynomialRegressionOptions> {
  public:
+  static constexpr const char* kTypeName = "polynomial_regression";
+
   // Throws ValueError for degree < 0 or a negative or non-finite λ.
   explicit PolynomialRegression(const PolynomialRegressionOptions& options = {});
 
@@ -35,29 +43,29 @@ class PolynomialRegression {
   Vector predict(const Tensor& X) const;                 // NotFittedError before fit
   Scalar score(const Tensor& X, const Vector& y) const;  // R²
 
-  bool fitted() const { return fitted_; }
   // The monomial coefficients w (in PolynomialFeatures order, no constant) and the intercept b.
   Vector coef() const;
   Scalar intercept() const;
-  const PolynomialRegressionOptions& options() const { return options_; }
 
-  // Saves the options, the fitted scaler and monomial map (their save_to) and the least-squares
-  // fit; load restores them bitwise, so predict gives bitwise the same values. save throws
-  // NotFittedError before fit and IoError if the file cannot be written; load throws IoError,
-  // ParseError (malformed file, missing entry) or ValueError (inconsistent entries).
-  void save(const std::string& path) const;
-  static PolynomialRegression load(const std::string& path);
+  // The options, the fitted scaler, monomial map and least-squares fit (or the training mean for
+  // p = 0), each bitwise; a loaded model's parts must fit together (ParseError otherwise).
+  template <class Archive>
+  void serialize(Archive& ar) {
+    serialize_estimator(ar);
+    ar(scaler_, map_, least_squares_, mean_);
+    if constexpr (Archive::is_loading::value) check_loaded(ar);
+  }
 
  private:
   Tensor features(const Tensor& X) const;
+  void check_loaded(const class ModelInputArchive& ar) const;
 
-  PolynomialRegressionOptions options_;
   StandardScaler scaler_;
   PolynomialFeatures map_;
   GeneralizedLeastSquares least_squares_;
   Scalar mean_ = 0;  // the degree-0 model
-  Index num_inputs_ = 0;
-  bool fitted_ = false;
 };
+
+extern template class Estimator<PolynomialRegression, PolynomialRegressionOptions>;
 
 }  // namespace dagml

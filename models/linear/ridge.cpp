@@ -4,10 +4,13 @@
 
 #include "graph/graph.h"
 #include "models/data/validate.h"
+#include "models/io/model_file.h"
 
 namespace dagml {
 
-Ridge::Ridge(const RidgeRegressionOptions& options) : LinearPredictor("Ridge"), options_(options) {
+template class Estimator<Ridge, RidgeOptions>;
+
+Ridge::Ridge(const RidgeOptions& options) : LinearRegressor(options) {
   if (!(options.lambda >= 0) || !std::isfinite(options.lambda)) {
     throw ValueError(fmt::format("Ridge: expected lambda ≥ 0 and finite, found {}", options.lambda));
   }
@@ -43,28 +46,6 @@ Ridge& Ridge::fit(const Tensor& X, const Vector& y) {
   const Scalar b = c.y_mean - c.x_mean.dot(w);
   set_fit(std::move(w), b);
   return *this;
-}
-
-void Ridge::save(const std::string& path) const {
-  ModelWriter writer("Ridge");
-  save_fit(writer);
-  writer.put_scalar("lambda", options_.lambda);
-  writer.put_scalar("fit_intercept", options_.fit_intercept ? 1 : 0);
-  writer.put_vector("target", options_.target.size() ? options_.target : Vector::Zero(num_features()));
-  writer.put_scalar("form", static_cast<Scalar>(options_.form));
-  writer.put_scalar("solver", static_cast<Scalar>(options_.solver));
-  writer.save(path);
-}
-
-Ridge Ridge::load(const std::string& path) {
-  const ModelReader reader(path, "Ridge");
-  Ridge model({.lambda = reader.scalar("lambda"),
-               .fit_intercept = reader.scalar("fit_intercept") != 0,
-               .target = reader.vector("target"),
-               .form = static_cast<RidgeOptions::Form>(static_cast<int>(reader.scalar("form"))),
-               .solver = static_cast<LinearSolver>(static_cast<int>(reader.scalar("solver")))});
-  model.load_fit(reader);
-  return model;
 }
 
 }  // namespace dagml

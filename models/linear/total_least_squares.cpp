@@ -3,11 +3,14 @@
 #include <Eigen/SVD>
 
 #include "models/data/validate.h"
+#include "models/io/model_file.h"
 
 namespace dagml {
 
+template class Estimator<TotalLeastSquares, TotalLeastSquaresOptions>;
+
 TotalLeastSquares::TotalLeastSquares(const TotalLeastSquaresOptions& options)
-    : LinearPredictor("TotalLeastSquares"), options_(options) {}
+    : LinearRegressor(options) {}
 
 TotalLeastSquares& TotalLeastSquares::fit(const Tensor& X, const Vector& y) {
   const char* who = "TotalLeastSquares::fit";
@@ -38,18 +41,8 @@ TotalLeastSquares& TotalLeastSquares::fit(const Tensor& X, const Vector& y) {
   return *this;
 }
 
-Scalar TotalLeastSquares::smallest_singular_value() const {
-  check_fitted(fitted(), "TotalLeastSquares::smallest_singular_value");
-  return sigma_;
-}
-
-Scalar TotalLeastSquares::smallest_feature_singular_value() const {
-  check_fitted(fitted(), "TotalLeastSquares::smallest_feature_singular_value");
-  return sigma_x_;
-}
-
 const Tensor& TotalLeastSquares::corrections() const {
-  check_fitted(fitted(), "TotalLeastSquares::corrections");
+  require_fitted();
   // A fit always leaves n×(d+1) corrections with n ≥ 2; only a loaded model has none.
   if (corrections_.size() == 0) {
     throw NotFittedError(
@@ -57,24 +50,6 @@ const Tensor& TotalLeastSquares::corrections() const {
         "corrections belong to the training data and are not saved (fit again to get them)");
   }
   return corrections_;
-}
-
-void TotalLeastSquares::save(const std::string& path) const {
-  ModelWriter writer("TotalLeastSquares");
-  save_fit(writer);
-  writer.put_scalar("fit_intercept", options_.fit_intercept ? 1 : 0);
-  writer.put_scalar("sigma", sigma_);
-  writer.put_scalar("sigma_x", sigma_x_);
-  writer.save(path);
-}
-
-TotalLeastSquares TotalLeastSquares::load(const std::string& path) {
-  const ModelReader reader(path, "TotalLeastSquares");
-  TotalLeastSquares model({.fit_intercept = reader.scalar("fit_intercept") != 0});
-  model.load_fit(reader);
-  model.sigma_ = reader.scalar("sigma");
-  model.sigma_x_ = reader.scalar("sigma_x");
-  return model;
 }
 
 }  // namespace dagml

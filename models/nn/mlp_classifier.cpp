@@ -1,3 +1,4 @@
+#include "models/io/text_model_file.h"
 #include "models/nn/mlp_classifier.h"
 
 #include <fmt/format.h>

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/io/model_file.h"
+#include "models/io/text_model_file.h"
 #include "models/nn/activation.h"
 #include "models/nn/init.h"
 #include "models/nn/sequential.h"

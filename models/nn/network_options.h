@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "models/io/model_file.h"
+#include "models/io/text_model_file.h"
 #include "models/nn/layer.h"
 #include "models/nn/trainer.h"
 #include "optim/callbacks.h"

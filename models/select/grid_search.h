@@ -1,6 +1,6 @@
 // Grid search over one options field, scored by k-fold cross-validation.
 //
-//   auto result = grid_search<Ridge>(RidgeRegressionOptions{}, &RidgeRegressionOptions::lambda,
+//   auto result = grid_search<Ridge>(RidgeOptions{}, &RidgeOptions::lambda,
 //                                    std::vector<Scalar>{0.01, 0.1, 1, 10}, X, y, KFold(n, {.k = 5}));
 //   Ridge best(result.best_options);  best.fit(X, y);
 #pragma once

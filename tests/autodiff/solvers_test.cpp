@@ -54,7 +54,7 @@ TEST(RidgeSolve, PrimalAndDualAgreeWithTheClosedForm) {
   const Tensor closed = (wide.transpose() * wide + 0.7 * Tensor::Identity(7, 7)).ldlt().solve(wide.transpose() * yw);
   const Var Xw = g.input("Xw", wide), Yw = g.input("Yw", yw);
   EXPECT_TRUE(ridge_solve(Xw, Yw, lambda).value().isApprox(closed, 1e-12));  // automatic: dual
-  EXPECT_TRUE(ridge_solve(Xw, Yw, lambda, {.form = RidgeOptions::Form::Primal}).value().isApprox(closed, 1e-12));
+  EXPECT_TRUE(ridge_solve(Xw, Yw, lambda, {.form = RidgeSolveOptions::Form::Primal}).value().isApprox(closed, 1e-12));
   // Unpenalized intercept column: the same as centring X and y, then fitting the intercept.
   Tensor with_bias(9, 4);
   with_bias << Tensor::Ones(9, 1), tall;
@@ -65,7 +65,7 @@ TEST(RidgeSolve, PrimalAndDualAgreeWithTheClosedForm) {
   EXPECT_TRUE(w.bottomRows(3).isApprox(slopes, 1e-12));
   EXPECT_NEAR(w(0, 0), yt.mean() - (tall.colwise().mean() * slopes)(0, 0), 1e-12);
   EXPECT_THROW(ridge_solve(Xw, Yw, g.parameter("negative", scalar_tensor(-1))), ValueError);
-  EXPECT_THROW(ridge_solve(Xw, Yw, lambda, {.unpenalized_column = 0, .form = RidgeOptions::Form::Dual}), ValueError);
+  EXPECT_THROW(ridge_solve(Xw, Yw, lambda, {.unpenalized_column = 0, .form = RidgeSolveOptions::Form::Dual}), ValueError);
   EXPECT_THROW(ridge_solve(Xw, g.input("short", sample(3, 1)), lambda), ShapeError);
 }
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "dagml/dagml.h"
-#include "models/io/model_file.h"
+#include "models/io/text_model_file.h"
 
 namespace dagml {
 namespace {

@@ -116,7 +116,7 @@ TEST(Lasso, PathEntersVariablesInScikitLearnsOrder) {
 
 TEST(Lasso, BadInputIsAClearError) {
   EXPECT_THROW(Lasso({.lambda = -1}), ValueError);
-  EXPECT_THROW(Lasso({.max_sweeps = 0}), ValueError);
+  EXPECT_THROW(Lasso({.max_iterations = 0}), ValueError);
   Lasso warm({.initial_coef = vec({1, 2})});
   EXPECT_THROW(warm.fit(gaussian_matrix(5, 3, 1), gaussian_vector(5, 2)), ShapeError);
   EXPECT_THROW(lasso_path(gaussian_matrix(5, 3, 1), gaussian_vector(5, 2), {1.0, 2.0}), ValueError);

@@ -62,8 +62,8 @@ TEST(Ridge, PrimalEqualsDual) {
   for (const auto& [n, d] : {std::pair<Index, Index>{6, 15}, {30, 4}}) {
     const Tensor X = gaussian_matrix(n, d, 3);
     const Vector y = gaussian_vector(n, 4);
-    Ridge primal({.lambda = 0.7, .form = RidgeOptions::Form::Primal});
-    Ridge dual({.lambda = 0.7, .form = RidgeOptions::Form::Dual});
+    Ridge primal({.lambda = 0.7, .form = RidgeSolveOptions::Form::Primal});
+    Ridge dual({.lambda = 0.7, .form = RidgeSolveOptions::Form::Dual});
     Ridge automatic({.lambda = 0.7});
     primal.fit(X, y);
     dual.fit(X, y);

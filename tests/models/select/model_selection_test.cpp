@@ -41,12 +41,12 @@ TEST(CrossValScore, SameResultForOneAndTwoThreads) {
   const Vector serial =
       cross_val_score(KernelRidge({.kernel = std::make_shared<RbfKernel>(0.05)}), data.Z, data.y, folds);
   const auto grid1 =
-      grid_search<Ridge>(RidgeRegressionOptions{}, &RidgeRegressionOptions::lambda, lambdas, data.Z, data.y, folds);
+      grid_search<Ridge>(RidgeOptions{}, &RidgeOptions::lambda, lambdas, data.Z, data.y, folds);
   set_num_threads(2);
   const Vector parallel =
       cross_val_score(KernelRidge({.kernel = std::make_shared<RbfKernel>(0.05)}), data.Z, data.y, folds);
   const auto grid2 =
-      grid_search<Ridge>(RidgeRegressionOptions{}, &RidgeRegressionOptions::lambda, lambdas, data.Z, data.y, folds);
+      grid_search<Ridge>(RidgeOptions{}, &RidgeOptions::lambda, lambdas, data.Z, data.y, folds);
   set_num_threads(0);
   EXPECT_EQ(serial, parallel);  // bitwise
   EXPECT_EQ(grid1.fold_scores, grid2.fold_scores);
@@ -57,7 +57,7 @@ TEST(GridSearch, PicksTheBestMeanScore) {
   const auto data = testing::load_diabetes();
   const KFold folds(data.Z.rows(), {.k = 5, .shuffle = true, .seed = 2});
   const std::vector<Scalar> lambdas = {1e-3, 1, 10, 100, 1e5};
-  const auto result = grid_search<Ridge>(RidgeRegressionOptions{.fit_intercept = true}, &RidgeRegressionOptions::lambda,
+  const auto result = grid_search<Ridge>(RidgeOptions{.fit_intercept = true}, &RidgeOptions::lambda,
                                          lambdas, data.Z, data.y, folds);
   ASSERT_EQ(result.fold_scores.rows(), 5);
   ASSERT_EQ(result.fold_scores.cols(), 5);
@@ -93,11 +93,11 @@ TEST(ModelSelection, BadInputIsAClearError) {
   const Vector y = gaussian_vector(20, 2);
   EXPECT_THROW(cross_val_score(Ridge(), X, y, KFold(19, {.k = 4})), ShapeError);
   EXPECT_THROW(cross_val_score(Ridge(), X, gaussian_vector(19, 1), KFold(20, {.k = 4})), ShapeError);
-  EXPECT_THROW(grid_search<Ridge>(RidgeRegressionOptions{}, &RidgeRegressionOptions::lambda, std::vector<Scalar>{}, X,
+  EXPECT_THROW(grid_search<Ridge>(RidgeOptions{}, &RidgeOptions::lambda, std::vector<Scalar>{}, X,
                                   y, KFold(20)),
                ValueError);
   // A bad grid value is the estimator's own error.
-  EXPECT_THROW(grid_search<Ridge>(RidgeRegressionOptions{}, &RidgeRegressionOptions::lambda, std::vector<Scalar>{1, -1},
+  EXPECT_THROW(grid_search<Ridge>(RidgeOptions{}, &RidgeOptions::lambda, std::vector<Scalar>{1, -1},
                                   X, y, KFold(20)),
                ValueError);
 }
