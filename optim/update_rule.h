@@ -53,7 +53,7 @@ struct GradientStepOptions {
   StepSchedule schedule = StepSchedule::constant(0.01);
 };
 
-// Plain (stochastic) gradient descent (notes 000 Algorithm 4; notes 001 L675):
+// Plain (stochastic) gradient descent (notes 000 Algorithm 4; notes 003 L675):
 //   x_{t+1} = x_t − α_t ∇f(x_t)
 class GradientStep final : public UpdateRule {
  public:

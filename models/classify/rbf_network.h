@@ -1,4 +1,4 @@
-// Radial-basis-function network classifier (notes 002 §1.7.2–1.7.3, notes 000 §2.2): a fixed
+// Radial-basis-function network classifier (notes 002 §1.7.2–1.7.3): a fixed
 // layer of Gaussian bases followed by a linear output layer,
 //   φ_m(x) = exp(−γ ‖x − c_m‖²),  m = 1..M   (notes 002 Eq. 1.23: unit width, γ = 1)
 //   f(x) = Wᵀφ(x) + b ∈ ℝᴷ,          ŷ = argmax_k f_k(x)  (ties: the smallest class).

@@ -91,7 +91,7 @@ class CustomKernel final : public Kernel {
 };
 
 // The squared distance the kernel induces between feature-space images:
-// ‖φ(x) − φ(z)‖² = k(x, x) + k(z, z) − 2 k(x, z)  (notes 000, ch. 5, kernel k-NN). n×m.
+// ‖φ(x) − φ(z)‖² = k(x, x) + k(z, z) − 2 k(x, z)  (notes 000 §5.7, kernel k-NN). n×m.
 Tensor kernel_distances_squared(const Kernel& kernel, const Tensor& A, const Tensor& B);
 
 }  // namespace dagml

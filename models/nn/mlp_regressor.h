@@ -1,5 +1,5 @@
 // Multilayer-perceptron regressor: mean squared error on the MLP's single output. With one
-// hidden layer this is the network of the universal-approximation theorem (notes 000 §4.9): a
+// hidden layer this is the network of the universal-approximation theorem (notes 000 §4.8): a
 // wide enough layer of sigmoids (or ReLUs) approximates any continuous function on a compact set.
 //
 //   MlpRegressor reg({.architecture = {.hidden = {32}, .activation = ActivationKind::Tanh}});

@@ -17,7 +17,7 @@ TEST(CoordinateDescent, QuadraticByLineMinimisation) {
   }
 }
 
-// LASSO ‖Xw − y‖² + λ‖w‖₁ with the exact coordinate update of notes 000 §2.6 (spec E9):
+// LASSO ‖Xw − y‖² + λ‖w‖₁ with the exact coordinate update of notes 000 §2.6 (notes000_part1.md E9):
 // a_j = 2 x_jᵀ(y − X w + x_j w_j), b_j = 2‖x_j‖², w_j = S_λ(a_j)/b_j, S_λ(a) = sign(a) max(|a| − λ, 0).
 TEST(CoordinateDescent, LassoWithExactSoftThreshold) {
   const Tensor X = (Tensor(5, 2) << 1, 0.5, -1, 2, 0.5, 1, 2, -1, 0, 1).finished();
@@ -46,7 +46,7 @@ TEST(CoordinateDescent, LassoWithExactSoftThreshold) {
   // The same solution from Brent's method on each coordinate, without the formula.
   const Result brent = minimize(f, Vector::Zero(2), CoordinateDescentOptions{});
   EXPECT_LT((brent.x - r.x).norm(), 1e-6);
-  // One feature: w = S_λ(2xᵀy)/(2‖x‖²) (spec E9), and w = 0 iff λ ≥ |2xᵀy|.
+  // One feature: w = S_λ(2xᵀy)/(2‖x‖²) (notes000_part1.md E9), and w = 0 iff λ ≥ |2xᵀy|.
   FunctionObjective one({.dimension = 1, .value_and_gradient = [&](const Vector& w, Vector& g) {
                            const Vector r = X.col(0) * w[0] - y;
                            g = Vector::Constant(1, 2 * X.col(0).dot(r));

@@ -24,7 +24,7 @@ TEST(GaussNewton, ExponentialFitAndSensors) {
 }
 
 TEST(GaussNewton, LinearResidualsConvergeInOneStepToOls) {
-  // r(w) = Xw − y: the Gauss-Newton step is the OLS solve (spec notes000 §3.2); data of spec D1.
+  // r(w) = Xw − y: the Gauss-Newton step is the OLS solve (notes000_part1.md §3.2); data of notes001_003.md D1.
   Graph g;
   const Var X = g.constant((Tensor(4, 2) << 0, 1, 1, 1, 2, 1, 3, 1).finished());
   const Var y = g.constant((Tensor(4, 1) << 1, 3, 2, 5).finished());

@@ -13,7 +13,7 @@ namespace {
 
 using testing::quadratic;
 
-// J(θ) = θ², ∇J = 2θ: the optimizer examples of notes 004 (spec notes004.md, "Optimizers").
+// J(θ) = θ², ∇J = 2θ: the optimizer examples of notes 004 (notes004.md §2.2, "Optimizers").
 std::vector<double> run_on_square(UpdateRule& rule, int steps) {
   Vector x = Vector::Constant(1, 1.0);
   std::vector<double> out;
@@ -31,7 +31,7 @@ TEST(UpdateRule, GradientStepMatchesNotes) {
 }
 
 TEST(UpdateRule, GradientStepsOfNotes001) {
-  // Spec notes001_003.md D1: GD on RSS = ‖Xw − y‖² with ε = 0.01 from 0: ∇RSS(0) = −2Xᵀy =
+  // notes001_003.md D1: GD on RSS = ‖Xw − y‖² with ε = 0.01 from 0: ∇RSS(0) = −2Xᵀy =
   // (−44, −22), so w₁ = (0.44, 0.22). D4: one GD step (ε = 0.1) on the sum-form logistic loss
   // from 0, ∇J(0) = (−1, 0), gives w = (0.1, 0).
   const Tensor X = (Tensor(4, 2) << 0, 1, 1, 1, 2, 1, 3, 1).finished();

@@ -41,7 +41,7 @@ TEST(GraphObjective, ValueGradientHessianMatchClosedForms) {
   Vector hv;
   f.hessian_vector_product(w, v, hv);
   EXPECT_LT((hv - H_ref * v).norm(), 1e-12);
-  // At w = 0 (spec D4): J = 4 ln 2, ∇J = (−1, 0), H = [[3.5, 1.5], [1.5, 1]].
+  // At w = 0 (notes001_003.md D4): J = 4 ln 2, ∇J = (−1, 0), H = [[3.5, 1.5], [1.5, 1]].
   EXPECT_NEAR(f.value_and_gradient(Vector::Zero(2), g), 4 * std::log(2.0), 1e-12);
   EXPECT_NEAR(g[0], -1, 1e-12);
   EXPECT_NEAR(g[1], 0, 1e-12);
@@ -127,7 +127,7 @@ TEST(GraphObjective, MinimizeGraphWritesTheSolutionBack) {
       {.data = {{p->X, Xv}, {p->y, yv}}});
   EXPECT_NEAR(p->w.value()(0, 0), testing::kLogisticW0, 2e-2) << r.message;
   EXPECT_NEAR(p->w.value()(1, 0), testing::kLogisticW1, 2e-2);
-  // Residual form: Gauss-Newton on r = Xw − y (spec D1: OLS w = b = 1.1).
+  // Residual form: Gauss-Newton on r = Xw − y (notes001_003.md D1: OLS w = b = 1.1).
   Graph g;
   const Var X = g.constant((Tensor(4, 2) << 0, 1, 1, 1, 2, 1, 3, 1).finished());
   const Var y = g.constant((Tensor(4, 1) << 1, 3, 2, 5).finished());

@@ -24,7 +24,7 @@ TEST(Newton, SolvesAQuadraticInOneStep) {
   EXPECT_LT((r.x - testing::convex_A().llt().solve(testing::convex_b())).norm(), 1e-12);
 }
 
-// Pure Newton on f(w) = √(w² + 1) is w ← −w³ (spec notes000_part1.md, E15).
+// Pure Newton on f(w) = √(w² + 1) is w ← −w³ (notes000_part1.md E15).
 std::vector<double> pure_newton_sequence(double w0, Index steps) {
   FunctionObjective f = testing::sqrt_hyperbola();
   Trace trace;
@@ -86,7 +86,7 @@ TEST(Newton, LogisticRegressionGraphMatchesSpec) {
   const Result r =
       minimize(*p->objective, Vector::Zero(2), NewtonOptions{.stop = {.gradient_tolerance = 1e-10}}, trace);
   EXPECT_TRUE(r.converged()) << r.message;
-  // First IRLS step from 0 is (0.8, −1.2) with J = 2.3525954 (spec notes001_003.md, D4).
+  // First IRLS step from 0 is (0.8, −1.2) with J = 2.3525954 (notes001_003.md D4).
   EXPECT_NEAR(trace.xs[0][0], 0.8, 1e-12);
   EXPECT_NEAR(trace.xs[0][1], -1.2, 1e-12);
   EXPECT_NEAR(r.history[1], 2.3525954, 1e-7);
@@ -97,7 +97,7 @@ TEST(Newton, LogisticRegressionGraphMatchesSpec) {
 }
 
 TEST(Newton, IrlsExampleOfNotes004) {
-  // Spec notes004.md, "Logistic regression (IRLS)": φ = (1, x), x = [−2,−1,0,1,2], y = [−1,+1,−1,+1,+1]
+  // notes004.md §2.2, "Logistic regression (IRLS)": φ = (1, x), x = [−2,−1,0,1,2], y = [−1,+1,−1,+1,+1]
   // (as 0/1 labels), mean loss J. Newton step 1 from 0 gives β = (0.4, 0.8); the optimum is
   // β̂ = (0.6226900654337580, 1.0904255602981157) with J = 0.4843933687371621.
   Graph g;

@@ -88,9 +88,9 @@ inline FunctionObjective sqrt_hyperbola() {
   });
 }
 
-// Logistic regression as a graph (notes 001, worked example D4): x = [0,1,2,3], y = [0,1,0,1],
-// X = [x 1], J(w) = Σᵢ BCE(σ(Xᵢw), yᵢ) (sum form). Optimum from the spec (Newton/IRLS, converged,
-// ‖∇J‖ < 1e-10): w* = (0.9081842626, −1.3622763938), J* = 2.3474865351.
+// Logistic regression as a graph (notes 001; worked example notes001_003.md D4): x = [0,1,2,3],
+// y = [0,1,0,1], X = [x 1], J(w) = Σᵢ BCE(σ(Xᵢw), yᵢ) (sum form). Optimum from D4 (Newton/IRLS,
+// converged, ‖∇J‖ < 1e-10): w* = (0.9081842626, −1.3622763938), J* = 2.3474865351.
 struct LogisticProblem {
   Graph graph;
   Var X, y, w, loss;

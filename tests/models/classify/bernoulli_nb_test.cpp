@@ -1,6 +1,6 @@
 // Tests for BernoulliNB: predictions equal scikit-learn's on digits
-// (sklearn_reference.h), the MLE and the Bayesian naive Bayes of notes 004 §2.2 / §3.3, bad input
-// and save/load.
+// (sklearn_reference.h), the MLE and the Bayesian naive Bayes of notes 004 §3.3 (worked case:
+// notes004.md §2.2), bad input and save/load.
 #include "models/classify/bernoulli_nb.h"
 
 #include <gmock/gmock.h>

@@ -1,6 +1,6 @@
-// Tests for the Bayes decision rule under a loss matrix: the hand-worked cases of notes 001
-// part D (D12), notes 004 §2.2 and notes 000 §5.1, a numerically integrated Bayes risk, and
-// cost-sensitive prediction with a fitted classifier.
+// Tests for the Bayes decision rule under a loss matrix: the hand-worked cases of
+// notes001_003.md D12 and notes004.md §2.2, the intrusion-detection costs of notes 002 L126, a
+// numerically integrated Bayes risk, and cost-sensitive prediction with a fitted classifier.
 #include "models/classify/decision_theory.h"
 
 #include <gmock/gmock.h>
@@ -33,8 +33,8 @@ TEST(DecisionTheory, NotesD12PointwiseRule) {
   EXPECT_EQ(bayes_decision(P, L)(0), 1);
   EXPECT_EQ(bayes_decision(P, zero_one_loss_matrix(2))(0), 0);
   EXPECT_NEAR(bayes_threshold(L), 1.0 / 6, 1e-15);
-  EXPECT_NEAR(bayes_threshold(loss2(3, 1)), 0.25, 1e-15);  // notes 004: a = 1, b = 3
-  // notes 000 §5.1 intrusion detection: 10 for a false alarm, 100 for a missed intrusion.
+  EXPECT_NEAR(bayes_threshold(loss2(3, 1)), 0.25, 1e-15);  // notes004.md §2.2: a = 1, b = 3
+  // notes 002 L126 intrusion detection: 10 for a false alarm, 100 for a missed intrusion.
   EXPECT_NEAR(bayes_threshold(loss2(100, 10)), 10.0 / 110, 1e-15);
 }
 

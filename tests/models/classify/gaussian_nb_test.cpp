@@ -1,5 +1,5 @@
 // Tests for GaussianNB: predictions and probabilities equal scikit-learn's on the
-// bundled data (sklearn_reference.h), the worked case of notes 004 §2.2 (with a missing feature),
+// bundled data (sklearn_reference.h), the worked case of notes004.md §2.2 (with a missing feature),
 // bad input and save/load.
 #include "models/classify/gaussian_nb.h"
 

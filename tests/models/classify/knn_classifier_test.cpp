@@ -1,5 +1,5 @@
 // Tests for KnnClassifier and the shared NeighborSearch: predictions equal scikit-learn's on the
-// bundled data (sklearn_reference.h), the hand-computed table D9 of notes 001 part D, tie rules,
+// bundled data (sklearn_reference.h), the hand-computed table D9 of notes001_003.md, tie rules,
 // distances (Euclidean, Minkowski, kernel), k-d tree = brute force, thread-count independence,
 // bad input and save/load.
 #include "models/classify/knn_classifier.h"
@@ -52,7 +52,7 @@ TEST(KnnClassifier, DistanceWeightedManhattanMatchesScikitLearn) {
   for (Index i = 0; i < 9; ++i) EXPECT_NEAR(P(i / 3, i % 3), ref::k_knn_dist_p1_proba_wine[i], 1e-12) << i;
 }
 
-// notes 001 part D, D9: (0,0)→0, (1,0)→0, (0,2)→1, (4,4)→1, (5,4)→1, (4,6)→0.
+// notes001_003.md D9: (0,0)→0, (1,0)→0, (0,2)→1, (4,4)→1, (5,4)→1, (4,6)→0.
 void d9(Tensor& X, Vector& y) {
   X.resize(6, 2);
   X << 0, 0, 1, 0, 0, 2, 4, 4, 5, 4, 4, 6;

@@ -1,6 +1,6 @@
 // Tests for LinearDiscriminantAnalysis: predictions equal scikit-learn's on the bundled data
-// (sklearn_reference.h, with provenance), the hand-computed cases of notes 001 part D (D6) and
-// notes 004 §2.2, the projection, bad input and save/load.
+// (sklearn_reference.h, with provenance), the hand-computed cases of notes001_003.md D6 and
+// notes004.md §2.2, the projection, bad input and save/load.
 #include "models/classify/linear_discriminant_analysis.h"
 
 #include <gmock/gmock.h>
@@ -61,7 +61,7 @@ TEST(LinearDiscriminantAnalysis, TransformMatchesScikitLearnUpToSign) {
   }
 }
 
-// notes 001 part D, D6: class A = {(1,2),(2,3),(3,3)}, B = {(6,5),(7,8),(8,7),(7,6)}.
+// notes001_003.md D6: class A = {(1,2),(2,3),(3,3)}, B = {(6,5),(7,8),(8,7),(7,6)}.
 void d6(Tensor& X, Vector& y) {
   X.resize(7, 2);
   X << 1, 2, 2, 3, 3, 3, 6, 5, 7, 8, 8, 7, 7, 6;
@@ -109,7 +109,7 @@ TEST(LinearDiscriminantAnalysis, SvdSolverUsesTheUnbiasedPooledCovariance) {
 }
 
 TEST(LinearDiscriminantAnalysis, Notes004OneDimensionalCase) {
-  // notes 004 §2.2 [derived]: class 0 = {0, 2}, class 1 = {4, 6, 8}; π = (0.4, 0.6), μ = (1, 6), Σ̂ = 2.
+  // notes004.md §2.2 [derived]: class 0 = {0, 2}, class 1 = {4, 6, 8}; π = (0.4, 0.6), μ = (1, 6), Σ̂ = 2.
   Tensor X(5, 1);
   X << 0, 2, 4, 6, 8;
   Vector y(5);
@@ -123,7 +123,7 @@ TEST(LinearDiscriminantAnalysis, Notes004OneDimensionalCase) {
   EXPECT_NEAR(D(0, 0), 0.3337092681, 1e-9);  // linear form â_k + b̂_k x
   EXPECT_NEAR(D(0, 1), -0.5108256238, 1e-9);
   EXPECT_NEAR(D(1, 0) - D(1, 1), 0.0, 1e-9);                // the boundary
-  EXPECT_NEAR(lda.predict_proba(q)(0, 0), 0.699419, 1e-6);  // notes 000 §2.2: P(A | x = 3)
+  EXPECT_NEAR(lda.predict_proba(q)(0, 0), 0.699419, 1e-6);  // notes000_part2.md §2.2: P(A | x = 3)
   EXPECT_EQ(lda.predict(q)(0), 0);
   EXPECT_EQ(lda.predict(q)(2), 1);
   // Shrinkage δ = 0.5 on Σ̂ = 2 gives 1.5: δ_k(x) = x μ_k / 1.5 − μ_k² / 3 + log π_k.

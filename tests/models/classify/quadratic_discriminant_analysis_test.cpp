@@ -1,5 +1,5 @@
 // Tests for QuadraticDiscriminantAnalysis: predictions equal scikit-learn's on the bundled data
-// (sklearn_reference.h), the hand-computed cases of notes 001 part D (D6) and notes 004 §2.2,
+// (sklearn_reference.h), the hand-computed cases of notes001_003.md D6 and notes004.md §2.2,
 // bad input and save/load.
 #include "models/classify/quadratic_discriminant_analysis.h"
 
@@ -110,7 +110,7 @@ TEST(QuadraticDiscriminantAnalysis, Notes004OneDimensionalCaseDisagreesWithLda) 
   EXPECT_NEAR(Q(0, 0), -2.9162907319, 1e-9);
   EXPECT_NEAR(Q(0, 1), -2.6887402503, 1e-9);
   EXPECT_EQ(qda.predict(Tensor::Constant(1, 1, 3.0))(0), 1);
-  // The two boundaries of notes 000 §2.2: x = 2.926646 and x = −6.926646.
+  // The two boundaries of notes000_part2.md §2.2: x = 2.926646 and x = −6.926646.
   Tensor b(2, 1);
   b << 2.926646, -6.926646;
   const Tensor Qb = qda.decision_function(b);

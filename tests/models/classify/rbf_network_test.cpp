@@ -1,6 +1,6 @@
-// Tests for RbfNetwork: the hand-set XOR network of notes 002 §1.7.2 (values derived in notes 000
-// §2.2), XOR and iris with k-means centres, the closed-form output layer against its normal
-// equations and the L-BFGS fit, bad input and save/load.
+// Tests for RbfNetwork: the hand-set XOR network of notes 002 §1.7.2 (values derived in
+// notes002.md §2.1), XOR and iris with k-means centres, the closed-form output layer against its
+// normal equations and the L-BFGS fit, bad input and save/load.
 #include "models/classify/rbf_network.h"
 
 #include <gmock/gmock.h>

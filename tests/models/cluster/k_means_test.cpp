@@ -1,6 +1,7 @@
-// Tests for KMeans: the worked iterations of notes 004 §2.2 and notes 000 §2.2, scikit-learn's
-// Lloyd result from the same initial centres, k-means++ on separated blobs, restarts, empty
-// clusters, same seed same model, thread-count independence, bad input and save/load.
+// Tests for KMeans: the worked iterations of notes004.md §2.2 and notes000_part2.md §2.2,
+// scikit-learn's Lloyd result from the same initial centres, k-means++ on separated blobs,
+// restarts, empty clusters, same seed same model, thread-count independence, bad input and
+// save/load.
 #include "models/cluster/k_means.h"
 
 #include <gmock/gmock.h>

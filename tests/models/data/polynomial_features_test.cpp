@@ -1,5 +1,5 @@
 // Tests for PolynomialFeatures and num_polynomial_features, with the reference values of the
-// notes (000 §1.3: the monomial table and the feature-count table; §2.5: the polynomial kernel).
+// notes (notes 000 §1.3: the monomial table and the feature-count table; §2.5: the polynomial kernel).
 #include "models/data/polynomial_features.h"
 
 #include <gtest/gtest.h>
@@ -13,7 +13,7 @@
 namespace dagml {
 namespace {
 
-// Notes 000, lines 321–327 (recomputed as C(ℓ+d, ℓ) in the spec): rows ℓ, columns d.
+// Notes 000 L321–327 (recomputed as C(ℓ+d, ℓ) in notes000_part1.md E2): rows ℓ, columns d.
 TEST(PolynomialFeaturesTest, CountTableOfTheNotes) {
   const std::vector<Index> ds = {1, 3, 5, 10, 25};
   const std::vector<std::pair<Index, std::vector<std::uint64_t>>> table = {
@@ -49,7 +49,7 @@ TEST(PolynomialFeaturesTest, GeneratedCountEqualsTheFormula) {
   }
 }
 
-// Notes 000, lines 308–311: the 10 monomials of degree ≤ 3 in two variables.
+// Notes 000 L308–311: the 10 monomials of degree ≤ 3 in two variables.
 TEST(PolynomialFeaturesTest, DocumentedOrderForTwoVariablesDegreeThree) {
   PolynomialFeatures f({.degree = 3});
   Tensor x(1, 2);
@@ -74,7 +74,7 @@ TEST(PolynomialFeaturesTest, DegreeZeroAndDegreeOne) {
   EXPECT_EQ(one.fit_transform(X), X);
 }
 
-// Notes 000 §2.5 (lines 1321–1336): for ℓ = p = 2 the √-scaled map is
+// Notes 000 §2.5 (L1321–1336): for ℓ = p = 2 the √-scaled map is
 // [x1², x2², √2 x1x2, √2 x1, √2 x2, 1], and x = (1,2), z = (3,−1) gives (xᵀz+1)² = 4.
 TEST(PolynomialFeaturesTest, KernelScalingMatchesTheNotesExample) {
   PolynomialFeatures f({.degree = 2, .kernel_scaling = true});

@@ -32,7 +32,7 @@ TEST(KernelRidge, LinearKernelIsRidge) {
 }
 
 TEST(KernelRidge, PolynomialKernelIsRidgeOnScaledMonomials) {
-  // (xᵀz + 1)^p = φ(x)ᵀφ(z) with the √-scaled monomials (E8 of the spec), for any λ.
+  // (xᵀz + 1)^p = φ(x)ᵀφ(z) with the √-scaled monomials (notes000_part1.md E8), for any λ.
   const Tensor X = gaussian_matrix(25, 2, 4);
   const Vector y = gaussian_vector(25, 5);
   PolynomialFeatures map({.degree = 3, .kernel_scaling = true});

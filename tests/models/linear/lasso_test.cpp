@@ -50,7 +50,7 @@ TEST(Lasso, LambdaMaxZeroesEveryCoefficient) {
 }
 
 TEST(Lasso, SingleFeatureClosedForm) {
-  // w = S(2xᵀy, λ) / (2‖x‖²) (spec E9).
+  // w = S(2xᵀy, λ) / (2‖x‖²) (notes000_part1.md E9).
   const Tensor x = gaussian_matrix(20, 1, 1);
   const Vector y = 0.8 * x.col(0) + 0.3 * gaussian_vector(20, 2);
   for (double lambda : {0.0, 1.0, 5.0, 1e3}) {

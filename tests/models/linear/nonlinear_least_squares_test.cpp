@@ -1,5 +1,6 @@
-// Nonlinear least squares: sensor localisation (notes 000 §4.1, spec E17), exponential decay
-// against SciPy, Gauss-Newton on a linear model is OLS in one step, errors and save/load.
+// Nonlinear least squares: sensor localisation (notes 000 §4.1, notes000_part1.md E17),
+// exponential decay against SciPy, Gauss-Newton on a linear model is OLS in one step, errors and
+// save/load.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -56,7 +57,7 @@ TEST(NonlinearLeastSquares, ExponentialDecayMatchesScipy) {
 }
 
 TEST(NonlinearLeastSquares, GaussNewtonOnALinearModelIsOls) {
-  // F(w) = Xw: one Gauss-Newton step is the OLS solve (notes 000 §3.2).
+  // F(w) = Xw: one Gauss-Newton step is the OLS solve (notes000_part1.md §3.2).
   const Tensor X = testing::gaussian_matrix(30, 3, 1);
   const Vector y = testing::gaussian_vector(30, 2);
   NonlinearLeastSquares nls({.model = [](Var Xv, Var w) { return matmul(Xv, w); },

@@ -1,5 +1,5 @@
 // Tests for accuracy, 0-1 loss, the confusion matrix, precision, recall and F1; reference values
-// worked by hand (notes 004 §2.2) and from scikit-learn 1.2.1 (calls quoted beside each value).
+// worked by hand (notes004.md §2.2) and from scikit-learn 1.2.1 (calls quoted beside each value).
 #include "models/metrics/classification_metrics.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// Tests for ROC, AUC, log loss, hinge loss and Brier score: hand-worked cases of notes 001 part D
-// (D11) and notes 004 §2.2, and values from scikit-learn 1.2.1 (calls quoted beside each value).
+// Tests for ROC, AUC, log loss, hinge loss and Brier score: hand-worked cases of notes001_003.md
+// D11 and notes004.md §2.2, and values from scikit-learn 1.2.1 (calls quoted beside each value).
 #include "models/metrics/scoring_metrics.h"
 
 #include <gmock/gmock.h>

@@ -1,5 +1,6 @@
-// The bias-variance experiment (notes 000 §2.2, E6): the decomposition adds up to a Monte-Carlo
-// test error, the qualitative ordering of the notes, a known closed case, determinism.
+// The bias-variance experiment (notes 000 §2.2, notes000_part1.md E6): the decomposition adds up
+// to a Monte-Carlo test error, the qualitative ordering of the notes, a known closed case,
+// determinism.
 #include <gtest/gtest.h>
 
 #include <random>
