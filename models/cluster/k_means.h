@@ -19,12 +19,24 @@
 //
 // The assignment step runs in parallel (TBB) over fixed blocks of rows; sums are reduced in a
 // fixed order, so results do not depend on the thread count.
+//
+// Callbacks (optim/callbacks.h, Note [Iteration loop] in optim/iteration_loop.h): one session
+// over all restarts — on_begin once with the first restart's initial centres and their inertia,
+// on_iteration after every Lloyd iteration of every restart, numbered 1, 2, … across restarts,
+// with value = the inertia J(μ) = Σ_i min_k ‖x_i − μ_k‖² of the iteration's new centres μ (the
+// k-means objective; non-increasing within a restart), no gradient norm (NaN), and x = μ flattened
+// row after row (K·d entries); on_end once with fit_result(). A Stop ends the fit after that
+// iteration: the remaining restarts are skipped, the best run so far is kept, and fit_result()
+// reports Status::CallbackStop. If on_end puts other centres in the result (EarlyStopping with
+// restore_best), the model takes them and reassigns labels() and inertia().
 #pragma once
 
 #include <cstdint>
 #include <string>
 
 #include "graph/tensor.h"
+#include "optim/callbacks.h"
+#include "optim/result.h"
 
 namespace dagml {
 
@@ -47,9 +59,9 @@ class KMeans {
   explicit KMeans(KMeansOptions options = {});
 
   // X n×d finite with n ≥ num_clusters (ValueError otherwise; ShapeError for initial centres of
-  // the wrong width).
-  KMeans& fit(const Tensor& X);
-  Vector fit_predict(const Tensor& X);
+  // the wrong width). The callbacks are called as described above.
+  KMeans& fit(const Tensor& X, const CallbackList& callbacks = {});
+  Vector fit_predict(const Tensor& X, const CallbackList& callbacks = {});
 
   Vector predict(const Tensor& X) const;    // the nearest centre of each row
   Tensor transform(const Tensor& X) const;  // n×K Euclidean distances to the centres
@@ -61,7 +73,11 @@ class KMeans {
   const Vector& labels() const;   // n: cluster of each training row
   Scalar inertia() const;
   Index num_iter() const;  // Lloyd iterations of the kept run
-  bool converged() const;  // false when the kept run stopped at max_iter
+  bool converged() const;  // a convergence test held in the kept run (false at max_iter or on a Stop)
+  // The kept run: x = centres flattened, value = inertia, iterations, status (StepTolerance when
+  // the assignments or centres stopped changing, MaxIterations, CallbackStop), message, history
+  // (its inertia from the initial centres on). Of the fit in this process: not saved in files.
+  const Result& fit_result() const;
 
   void save(const std::string& path) const;  // centres and options (not the training labels)
   static KMeans load(const std::string& path);
@@ -73,6 +89,7 @@ class KMeans {
   Vector labels_;
   Scalar inertia_ = 0;
   Index num_iter_ = 0;
+  Result result_;
 };
 
 // The assignment step: the nearest centre of each row of X (ties: the smallest index) and its
