@@ -14,6 +14,7 @@
 #include "graph/error.h"
 #include "graph/threads.h"
 #include "models/data/datasets.h"
+#include "models/io/model_file.h"
 
 namespace dagml {
 namespace {
@@ -29,7 +30,7 @@ TEST(KMeans, Notes004WorkedIterations) {
   // x = [1, 2, 3, 10, 11, 12], K = 2, μ⁽⁰⁾ = (1, 2): iteration 1 gives μ = (1, 7.6), iteration 2
   // μ = (2, 11), W = 4.
   const Tensor X = column({1, 2, 3, 10, 11, 12});
-  KMeans one({.num_clusters = 2, .init = KMeansInit::Given, .initial_centers = column({1, 2}), .max_iter = 1});
+  KMeans one({.num_clusters = 2, .init = KMeansInit::Given, .initial_centers = column({1, 2}), .max_iterations = 1});
   one.fit(X);
   EXPECT_NEAR(one.centers()(0, 0), 1.0, 1e-15);
   EXPECT_NEAR(one.centers()(1, 0), 7.6, 1e-14);
@@ -47,7 +48,7 @@ TEST(KMeans, Notes004WorkedIterations) {
 TEST(KMeans, Notes000WorkedIterations) {
   // X = {0, 1, 10, 11}, init (0, 1): after one update c = (0, 7.3333); converged c = (0.5, 10.5), W = 1.
   const Tensor X = column({0, 1, 10, 11});
-  KMeans one({.num_clusters = 2, .init = KMeansInit::Given, .initial_centers = column({0, 1}), .max_iter = 1});
+  KMeans one({.num_clusters = 2, .init = KMeansInit::Given, .initial_centers = column({0, 1}), .max_iterations = 1});
   EXPECT_NEAR(one.fit(X).centers()(1, 0), 22.0 / 3, 1e-14);
   KMeans km({.num_clusters = 2, .init = KMeansInit::Given, .initial_centers = column({0, 1})});
   km.fit(X);
@@ -134,7 +135,7 @@ TEST(KMeans, EmptyClusterIsMovedToTheFarthestPoint) {
 TEST(KMeans, BadInputAndSaveLoad) {
   EXPECT_THROW(KMeans({.num_clusters = 0}), ValueError);
   EXPECT_THROW(KMeans({.num_init = 0}), ValueError);
-  EXPECT_THROW(KMeans({.tol = -1}), ValueError);
+  EXPECT_THROW(KMeans({.tolerance = -1}), ValueError);
   EXPECT_THROW(KMeans({.num_clusters = 2, .init = KMeansInit::Given}), ValueError);
   EXPECT_THROW(KMeans({.num_clusters = 1, .init = KMeansInit::Given, .initial_centers = column({1}), .num_init = 2}),
                ValueError);
@@ -148,15 +149,67 @@ TEST(KMeans, BadInputAndSaveLoad) {
   Tensor wide(2, 2);
   wide << 0, 0, 1, 1;
   EXPECT_THROW(KMeans({.num_clusters = 2, .init = KMeansInit::Given, .initial_centers = wide}).fit(X), ShapeError);
+  EXPECT_THROW(KMeans({.max_iterations = 0}), ValueError);
+}
+
+TEST(KMeans, SaveLoadRoundTrip) {
   const Dataset iris = load_dataset("iris");
-  KMeans km({.num_clusters = 3, .seed = 2});
+  KMeans km({.num_clusters = 3, .max_iterations = 50, .tolerance = 1e-6, .seed = 2});
   km.fit(iris.features);
-  const std::string path = (std::filesystem::temp_directory_path() / "dagml_test_kmeans.txt").string();
+  const std::string path = (std::filesystem::temp_directory_path() / "dagml_test_kmeans.model").string();
   km.save(path);
   const KMeans back = KMeans::load(path);
+  std::filesystem::remove(path);
   EXPECT_EQ(back.centers(), km.centers());
+  EXPECT_EQ(back.inertia(), km.inertia());
+  EXPECT_EQ(back.num_iter(), km.num_iter());
+  EXPECT_EQ(back.converged(), km.converged());
+  EXPECT_EQ(back.options().max_iterations, 50);
+  EXPECT_EQ(back.options().tolerance, 1e-6);
+  EXPECT_EQ(back.options().seed, 2u);
   EXPECT_EQ(back.predict(iris.features), km.labels());
   EXPECT_EQ(back.transform(iris.features), km.transform(iris.features));
+  EXPECT_EQ(back.to_bytes(), km.to_bytes());
+  // The training labels are not saved: a clear error, not an empty vector.
+  EXPECT_THAT([&] { (void)back.labels(); },
+              ::testing::ThrowsMessage<NotFittedError>(::testing::HasSubstr("not saved")));
+  // Given initial centres travel with the options.
+  KMeans given({.num_clusters = 2, .init = KMeansInit::Given, .initial_centers = column({1, 2})});
+  given.fit(column({1, 2, 3, 10, 11, 12}));
+  const KMeans given_back = KMeans::from_model_file(ModelFile(given.to_bytes(), "given"));
+  EXPECT_EQ(given_back.options().init, KMeansInit::Given);
+  EXPECT_EQ(given_back.options().initial_centers, column({1, 2}));
+  EXPECT_EQ(given_back.centers(), given.centers());
+}
+
+// A k_means model file with the given fitted state, written in KMeans::serialize's field order.
+std::string kmeans_file(const Tensor& centers, Scalar inertia, Index num_iter = 3, Index num_features = 1) {
+  std::string payload;
+  {
+    ModelOutputArchive ar(payload);
+    const KMeansOptions options{.num_clusters = 2};
+    ar(options, true, num_features, centers, inertia, num_iter, true);
+  }
+  return frame_model_file(KMeans::kTypeName, 1, payload);
+}
+
+TEST(KMeans, InconsistentFilesAreParseErrors) {
+  const auto load = [](const std::string& bytes) { return KMeans::from_model_file(ModelFile(bytes, "crafted")); };
+  const KMeans ok = load(kmeans_file(column({0, 5}), 1.5));
+  EXPECT_EQ(ok.predict(column({1, 4})), (Vector(2) << 0, 1).finished());
+  EXPECT_THAT([&] { load(kmeans_file(column({0, 5, 7}), 1.5)); },  // 3 centres for K = 2
+              ::testing::ThrowsMessage<ParseError>(::testing::HasSubstr("centres")));
+  EXPECT_THROW(load(kmeans_file(column({0, 5}), 1.5, 3, 2)), ParseError);  // centres of width 1, d = 2
+  EXPECT_THROW(load(kmeans_file(column({0, std::nan("")}), 1.5)), ParseError);
+  EXPECT_THROW(load(kmeans_file(column({0, 5}), -1)), ParseError);
+  EXPECT_THROW(load(kmeans_file(column({0, 5}), 1.5, 0)), ParseError);
+  // Bad options read back are the constructor's ValueError.
+  std::string payload;
+  {
+    ModelOutputArchive ar(payload);
+    ar(KMeansOptions{.num_clusters = 0}, false, Index{0}, Tensor(), Scalar{0}, Index{0}, false);
+  }
+  EXPECT_THROW(load(frame_model_file(KMeans::kTypeName, 1, payload)), ValueError);
 }
 
 }  // namespace
