@@ -8,7 +8,9 @@
 
 namespace dagml {
 
-Executor::Executor(Graph& graph, std::vector<Var> outputs) : graph_(&graph), outputs_(std::move(outputs)), shape_version_(graph.shape_version()) {
+Executor::Executor(Graph& graph, std::vector<Var> outputs)
+    : slot_(graph.own_slot()), generation_(graph.generation_), outputs_(std::move(outputs)),
+      shape_version_(graph.shape_version()) {
   // One backward sweep over the tape marks what the outputs need; no recursion.
   std::vector<char> needed(static_cast<std::size_t>(graph.size()), 0);
   for (const Var& v : outputs_) {
@@ -37,27 +39,36 @@ Executor::Executor(Graph& graph, std::vector<Var> outputs) : graph_(&graph), out
   }
 }
 
-void Executor::feed(Var input, const Tensor& value) {
-  graph_->check_owns(input, "Executor::feed");
-  const Node& n = graph_->node(input.id());
-  if (n.kind != NodeKind::Input && n.kind != NodeKind::Parameter)
-    throw ValueError(fmt::format("Executor::feed: {} is not an input", describe(*graph_, input.id())));
-  graph_->set_value(input, value);
+Graph& Executor::graph() const {
+  Graph* graph = slot_->get(generation_);
+  if (graph == nullptr) [[unlikely]]
+    throw ValueError("Executor: its graph was destroyed; an Executor can be used only while its Graph lives");
+  return *graph;
 }
 
-void Executor::infer_shapes() {
+void Executor::feed(Var input, const Tensor& value) {
+  Graph& g = graph();
+  g.check_owns(input, "Executor::feed");
+  const Node& n = g.node(input.id());
+  if (n.kind != NodeKind::Input && n.kind != NodeKind::Parameter)
+    throw ValueError(fmt::format("Executor::feed: {} is not an input", describe(g, input.id())));
+  g.set_value(input, value);
+}
+
+void Executor::infer_shapes(Graph& graph) {
   for (int id : plan_) {
-    const auto ins = graph_->inputs_of(id);
-    for (std::size_t i = 0; i < ins.size(); ++i) shape_scratch_[i] = shape_of(graph_->node(ins[i]).value);
-    const Shape s = graph_->node(id).op->infer_shape({shape_scratch_.data(), ins.size()});
-    Tensor& out = graph_->mutable_value(id);
+    const auto ins = graph.inputs_of(id);
+    for (std::size_t i = 0; i < ins.size(); ++i) shape_scratch_[i] = shape_of(graph.node(ins[i]).value);
+    const Shape s = graph.node(id).op->infer_shape({shape_scratch_.data(), ins.size()});
+    Tensor& out = graph.mutable_value(id);
     if (shape_of(out) != s) out.resize(s.rows, s.cols);
   }
-  shape_version_ = graph_->shape_version();
+  shape_version_ = graph.shape_version();
 }
 
 void Executor::run() {
-  if (shape_version_ != graph_->shape_version()) infer_shapes();
+  Graph& g = graph();
+  if (shape_version_ != g.shape_version()) infer_shapes(g);
   const Tensor* const* values = input_values_.data();
   const Op* const* ops = input_ops_.data();
   for (const Step& s : steps_)

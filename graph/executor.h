@@ -1,8 +1,11 @@
 // Executor: replays the part of a graph that the requested outputs need, with new input values.
 // Buffers are reused: once shapes are stable a run allocates nothing. Feeding an input with a
-// new row count (batch size) re-infers every shape on the next run.
+// new row count (batch size) re-infers every shape on the next run. Like a Var, an Executor
+// follows its graph when the Graph is moved, and throws ValueError once the graph is destroyed
+// (Note [Graph lifetime] in graph.h).
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "graph/graph.h"
@@ -19,16 +22,18 @@ class Executor {
   // column count differs from the one it was created with.
   void feed(Var input, const Tensor& value);
 
-  // Recomputes every planned node in creation order.
+  // Recomputes every planned node in creation order. Throws ValueError if the graph was
+  // destroyed.
   void run();
 
-  Graph& graph() const { return *graph_; }
+  // The graph; throws ValueError if it was destroyed.
+  Graph& graph() const;
   const std::vector<Var>& outputs() const { return outputs_; }
   // The number of op nodes replayed by run().
   std::size_t num_planned() const { return plan_.size(); }
 
  private:
-  void infer_shapes();
+  void infer_shapes(Graph& graph);
 
   // One replay step, resolved to pointers when planned: node addresses never move, so run()
   // touches no graph bookkeeping, only these arrays.
@@ -39,7 +44,8 @@ class Executor {
     std::uint32_t num_inputs;
   };
 
-  Graph* graph_;
+  detail::GraphSlot* slot_;  // the graph's checked handle, as in a Var
+  std::uint32_t generation_;
   std::vector<Var> outputs_;
   std::vector<int> plan_;  // op node ids, in creation order
   std::vector<Step> steps_;

@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+#include <mutex>
+#include <utility>
+
 #include "graph/error.h"
 
 namespace dagml {
@@ -16,27 +20,86 @@ const char* to_string(NodeKind kind) {
   return "?";
 }
 
-const Tensor& Var::value() const {
-  DAGML_CHECK(valid(), "value() of an empty Var");
-  return graph_->node(id_).value;
+// The table of graph slots; see Note [Graph lifetime] in graph.h.
+namespace {
+
+class SlotTable {
+ public:
+  // A free slot for `graph`, and the generation its handles carry.
+  detail::GraphSlot* acquire(Graph* graph, std::uint32_t& generation) {
+    std::lock_guard lock(mutex_);
+    if (free_ == nullptr) grow();
+    detail::GraphSlot* slot = free_;
+    free_ = slot->next_free;
+    slot->next_free = nullptr;
+    generation = slot->generation.load(std::memory_order_relaxed);
+    slot->graph.store(graph, std::memory_order_release);
+    return slot;
+  }
+
+  // Expires every handle of the slot's current generation and makes the slot free again, unless
+  // its generation is exhausted: then it is retired, so that no old handle can match a new graph.
+  void release(detail::GraphSlot* slot) noexcept {
+    slot->graph.store(nullptr, std::memory_order_release);
+    const std::uint32_t next = slot->generation.load(std::memory_order_relaxed) + 1;
+    slot->generation.store(next, std::memory_order_release);
+    if (next == std::numeric_limits<std::uint32_t>::max()) return;
+    std::lock_guard lock(mutex_);
+    slot->next_free = free_;
+    free_ = slot;
+  }
+
+ private:
+  static constexpr std::size_t kBlock = 64;
+  void grow() {
+    blocks_.push_back(std::make_unique<detail::GraphSlot[]>(kBlock));
+    for (std::size_t i = kBlock; i-- > 0;) {
+      blocks_.back()[i].next_free = free_;
+      free_ = &blocks_.back()[i];
+    }
+  }
+
+  std::mutex mutex_;
+  detail::GraphSlot* free_ = nullptr;
+  std::vector<std::unique_ptr<detail::GraphSlot[]>> blocks_;  // never freed: stale Vars read them
+};
+
+// Never destroyed, so that graphs (and Vars) that outlive main's return still find it.
+SlotTable& slot_table() {
+  static SlotTable* const table = new SlotTable;
+  return *table;
 }
 
+}  // namespace
+
+namespace detail {
+void throw_no_graph(const GraphSlot* slot, int id) {
+  if (slot == nullptr) throw ValueError("an empty Var (default-constructed: it names no node) was used");
+  throw ValueError(fmt::format(
+      "node #{} was used after its graph was destroyed: a Var can be used only while its Graph lives "
+      "(moving the Graph is fine; keep it alive, e.g. as a member or in a std::vector, as long as its Vars "
+      "are used)",
+      id));
+}
+}  // namespace detail
+
+Var::Var(Graph* graph, int id) : Var(graph->var(id)) {}
+
+const Tensor& Var::value() const { return graph().node(id_).value; }
+
 Scalar Var::item() const {
-  const Tensor& v = value();
+  const Graph& g = graph();
+  const Tensor& v = g.node(id_).value;
   if (v.rows() != 1 || v.cols() != 1)
-    throw ShapeError(fmt::format("item(): expected a 1×1 node, found {} of shape {}",
-                                 describe(*graph_, id_), to_string(shape_of(v))));
+    throw ShapeError(fmt::format("item(): expected a 1×1 node, found {} of shape {}", describe(g, id_),
+                                 to_string(shape_of(v))));
   return v(0, 0);
 }
 
-const std::string& Var::name() const {
-  DAGML_CHECK(valid(), "name() of an empty Var");
-  return graph_->node(id_).name;
-}
+const std::string& Var::name() const { return graph().node(id_).name; }
 
 Var Var::named(std::string name) const {
-  DAGML_CHECK(valid(), "named() on an empty Var");
-  graph_->set_name(id_, std::move(name));
+  graph().set_name(id_, std::move(name));
   return *this;
 }
 
@@ -61,7 +124,48 @@ std::string describe(const Graph& graph, int id) {
   return fmt::format("'{}' ({}, {})", n.name, what, shape);
 }
 
+Graph::~Graph() { release(); }
+
+Graph::Graph(Graph&& other) noexcept { take(other); }
+
+Graph& Graph::operator=(Graph&& other) noexcept {
+  if (this != &other) {
+    release();
+    take(other);
+  }
+  return *this;
+}
+
+void Graph::take(Graph& other) noexcept {
+  chunks_ = std::move(other.chunks_);
+  other.chunks_.clear();
+  size_ = std::exchange(other.size_, 0);
+  inputs_ = std::move(other.inputs_);
+  other.inputs_.clear();
+  shape_version_ = std::exchange(other.shape_version_, 0);
+  slot_ = std::exchange(other.slot_, nullptr);
+  generation_ = other.generation_;
+  if (slot_ != nullptr) slot_->graph.store(this, std::memory_order_release);  // the Vars follow
+}
+
+void Graph::release() noexcept {
+  if (slot_ != nullptr) slot_table().release(std::exchange(slot_, nullptr));
+}
+
+detail::GraphSlot* Graph::own_slot() {
+  if (slot_ == nullptr) [[unlikely]]
+    slot_ = slot_table().acquire(this, generation_);
+  return slot_;
+}
+
+const char* Graph::not_owned(const Var& v) const {
+  if (!v.valid()) return "an empty Var";
+  if (v.slot_ == slot_ && v.generation_ == generation_ && v.id_ >= 0 && v.id_ < size_) return nullptr;
+  return v.expired() ? "a node of a destroyed graph" : "a node of another graph";
+}
+
 Node& Graph::emplace_node() {
+  own_slot();
   if ((size_ & (kChunkSize - 1)) == 0) chunks_.push_back(std::make_unique<Node[]>(kChunkSize));
   return at(size_++);
 }
@@ -72,7 +176,7 @@ Var Graph::add_leaf(NodeKind kind, Tensor value, std::string name) {
   n.value = std::move(value);
   n.name = std::move(name);
   n.first_input = static_cast<int>(inputs_.size());
-  return Var(this, size() - 1);
+  return Var(slot_, generation_, size() - 1);
 }
 
 Var Graph::input(std::string name, Index rows, Index cols) {
@@ -94,9 +198,10 @@ Var Graph::constant(Tensor value, std::string name) {
 }
 
 void Graph::check_owns(Var v, const char* what) const {
+  if (not_owned(v) == nullptr) return;
   if (!v.valid()) throw ValueError(fmt::format("{}: an empty Var was given", what));
-  if (&v.graph() != this || v.id() < 0 || v.id() >= size())
-    throw ValueError(fmt::format("{}: node #{} belongs to another graph", what, v.id()));
+  throw ValueError(fmt::format("{}: node #{} belongs to {}", what, v.id(),
+                               v.expired() ? "a graph that was destroyed" : "another graph"));
 }
 
 Var Graph::apply(std::shared_ptr<Op> op, std::span<const Var> inputs) {
@@ -120,9 +225,7 @@ Var Graph::apply(std::shared_ptr<Op> op, std::span<const Var> inputs) {
   }
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const Var& v = inputs[i];
-    if (!v.valid() || &v.graph() != this)
-      throw ValueError(fmt::format("{}: argument {} is {}", op->name(), i,
-                                   v.valid() ? "a node of another graph" : "an empty Var"));
+    if (const char* why = not_owned(v)) throw ValueError(fmt::format("{}: argument {} is {}", op->name(), i, why));
     const Node& n = node(v.id());
     values[i] = &n.value;
     shapes[i] = shape_of(n.value);
@@ -139,7 +242,7 @@ Var Graph::apply(std::shared_ptr<Op> op, std::span<const Var> inputs) {
   n.num_inputs = static_cast<int>(inputs.size());
   n.value = std::move(out);
   for (const Var& v : inputs) inputs_.push_back(v.id());
-  return Var(this, size() - 1);
+  return Var(slot_, generation_, size() - 1);
 }
 
 void Graph::set_value(Var leaf, const Tensor& value) {

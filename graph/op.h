@@ -3,6 +3,8 @@
 // derivative rule.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -15,17 +17,49 @@ namespace dagml {
 class Graph;
 class Op;
 
-// A handle to a node of a Graph. Cheap to copy; valid while its graph lives.
+namespace detail {
+// One entry of the process-wide table that gives every Graph a checked identity; Vars and
+// Executors reach their graph through it. See Note [Graph lifetime] in graph/graph.h.
+struct GraphSlot {
+  std::atomic<Graph*> graph{nullptr};        // the owning Graph's current address
+  std::atomic<std::uint32_t> generation{0};  // advanced each time a graph gives the slot back
+  GraphSlot* next_free = nullptr;            // the table's free list, under its lock
+
+  // The graph that handed out handles of generation `gen`, or nullptr if it was destroyed.
+  Graph* get(std::uint32_t gen) const noexcept {
+    return generation.load(std::memory_order_acquire) == gen ? graph.load(std::memory_order_acquire) : nullptr;
+  }
+};
+
+// Throws ValueError for a Var with no live graph: empty (slot == nullptr) or destroyed.
+[[noreturn]] void throw_no_graph(const GraphSlot* slot, int id);
+}  // namespace detail
+
+// A handle to a node of a Graph. Cheap to copy (16 bytes, trivially copyable). It follows its
+// graph when the Graph object is moved; once the graph is destroyed, every use throws ValueError
+// (see Note [Graph lifetime] in graph/graph.h).
 class Var {
  public:
   Var() = default;
-  Var(Graph* graph, int id) : graph_(graph), id_(id) {}
+  // Node `id` of `graph`.
+  Var(Graph* graph, int id);
 
-  bool valid() const { return graph_ != nullptr; }
+  // True if this Var names a node (of a live or a destroyed graph); false for Var{}.
+  bool valid() const { return slot_ != nullptr; }
   explicit operator bool() const { return valid(); }
-  Graph& graph() const { return *graph_; }
+  // True if this Var names a node of a graph that was destroyed.
+  bool expired() const { return slot_ != nullptr && slot_->get(generation_) == nullptr; }
+  // The graph this node belongs to. Throws ValueError if the Var is empty or its graph was
+  // destroyed.
+  Graph& graph() const {
+    Graph* g = slot_ != nullptr ? slot_->get(generation_) : nullptr;
+    if (g == nullptr) [[unlikely]]
+      detail::throw_no_graph(slot_, id_);
+    return *g;
+  }
   int id() const { return id_; }
 
+  // The node's value, shape, name: each throws ValueError as graph() does.
   const Tensor& value() const;
   Shape shape() const { return shape_of(value()); }
   Index rows() const { return value().rows(); }
@@ -36,10 +70,16 @@ class Var {
   // Gives this node a name (shown in errors and exports); returns *this.
   Var named(std::string name) const;
 
-  friend bool operator==(const Var& a, const Var& b) { return a.graph_ == b.graph_ && a.id_ == b.id_; }
+  friend bool operator==(const Var& a, const Var& b) {
+    return a.slot_ == b.slot_ && a.generation_ == b.generation_ && a.id_ == b.id_;
+  }
 
  private:
-  Graph* graph_ = nullptr;
+  friend class Graph;
+  Var(detail::GraphSlot* slot, std::uint32_t generation, int id) : slot_(slot), generation_(generation), id_(id) {}
+
+  detail::GraphSlot* slot_ = nullptr;
+  std::uint32_t generation_ = 0;
   int id_ = -1;
 };
 

@@ -38,6 +38,15 @@ std::vector<Index> random_permutation(Index n, std::uint64_t seed) {
   return v;
 }
 
+std::vector<Index> epoch_order(Index n, std::uint64_t seed, Index epoch, bool shuffle) {
+  DAGML_CHECK(epoch >= 0, "epoch_order needs epoch ≥ 0, found {}", epoch);
+  std::vector<Index> order = iota_indices(n);
+  if (!shuffle) return order;
+  std::mt19937_64 rng(derive_seed(seed, static_cast<std::uint64_t>(epoch)));
+  shuffle_indices(order, rng);
+  return order;
+}
+
 std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream) {
   // SplitMix64 (Steele, Lea, Flood 2014) applied to seed + (stream + 1)·golden ratio.
   std::uint64_t z = seed + (stream + 1) * 0x9E3779B97F4A7C15ULL;

@@ -29,6 +29,13 @@ std::vector<Index> iota_indices(Index n);
 // A permutation of 0..n−1 drawn from a generator seeded with `seed`.
 std::vector<Index> random_permutation(Index n, std::uint64_t seed);
 
+// The order of epoch `epoch` ≥ 0 over n rows: 0..n−1 when !shuffle, else shuffle_indices on
+// 0..n−1 driven by std::mt19937_64 seeded with derive_seed(seed, epoch). It depends only on
+// (n, seed, epoch), so an epoch can be replayed, or a run resumed, without the epochs before it.
+// The one seeded per-epoch order: minibatches (MinibatchIndices, GradientDescent) and random
+// coordinate sweeps use it.
+std::vector<Index> epoch_order(Index n, std::uint64_t seed, Index epoch, bool shuffle);
+
 // A seed derived from (seed, stream) by the SplitMix64 finaliser, for independent generators
 // such as one per epoch; distinct streams give well-mixed, distinct seeds.
 std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream);

@@ -123,28 +123,38 @@ CallbackAction TimeLimit::on_iteration(const IterationInfo& info) {
 
 std::string TimeLimit::stop_reason() const { return fmt::format("time limit of {} s reached", seconds_); }
 
+CallbackRunner::CallbackRunner(const CallbackList& callbacks, Index max_iterations)
+    : callbacks_(callbacks), max_iterations_(max_iterations) {
+  for (const Callback* c : callbacks_) DAGML_CHECK(c != nullptr, "CallbackRunner: a callback in the list is null");
+}
+
 void CallbackRunner::begin(const Vector& x0, Scalar f0) {
+  if (begun_) return;
+  begun_ = true;
   start_ = std::chrono::steady_clock::now();
   for (Callback* c : callbacks_) c->on_begin(x0, f0);
 }
 
-bool CallbackRunner::iteration(Index iteration, Index max_iterations, Scalar value, Scalar gradient_norm,
-                               const Vector& x, std::string& reason) {
+bool CallbackRunner::iteration(Scalar value, Scalar gradient_norm, const Vector& x) {
+  ++iterations_;
   if (callbacks_.empty()) return false;
-  IterationInfo info{iteration, max_iterations,
-                     value,     gradient_norm,
-                     &x,        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()};
+  const IterationInfo info{iterations_, max_iterations_,
+                           value,       gradient_norm,
+                           &x,          std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()};
   bool stop = false;
   for (Callback* c : callbacks_) {
     if (c->on_iteration(info) == CallbackAction::Stop && !stop) {
       stop = true;
-      reason = c->stop_reason();
+      if (!stopped_) reason_ = c->stop_reason();
     }
   }
+  stopped_ = stopped_ || stop;
   return stop;
 }
 
 void CallbackRunner::end(Result& result) {
+  if (!begun_ || ended_) return;
+  ended_ = true;
   for (Callback* c : callbacks_) c->on_end(result);
 }
 

@@ -1,5 +1,6 @@
-// Callbacks: one protocol for every iterative method (optimizers here; EM, k-means, boosting and
-// network training in models/ use the same one).
+// Callbacks: one protocol for every iterative fitter — the optimizers here, and in models/ the
+// network trainer, k-means, SVC (SMO), Lasso, LinearSVC and the perceptron; later EM, boosting,
+// Baum–Welch and policy gradient — driven through IterationLoop (optim/iteration_loop.h).
 //
 //   HistoryRecorder history;
 //   EarlyStopping early([&](const Vector& w) { return validation_loss(w); }, {.patience = 5});
@@ -138,19 +139,37 @@ class TimeLimit final : public Callback {
   double seconds_;
 };
 
-// The driver every method uses to call a CallbackList and time the run.
+// One fit's session of callbacks: on_begin once, on_iteration for iterations numbered 1, 2, …
+// over the whole fit, on_end once, and the clock behind IterationInfo::elapsed_seconds. A fit of
+// one run gets its session from its IterationLoop (optim/iteration_loop.h); a fit of several runs
+// (k-means restarts, the class pairs of SVC) shares one session between the runs' loops, so the
+// callbacks see one run with monotone iteration numbers.
 class CallbackRunner {
  public:
-  explicit CallbackRunner(const CallbackList& callbacks) : callbacks_(callbacks) {}
+  // `max_iterations`: the budget shown to the callbacks (IterationInfo::max_iterations), for the
+  // whole fit. The list is copied; the callbacks must outlive the session.
+  CallbackRunner(const CallbackList& callbacks, Index max_iterations);
+
+  bool watched() const { return !callbacks_.empty(); }  // some callback is attached
+  bool begun() const { return begun_; }
+  // Calls every on_begin(x0, f0) and starts the clock; a second call does nothing.
   void begin(const Vector& x0, Scalar f0);
-  // Calls every callback (all of them, even after one asked to stop); true if one asked to stop,
-  // and then `reason` holds its stop_reason().
-  bool iteration(Index iteration, Index max_iterations, Scalar value, Scalar gradient_norm, const Vector& x,
-                 std::string& reason);
+  // The next iteration (numbered by the session): calls every on_iteration, all of them even
+  // after one asked to stop; true if one asked to stop, and from then on stopped() holds and
+  // stop_reason() is the first such callback's stop_reason().
+  bool iteration(Scalar value, Scalar gradient_norm, const Vector& x);
+  Index iterations() const { return iterations_; }
+  bool stopped() const { return stopped_; }
+  const std::string& stop_reason() const { return reason_; }
+  // Calls every on_end(result), once, if begin was called.
   void end(Result& result);
 
  private:
-  const CallbackList& callbacks_;
+  CallbackList callbacks_;
+  Index max_iterations_;
+  Index iterations_ = 0;
+  bool begun_ = false, stopped_ = false, ended_ = false;
+  std::string reason_;
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <limits>
 
 #include "graph/error.h"
-#include "optim/gradient_descent.h"
+#include "graph/random.h"
+#include "optim/iteration_loop.h"
 #include "optim/line_search.h"
 
 namespace dagml {
@@ -20,9 +20,9 @@ CoordinateDescent::CoordinateDescent(CoordinateDescentOptions options) : options
 
 Result CoordinateDescent::minimize(Objective& objective, const Vector& x0, const CallbackList& callbacks) const {
   check_start(objective, x0, "CoordinateDescent");
-  const StopOptions& stop = options_.stop;
   const Index p = x0.size();
-  const bool want_gradient = stop.gradient_tolerance > 0;
+  const bool want_gradient = options_.stop.gradient_tolerance > 0;
+  IterationLoop loop(options_.stop, callbacks);
   Result result;
   Vector x = x0, g, x_prev;
   auto evaluate = [&](const Vector& at) {
@@ -30,64 +30,47 @@ Result CoordinateDescent::minimize(Objective& objective, const Vector& x0, const
     return want_gradient ? objective.value_and_gradient(at, g) : objective.value(at);
   };
   Scalar f = evaluate(x);
-  Scalar gnorm = want_gradient ? g.norm() : std::numeric_limits<Scalar>::quiet_NaN();
-  result.history.push_back(f);
-  Status status = Status::MaxIterations;
-  std::string reason;
-  Index t = 0;
-  CallbackRunner runner(callbacks);
-  if (!std::isfinite(f)) {
-    finish(result, x, f, gnorm, t, Status::NumericalFailure, "f is NaN or infinite at x0", stop);
-    return result;
-  }
-  runner.begin(x, f);
-  bool done = want_gradient && gnorm <= stop.gradient_tolerance;
-  if (done) status = Status::GradientTolerance;
-  Vector trial;
-  while (!done) {
-    ++t;
-    x_prev = x;
-    const Scalar f_prev = f;
-    const std::vector<Index> order = epoch_order(p, options_.seed, t - 1, options_.order == CoordinateOrder::Random);
-    for (Index j : order) {
-      if (options_.coordinate_minimizer) {
-        x[j] = options_.coordinate_minimizer(x, j);
-      } else {
-        trial = x;
-        const Scalar r = options_.search_radius * std::max(Scalar(1), std::abs(x[j]));
-        const Scalar z = brent_minimize(
-            [&](Scalar v) {
-              trial[j] = v;
-              ++result.evaluations;
-              return objective.value(trial);
-            },
-            x[j] - r, x[j] + r, 1e-10, 200);
-        trial[j] = z;
-        ++result.evaluations;
-        if (objective.value(trial) <= objective.value(x)) x[j] = z;
-        result.evaluations += 1;
+  Scalar gnorm = want_gradient ? g.norm() : IterationLoop::kNotComputed;
+  if (loop.guard("f", f) && loop.start(x, f, gnorm)) {
+    Vector trial;
+    Scalar f_prev;
+    do {
+      x_prev = x;
+      f_prev = f;
+      const std::vector<Index> order =
+          epoch_order(p, options_.seed, loop.iteration(), options_.order == CoordinateOrder::Random);
+      for (Index j : order) {
+        if (options_.coordinate_minimizer) {
+          x[j] = options_.coordinate_minimizer(x, j);
+        } else {
+          trial = x;
+          const Scalar r = options_.search_radius * std::max(Scalar(1), std::abs(x[j]));
+          const Scalar z = brent_minimize(
+              [&](Scalar v) {
+                trial[j] = v;
+                ++result.evaluations;
+                return objective.value(trial);
+              },
+              x[j] - r, x[j] + r, 1e-10, 200);
+          trial[j] = z;
+          ++result.evaluations;
+          if (objective.value(trial) <= objective.value(x)) x[j] = z;
+          result.evaluations += 1;
+        }
       }
-    }
-    f = evaluate(x);
-    if (!std::isfinite(f) || !x.allFinite()) {
-      x = x_prev;
-      f = f_prev;
-      status = Status::NumericalFailure;
-      reason = fmt::format("f became NaN or infinite in sweep {}", t);
-      break;
-    }
-    gnorm = want_gradient ? g.norm() : std::numeric_limits<Scalar>::quiet_NaN();
-    result.history.push_back(f);
-    if (runner.iteration(t, stop.max_iterations, f, gnorm, x, reason)) {
-      status = Status::CallbackStop;
-      break;
-    }
-    done = check_stop(stop, t, f_prev, f, x_prev, x, want_gradient ? gnorm : std::numeric_limits<Scalar>::infinity(),
-                      status);
+      f = evaluate(x);
+      if (!loop.guard("f", f, x)) {
+        x = x_prev;
+        f = f_prev;
+        break;
+      }
+      gnorm = want_gradient ? g.norm() : IterationLoop::kNotComputed;
+    } while (!loop.next(f_prev, f, x_prev, x, gnorm));
   }
-  finish(result, x, f, gnorm, t, status, reason, stop);
-  runner.end(result);
-  return result;
+  result.x = x;
+  result.value = f;
+  result.gradient_norm = gnorm;
+  return loop.finish(std::move(result));
 }
 
 Result minimize(Objective& objective, const Vector& x0, const CoordinateDescentOptions& options,

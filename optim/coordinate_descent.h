@@ -26,7 +26,7 @@ constexpr auto enum_names(CoordinateOrder) {
 struct CoordinateDescentOptions {
   StopOptions stop = {.max_iterations = 1000, .gradient_tolerance = 0, .value_tolerance = 0, .step_tolerance = 1e-10};
   CoordinateOrder order = CoordinateOrder::Cyclic;
-  std::uint64_t seed = 0;  // Random order: sweep s visits epoch_order(p, seed, s, true)
+  std::uint64_t seed = 0;  // Random order: sweep s visits epoch_order(p, seed, s, true) (graph/random.h)
   // Exact coordinate minimiser: given the current x and j, returns the new x_j, which is assigned
   // at once (so the minimiser may update cached state, such as LASSO residuals, as it returns).
   std::function<Scalar(const Vector& x, Index j)> coordinate_minimizer = {};

@@ -3,7 +3,8 @@
 //   find a direction p_t (the method's rule; a descent direction, gᵀp < 0, except for pure
 //   Newton steps, line_search.kind = None);
 //   find α_t along p_t (optim/line_search.h) and move x_{t+1} = x_t + α_t p_t;
-//   run the callbacks and the stopping tests of Note [Stopping rules].
+//   run the callbacks and the stopping tests of Note [Stopping rules] (IterationLoop,
+//   optim/iteration_loop.h, keeps the books).
 // A failed line search ends the run with LineSearchFailure (NumericalFailure for kind None,
 // where only a non-finite f or ∇f can fail), unless the method's on_failure asks for a retry.
 #pragma once

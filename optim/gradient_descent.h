@@ -24,7 +24,7 @@ struct FirstOrderOptions {
   StopOptions stop = {};   // max_iterations counts steps (full batch) or epochs (minibatch)
   Index batch_size = 0;    // 0: full batch; k ≥ 1: minibatches of k rows (objective.num_samples() ≥ 1)
   bool shuffle = true;     // minibatch: a new seeded order each epoch; false: rows in order
-  std::uint64_t seed = 0;  // the order of epoch e depends only on (n, seed, e)
+  std::uint64_t seed = 0;  // epoch e visits epoch_order(n, seed, e, shuffle) (graph/random.h)
   bool keep_best = false;  // return the evaluated iterate with the lowest f (subgradient methods)
 };
 
@@ -52,10 +52,5 @@ requires(sizeof...(Cs) > 0) Result minimize(Objective& objective, const Vector& 
                                             const FirstOrderOptions& options, Cs&... callbacks) {
   return minimize(objective, x0, rule, options, CallbackList{static_cast<Callback*>(&callbacks)...});
 }
-
-// The order of epoch `epoch` over n rows: 0..n−1 when !shuffle, else shuffle_indices (Fisher–Yates
-// with unbiased rejection sampling, graph/random.h) driven by std::mt19937_64 seeded with
-// derive_seed(seed, epoch), so it is portable across standard libraries.
-std::vector<Index> epoch_order(Index n, std::uint64_t seed, Index epoch, bool shuffle);
 
 }  // namespace dagml

@@ -12,8 +12,7 @@
 namespace dagml {
 
 GraphObjective::GraphObjective(Var loss, std::vector<Var> parameters, GraphObjectiveOptions options)
-    : graph_(loss.valid() ? &loss.graph() : nullptr),
-      loss_(loss),
+    : loss_(loss),
       parameters_(std::move(parameters)),
       options_(std::move(options)) {
   if (!loss.valid()) throw ValueError("GraphObjective: the loss is not a node");
@@ -23,39 +22,39 @@ GraphObjective::GraphObjective(Var loss, std::vector<Var> parameters, GraphObjec
   offsets_.push_back(0);
   for (std::size_t k = 0; k < parameters_.size(); ++k) {
     const Var p = parameters_[k];
-    graph_->check_owns(p, "GraphObjective parameter");
-    if (graph_->node(p.id()).kind != NodeKind::Parameter)
-      throw ValueError(fmt::format("GraphObjective: {} is not a parameter node", describe(*graph_, p.id())));
+    graph().check_owns(p, "GraphObjective parameter");
+    if (graph().node(p.id()).kind != NodeKind::Parameter)
+      throw ValueError(fmt::format("GraphObjective: {} is not a parameter node", describe(graph(), p.id())));
     for (std::size_t j = 0; j < k; ++j)
       if (parameters_[j] == p)
-        throw ValueError(fmt::format("GraphObjective: parameter {} is listed twice", describe(*graph_, p.id())));
+        throw ValueError(fmt::format("GraphObjective: parameter {} is listed twice", describe(graph(), p.id())));
     offsets_.push_back(offsets_.back() + p.value().size());
   }
   dimension_ = offsets_.back();
   for (const auto& [input, value] : options_.data) {
-    graph_->check_owns(input, "GraphObjective data");
-    if (graph_->node(input.id()).kind != NodeKind::Input)
-      throw ValueError(fmt::format("GraphObjective: data node {} is not an input", describe(*graph_, input.id())));
+    graph().check_owns(input, "GraphObjective data");
+    if (graph().node(input.id()).kind != NodeKind::Input)
+      throw ValueError(fmt::format("GraphObjective: data node {} is not an input", describe(graph(), input.id())));
     if (value.cols() != input.cols())
       throw ValueError(fmt::format("GraphObjective: data for {} must have {} columns, got {}",
-                                   describe(*graph_, input.id()), input.cols(), value.cols()));
+                                   describe(graph(), input.id()), input.cols(), value.cols()));
     if (value.rows() < 1 || (num_samples_ > 0 && value.rows() != num_samples_))
       throw ValueError(
           fmt::format("GraphObjective: every data tensor must have the same row count n >= 1; "
                       "{} has {} rows, expected {}",
-                      describe(*graph_, input.id()), value.rows(), num_samples_));
+                      describe(graph(), input.id()), value.rows(), num_samples_));
     if (!value.allFinite())
       throw ValueError(
-          fmt::format("GraphObjective: data for {} has NaN or infinite values", describe(*graph_, input.id())));
+          fmt::format("GraphObjective: data for {} has NaN or infinite values", describe(graph(), input.id())));
     num_samples_ = value.rows();
   }
   batch_scratch_.resize(options_.data.size());
   full_fed_ = false;
   gradients_ = gradients(loss_, parameters_);
-  value_exec_ = std::make_unique<Executor>(*graph_, std::vector<Var>{loss_});
+  value_exec_ = std::make_unique<Executor>(graph(), std::vector<Var>{loss_});
   std::vector<Var> outs{loss_};
   outs.insert(outs.end(), gradients_.begin(), gradients_.end());
-  gradient_exec_ = std::make_unique<Executor>(*graph_, outs);
+  gradient_exec_ = std::make_unique<Executor>(graph(), outs);
 }
 
 std::unique_ptr<GraphObjective> GraphObjective::least_squares(Var residuals, std::vector<Var> parameters,
@@ -80,14 +79,14 @@ void GraphObjective::set_parameters(const Vector& x) {
   if (x.size() != dimension_)
     throw ShapeError(fmt::format("GraphObjective: x must have {} entries, got {}", dimension_, x.size()));
   for (std::size_t k = 0; k < parameters_.size(); ++k) {
-    Tensor& v = graph_->parameter_value(parameters_[k]);
+    Tensor& v = graph().parameter_value(parameters_[k]);
     Eigen::Map<Vector>(v.data(), v.size()) = x.segment(offsets_[k], v.size());
   }
 }
 
 void GraphObjective::feed_full() {
   if (full_fed_) return;
-  for (const auto& [input, value] : options_.data) graph_->set_value(input, value);
+  for (const auto& [input, value] : options_.data) graph().set_value(input, value);
   full_fed_ = true;
 }
 
@@ -127,7 +126,7 @@ Scalar GraphObjective::batch_value_and_gradient(const Vector& x, std::span<const
         throw ValueError(fmt::format("GraphObjective: batch row {} is outside [0, {})", rows[i], num_samples_));
       batch.row(static_cast<Index>(i)) = full.row(rows[i]);
     }
-    graph_->set_value(options_.data[d].first, batch);
+    graph().set_value(options_.data[d].first, batch);
   }
   full_fed_ = false;
   gradient_exec_->run();
@@ -150,11 +149,11 @@ void GraphObjective::build_hessian() {
       hessian_block_transposed_.push_back(!rows_from_i);
     }
   }
-  hessian_exec_ = std::make_unique<Executor>(*graph_, hessian_blocks_);
+  hessian_exec_ = std::make_unique<Executor>(graph(), hessian_blocks_);
   std::vector<Var> outs{loss_};
   outs.insert(outs.end(), gradients_.begin(), gradients_.end());
   outs.insert(outs.end(), hessian_blocks_.begin(), hessian_blocks_.end());
-  fused_exec_ = std::make_unique<Executor>(*graph_, outs);
+  fused_exec_ = std::make_unique<Executor>(graph(), outs);
 }
 
 void GraphObjective::read_hessian(Tensor& hessian) const {
@@ -203,18 +202,18 @@ void GraphObjective::hessian_vector_product(const Vector& x, const Vector& v, Ve
     std::vector<Var> terms;
     for (std::size_t i = 0; i < k; ++i) {
       const Var p = parameters_[i];
-      hvp_inputs_.push_back(graph_->input(fmt::format("hvp_v{}", i), Tensor::Zero(p.rows(), p.cols())));
+      hvp_inputs_.push_back(graph().input(fmt::format("hvp_v{}", i), Tensor::Zero(p.rows(), p.cols())));
       terms.push_back(sum(mul(gradients_[i], hvp_inputs_.back())));
     }
     hvp_outputs_ = gradients(add_n(terms), parameters_);
-    hvp_exec_ = std::make_unique<Executor>(*graph_, hvp_outputs_);
+    hvp_exec_ = std::make_unique<Executor>(graph(), hvp_outputs_);
   }
   set_parameters(x);
   feed_full();
   for (std::size_t i = 0; i < k; ++i) {
     const Var p = parameters_[i];
     hvp_scratch_ = Eigen::Map<const Tensor>(v.data() + offsets_[i], p.rows(), p.cols());
-    graph_->set_value(hvp_inputs_[i], hvp_scratch_);
+    graph().set_value(hvp_inputs_[i], hvp_scratch_);
   }
   hvp_exec_->run();
   product.resize(dimension_);
@@ -235,7 +234,7 @@ void GraphObjective::residuals(const Vector& x, Vector& r, Tensor* jac) {
       for (const Var& p : parameters_) jacobian_blocks_.push_back(jacobian(residuals_, p));
       std::vector<Var> outs{residuals_};  // a Jacobian need not depend on r itself (linear r)
       outs.insert(outs.end(), jacobian_blocks_.begin(), jacobian_blocks_.end());
-      jacobian_exec_ = std::make_unique<Executor>(*graph_, outs);
+      jacobian_exec_ = std::make_unique<Executor>(graph(), outs);
     }
     jacobian_exec_->run();
     const Index m = residuals_.value().size();

@@ -75,8 +75,9 @@ class GraphObjective final : public Objective {
   void read_gradient(Vector& gradient) const;
   void build_hessian();
   void read_hessian(Tensor& hessian) const;
+  // Through the loss node, so the objective follows its graph when the Graph is moved.
+  Graph& graph() const { return loss_.graph(); }
 
-  Graph* graph_;
   Var loss_;
   Var residuals_;
   std::vector<Var> parameters_;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "graph/error.h"
+#include "optim/iteration_loop.h"
 
 namespace dagml {
 
@@ -41,7 +42,7 @@ Result ProjectedGradient::minimize(Objective& objective, const Vector& x0, const
     if (bound->size() > 0 && bound->size() != objective.dimension())
       throw ShapeError(fmt::format("ProjectedGradient: box bounds must have {} entries, got {}", objective.dimension(),
                                    bound->size()));
-  const StopOptions& stop = options_.stop;
+  IterationLoop loop(options_.stop, callbacks);
   Result result;
   Vector x = x0, g, x_new, g_new, x_prev;
   box.project(x);
@@ -52,61 +53,45 @@ Result ProjectedGradient::minimize(Objective& objective, const Vector& x0, const
   };
   Scalar f = objective.value_and_gradient(x, g);
   result.evaluations = 1;
-  result.history.push_back(f);
   Scalar pg = stationarity(x, g);
-  Status status = Status::MaxIterations;
-  std::string reason;
-  Index t = 0;
-  CallbackRunner runner(callbacks);
-  if (!std::isfinite(f) || !g.allFinite()) {
-    finish(result, x, f, pg, t, Status::NumericalFailure, "f or its gradient is NaN or infinite at x0", stop);
-    return result;
-  }
-  runner.begin(x, f);
-  bool done = stop.gradient_tolerance > 0 && pg <= stop.gradient_tolerance;
-  if (done) status = Status::GradientTolerance;
-  while (!done) {
-    Scalar f_new = 0;
-    bool ok = false;
-    if (options_.schedule) {
-      x_new = x - options_.schedule->at(t + 1) * g;
-      box.project(x_new);
-      f_new = objective.value_and_gradient(x_new, g_new);
-      ++result.evaluations;
-      ok = std::isfinite(f_new) && g_new.allFinite();
-    } else {
-      Scalar alpha = options_.step;
-      for (Index k = 0; k < options_.max_backtracks && !ok; ++k, alpha *= 0.5) {
-        x_new = x - alpha * g;
+  if (loop.guard("f or gradient", f, g) && loop.start(x, f, pg)) {
+    for (;;) {
+      Scalar f_new = 0;
+      if (options_.schedule) {
+        x_new = x - options_.schedule->at(loop.iteration() + 1) * g;
         box.project(x_new);
         f_new = objective.value_and_gradient(x_new, g_new);
         ++result.evaluations;
-        ok = std::isfinite(f_new) && g_new.allFinite() && f_new <= f + options_.c1 * g.dot(x_new - x);
+        if (!loop.guard("f or gradient", f_new, g_new)) break;
+      } else {
+        bool ok = false;
+        Scalar alpha = options_.step;
+        for (Index k = 0; k < options_.max_backtracks && !ok; ++k, alpha *= 0.5) {
+          x_new = x - alpha * g;
+          box.project(x_new);
+          f_new = objective.value_and_gradient(x_new, g_new);
+          ++result.evaluations;
+          ok = std::isfinite(f_new) && g_new.allFinite() && f_new <= f + options_.c1 * g.dot(x_new - x);
+        }
+        if (!ok) {
+          loop.fail(Status::LineSearchFailure, fmt::format("backtracking found no sufficient decrease at iteration {}",
+                                                           loop.iteration() + 1));
+          break;
+        }
       }
+      const Scalar f_prev = f;
+      x_prev = x;
+      std::swap(x, x_new);
+      std::swap(g, g_new);
+      f = f_new;
+      pg = stationarity(x, g);
+      if (loop.next(f_prev, f, x_prev, x, pg)) break;
     }
-    if (!ok) {
-      status = options_.schedule ? Status::NumericalFailure : Status::LineSearchFailure;
-      reason = options_.schedule ? fmt::format("f or its gradient became NaN or infinite at iteration {}", t + 1)
-                                 : fmt::format("backtracking found no sufficient decrease at iteration {}", t + 1);
-      break;
-    }
-    ++t;
-    const Scalar f_prev = f;
-    x_prev = x;
-    std::swap(x, x_new);
-    std::swap(g, g_new);
-    f = f_new;
-    pg = stationarity(x, g);
-    result.history.push_back(f);
-    if (runner.iteration(t, stop.max_iterations, f, pg, x, reason)) {
-      status = Status::CallbackStop;
-      break;
-    }
-    done = check_stop(stop, t, f_prev, f, x_prev, x, pg, status);
   }
-  finish(result, x, f, pg, t, status, reason, stop);
-  runner.end(result);
-  return result;
+  result.x = x;
+  result.value = f;
+  result.gradient_norm = pg;
+  return loop.finish(std::move(result));
 }
 
 Result minimize(Objective& objective, const Vector& x0, const ProjectedGradientOptions& options,

@@ -30,6 +30,7 @@
 #include "optim/gauss_newton.h"
 #include "optim/gradient_descent.h"
 #include "optim/graph_objective.h"
+#include "optim/iteration_loop.h"
 #include "optim/lbfgs.h"
 #include "optim/levenberg_marquardt.h"
 #include "optim/line_search.h"

@@ -18,6 +18,7 @@
 #include "models/metrics/classification_metrics.h"
 #include "optim/gradient_descent.h"
 #include "optim/graph_objective.h"
+#include "optim/iteration_loop.h"
 #include "optim/lbfgs.h"
 #include "optim/update_rule.h"
 
@@ -35,7 +36,7 @@ LinearSVC::LinearSVC(const LinearSVCOptions& options) : options_(options) {
     throw ValueError(fmt::format("LinearSVC: expected smoothing > 0, found {}", options.smoothing));
 }
 
-void LinearSVC::fit_primal(const Tensor& X, const Vector& s, Scalar C, Scalar B) {
+void LinearSVC::fit_primal(const Tensor& X, const Vector& s, Scalar C, Scalar B, const CallbackList& callbacks) {
   // J(w, b) = ½‖w‖² + ½(b/B)² + C Σᵢ h(yᵢ(wᵀxᵢ + b)), h the hinge or its smoothing.
   Graph g;
   const Var Xv = g.input("X", X), yv = g.input("y", Tensor(s));
@@ -60,20 +61,22 @@ void LinearSVC::fit_primal(const Tensor& X, const Vector& s, Scalar C, Scalar B)
     const GradientStep rule({.schedule = StepSchedule::strongly_convex(1.0)});
     r = minimize(
         objective, objective.parameters_vector(), rule,
-        FirstOrderOptions{.stop = {.max_iterations = options_.max_iter, .gradient_tolerance = 0}, .keep_best = true});
-    converged_ = true;
+        FirstOrderOptions{.stop = {.max_iterations = options_.max_iter, .gradient_tolerance = 0}, .keep_best = true},
+        callbacks);
   } else {
     r = minimize(objective, objective.parameters_vector(),
-                 LbfgsOptions{.stop = {.max_iterations = options_.max_iter, .gradient_tolerance = options_.tol}});
-    converged_ = r.converged();
+                 LbfgsOptions{.stop = {.max_iterations = options_.max_iter, .gradient_tolerance = options_.tol}},
+                 callbacks);
   }
+  converged_ = r.converged();
   iterations_ = r.iterations;
   objective.set_parameters(r.x);
+  result_ = std::move(r);
   coef_ = w.value().col(0);
   intercept_ = B > 0 ? b.value()(0, 0) : 0;
 }
 
-LinearSVC& LinearSVC::fit(const Tensor& X, const Vector& y) {
+LinearSVC& LinearSVC::fit(const Tensor& X, const Vector& y, const CallbackList& callbacks) {
   const char* who = "LinearSVC::fit";
   const Index K = check_classification_data(X, y, who);
   if (K != 2) throw ValueError(fmt::format("{}: expected binary labels 0/1, found {} classes (use OneVsRest)", who, K));
@@ -83,7 +86,7 @@ LinearSVC& LinearSVC::fit(const Tensor& X, const Vector& y) {
   const Vector s = 2 * y.array() - 1;
   // Q̄ᵢᵢ = ‖x̃ᵢ‖²
   if (options_.solver != LinearSvcSolver::Dual) {
-    fit_primal(X, s, C, B);
+    fit_primal(X, s, C, B, callbacks);
     dual_coef_.resize(0);
     const Vector f = (X * coef_).array() + intercept_;
     slacks_ = (1 - s.cwiseProduct(f).array()).max(0).matrix();
@@ -96,35 +99,67 @@ LinearSVC& LinearSVC::fit(const Tensor& X, const Vector& y) {
   const Vector qd = X.rowwise().squaredNorm().array() + B * B;
   Vector alpha = Vector::Zero(n), w = Vector::Zero(d);
   Scalar wb = 0;  // the weight of the constant feature B
+  // The iterate the callbacks see and Result::x: (w, b) — b only with an intercept — then α.
+  const Index head = B > 0 ? d + 1 : d;
+  auto iterate = [&] {
+    Vector x(head + n);
+    x.head(d) = w;
+    if (B > 0) x(d) = wb * B;
+    x.tail(n) = alpha;
+    return x;
+  };
   std::vector<Index> order = iota_indices(n);
   std::mt19937_64 rng(options_.seed);
-  converged_ = false;
-  for (iterations_ = 1; iterations_ <= options_.max_iter; ++iterations_) {
-    shuffle_indices(order, rng);
-    Scalar pg_max = -std::numeric_limits<Scalar>::infinity(), pg_min = -pg_max;
-    for (Index i : order) {
-      if (qd(i) <= 0) continue;  // a zero row with no intercept cannot move
-      const Scalar G = s(i) * (X.row(i).dot(w) + wb * B) - 1;
-      Scalar pg = G;
-      if (alpha(i) <= 0)
-        pg = std::min<Scalar>(G, 0);
-      else if (alpha(i) >= C)
-        pg = std::max<Scalar>(G, 0);
-      pg_max = std::max(pg_max, pg);
-      pg_min = std::min(pg_min, pg);
-      if (pg == 0) continue;
-      const Scalar old = alpha(i);
-      alpha(i) = std::min(std::max(old - G / qd(i), Scalar(0)), C);
-      const Scalar step = (alpha(i) - old) * s(i);
-      w += step * X.row(i).transpose();
-      wb += step * B;
-    }
-    if (pg_max - pg_min < options_.tol) {
-      converged_ = true;
-      break;
+  IterationLoop loop({.max_iterations = options_.max_iter, .gradient_tolerance = 0}, callbacks);
+  Scalar value = 0;  // the dual objective ½‖w̃‖² − Σα (minimisation form), 0 at α = 0
+  Scalar spread = IterationLoop::kNotComputed;  // max PG − min PG of the last epoch
+  if (loop.start(loop.watched() ? iterate() : Vector(), value)) {
+    for (;;) {
+      shuffle_indices(order, rng);
+      Scalar pg_max = -std::numeric_limits<Scalar>::infinity(), pg_min = -pg_max;
+      for (Index i : order) {
+        if (qd(i) <= 0) continue;  // a zero row with no intercept cannot move
+        const Scalar G = s(i) * (X.row(i).dot(w) + wb * B) - 1;
+        Scalar pg = G;
+        if (alpha(i) <= 0)
+          pg = std::min<Scalar>(G, 0);
+        else if (alpha(i) >= C)
+          pg = std::max<Scalar>(G, 0);
+        pg_max = std::max(pg_max, pg);
+        pg_min = std::min(pg_min, pg);
+        if (pg == 0) continue;
+        const Scalar old = alpha(i);
+        alpha(i) = std::min(std::max(old - G / qd(i), Scalar(0)), C);
+        const Scalar step = (alpha(i) - old) * s(i);
+        w += step * X.row(i).transpose();
+        wb += step * B;
+      }
+      spread = pg_max - pg_min;
+      value = 0.5 * (w.squaredNorm() + wb * wb) - alpha.sum();
+      if (loop.step(value, spread, loop.watched() ? iterate() : Vector())) break;
+      if (spread < options_.tol) {
+        loop.converge(Status::GradientTolerance,
+                      fmt::format("converged: projected-gradient spread {:.3g} < tol after {} epochs", spread,
+                                  loop.iteration()));
+        break;
+      }
+      if (loop.exhausted()) break;
     }
   }
-  iterations_ = std::min(iterations_, options_.max_iter);
+  Result result;
+  result.x = iterate();
+  result.value = value;
+  result.gradient_norm = spread;
+  const Vector last = result.x;
+  result = loop.finish(std::move(result));
+  if (result.x != last) {  // a callback's on_end put another iterate in the result
+    w = result.x.head(d);
+    wb = B > 0 ? result.x(d) / B : 0;
+    alpha = result.x.tail(n);
+  }
+  converged_ = result.converged();
+  iterations_ = result.iterations;
+  result_ = std::move(result);
   coef_ = w;
   intercept_ = wb * B;
   dual_coef_ = alpha.cwiseProduct(s);
@@ -174,6 +209,10 @@ Scalar LinearSVC::dual_objective() const {
 Index LinearSVC::num_iterations() const {
   check_fitted(fitted_, "LinearSVC::num_iterations");
   return iterations_;
+}
+const Result& LinearSVC::fit_result() const {
+  check_fitted(fitted_, "LinearSVC::fit_result");
+  return result_;
 }
 bool LinearSVC::converged() const {
   check_fitted(fitted_, "LinearSVC::converged");

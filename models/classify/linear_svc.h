@@ -23,6 +23,16 @@
 //   Smoothed     L-BFGS on the smoothed hinge (1/β) log(1 + e^{β(1 − m)}) ≥ max(0, 1 − m), whose
 //                gap is at most log 2 / β per sample; stop at ‖∇‖ ≤ tol or max_iter iterations.
 // Primal and dual optima agree (a test checks it); the dual coefficients are then not available.
+//
+// Callbacks (optim/callbacks.h, Note [Iteration loop] in optim/iteration_loop.h): on_begin, then
+// on_iteration after every epoch (Dual) or iteration (primal solvers), then on_end with
+// fit_result(). x starts with (w, b) — b only with fit_intercept — and for the Dual solver goes on
+// with α (n entries); the value is the objective being minimised: the dual ½‖w̃‖² − Σα (Dual, the
+// negative of dual_objective()), the primal J (Subgradient), its smoothing (Smoothed); the
+// gradient norm is the projected-gradient spread max PG − min PG of the epoch (Dual) or ‖∇J‖
+// (primal). A Stop ends the fit after that epoch or iteration with Status::CallbackStop; the model
+// is built from the result's x (EarlyStopping may restore an earlier iterate). The Dual solver's
+// convergence (spread < tol) is reported as Status::GradientTolerance.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +40,8 @@
 
 #include "graph/tensor.h"
 #include "models/classify/score_labels.h"
+#include "optim/callbacks.h"
+#include "optim/result.h"
 
 namespace dagml {
 
@@ -55,7 +67,8 @@ class LinearSVC {
 
   // X: n×d, y: n labels in {0, 1}, both present (use OneVsRest for K > 2). Throws ShapeError /
   // ValueError for bad shapes, NaN or infinite values, empty data, bad labels, one class only.
-  LinearSVC& fit(const Tensor& X, const Vector& y);
+  // The callbacks are called as described above.
+  LinearSVC& fit(const Tensor& X, const Vector& y, const CallbackList& callbacks = {});
 
   Vector decision_function(const Tensor& X) const;  // wᵀx + b
   Vector predict(const Tensor& X) const;
@@ -69,18 +82,24 @@ class LinearSVC {
   Scalar primal_objective() const;  // ½‖w̃‖² + C Σξ at the solution (C as used, after half_norm)
   Scalar dual_objective() const;    // Σα − ½‖w̃‖² (≤ primal; equal at the optimum); NaN for primal solvers
   Index num_iterations() const;     // epochs
-  bool converged() const;           // Subgradient: true when it ran max_iter steps (no test exists)
+  // A convergence test held: Dual — the spread fell below tol; Smoothed — ‖∇J‖ ≤ tol;
+  // Subgradient has no convergence test, so false (it runs max_iter steps: MaxIterations).
+  bool converged() const;
+  // The solver's Result: x as the callbacks' (see above), value, iterations, status, message,
+  // history. Of the fit in this process: not saved in files.
+  const Result& fit_result() const;
 
   void save(const std::string& path) const;
   static LinearSVC load(const std::string& path);
 
  private:
-  void fit_primal(const Tensor& X, const Vector& s, Scalar C, Scalar B);
+  void fit_primal(const Tensor& X, const Vector& s, Scalar C, Scalar B, const CallbackList& callbacks);
   LinearSVCOptions options_;
   Vector coef_, dual_coef_, slacks_;
   Scalar intercept_ = 0, primal_ = 0, dual_ = 0;
   Index iterations_ = 0;
   bool converged_ = false, fitted_ = false;
+  Result result_;
 };
 
 }  // namespace dagml

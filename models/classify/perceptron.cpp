@@ -11,6 +11,7 @@
 #include "models/data/validate.h"
 #include "models/io/text_model_file.h"
 #include "models/metrics/classification_metrics.h"
+#include "optim/iteration_loop.h"
 
 namespace dagml {
 
@@ -21,7 +22,7 @@ Perceptron::Perceptron(const PerceptronOptions& options) : options_(options) {
     throw ValueError(fmt::format("Perceptron: expected max_epochs ≥ 1, found {}", options.max_epochs));
 }
 
-Perceptron& Perceptron::fit(const Tensor& X, const Vector& y) {
+Perceptron& Perceptron::fit(const Tensor& X, const Vector& y, const CallbackList& callbacks) {
   const char* who = "Perceptron::fit";
   const Index K = check_classification_data(X, y, who);
   if (K != 2) throw ValueError(fmt::format("{}: expected binary labels 0/1, found {} classes (use OneVsRest)", who, K));
@@ -38,49 +39,80 @@ Perceptron& Perceptron::fit(const Tensor& X, const Vector& y) {
     const Scalar m = s(i) * Xt.row(i).dot(beta);
     return options_.strict ? m < 0 : m <= 0;
   };
+  auto violators = [&] {  // |V|: the training samples the current β gets wrong
+    Index count = 0;
+    for (Index i = 0; i < n; ++i) count += mistake(i) ? 1 : 0;
+    return static_cast<Scalar>(count);
+  };
+  // The parameters fit() would return now: β, or the average of β over the visits so far.
+  auto returned = [&]() -> Vector {
+    return options_.averaged && visits > 0 ? Vector(sum / static_cast<Scalar>(visits)) : beta;
+  };
+  IterationLoop loop({.max_iterations = options_.max_epochs, .gradient_tolerance = 0}, callbacks);
+  Scalar value = violators();  // the last value reported: |V| at the start
   updates_ = 0;
-  converged_ = false;
-  if (options_.order == PerceptronOrder::Cyclic) {
-    std::vector<Index> order = iota_indices(n);
-    std::mt19937_64 rng(options_.seed);
-    for (epochs_ = 1; epochs_ <= options_.max_epochs; ++epochs_) {
-      if (options_.shuffle) shuffle_indices(order, rng);
-      Index mistakes = 0;
-      for (Index i : order) {
-        if (mistake(i)) {
-          beta += options_.eta * s(i) * Xt.row(i).transpose();
-          ++mistakes;
+  if (loop.start(beta, value)) {
+    if (options_.order == PerceptronOrder::Cyclic) {
+      std::vector<Index> order = iota_indices(n);
+      std::mt19937_64 rng(options_.seed);
+      for (;;) {
+        if (options_.shuffle) shuffle_indices(order, rng);
+        Index mistakes = 0;
+        for (Index i : order) {
+          if (mistake(i)) {
+            beta += options_.eta * s(i) * Xt.row(i).transpose();
+            ++mistakes;
+          }
+          sum += beta;
+          ++visits;
         }
-        sum += beta;
-        ++visits;
+        updates_ += mistakes;
+        value = static_cast<Scalar>(mistakes);
+        if (loop.step(value, IterationLoop::kNotComputed, loop.watched() ? returned() : Vector())) break;
+        if (mistakes == 0) {
+          loop.converge(Status::GradientTolerance,
+                        fmt::format("converged: an epoch without a mistake after {} epochs", loop.iteration()));
+          break;
+        }
+        if (loop.exhausted()) break;
       }
-      updates_ += mistakes;
-      if (mistakes == 0) {
-        converged_ = true;
-        break;
+    } else {
+      // One iteration is a pass of up to n updates, each on the lowest-index violator; a pass ends
+      // early when no violator is left.
+      if (value == 0) loop.converge(Status::GradientTolerance, "converged: the start has no violator");
+      while (loop.running()) {
+        bool separated = false;
+        for (Index k = 0; k < n && !separated; ++k) {
+          Index i = 0;
+          while (i < n && !mistake(i)) ++i;
+          separated = i == n;
+          if (separated) break;
+          beta += options_.eta * s(i) * Xt.row(i).transpose();
+          sum += beta;
+          ++visits;
+          ++updates_;
+        }
+        value = separated ? 0 : violators();
+        if (loop.step(value, IterationLoop::kNotComputed, loop.watched() ? returned() : Vector())) break;
+        if (value == 0) {
+          loop.converge(Status::GradientTolerance,
+                        fmt::format("converged: no violator left after {} updates", updates_));
+          break;
+        }
+        if (loop.exhausted()) break;
       }
     }
-    epochs_ = std::min(epochs_, options_.max_epochs);
-  } else {
-    const Index limit = options_.max_epochs * n;
-    for (;;) {
-      Index i = 0;
-      while (i < n && !mistake(i)) ++i;
-      if (i == n) {
-        converged_ = true;
-        break;
-      }
-      if (updates_ >= limit) break;
-      beta += options_.eta * s(i) * Xt.row(i).transpose();
-      sum += beta;
-      ++visits;
-      ++updates_;
-    }
-    epochs_ = (updates_ + n - 1) / n;
   }
-  if (options_.averaged && visits > 0) beta = sum / static_cast<Scalar>(visits);
-  coef_ = beta.head(d);
-  intercept_ = options_.fit_intercept ? beta(d) : 0;
+  Result result;
+  result.x = returned();
+  result.value = value;
+  result.gradient_norm = IterationLoop::kNotComputed;
+  result = loop.finish(std::move(result));
+  epochs_ = result.iterations;
+  converged_ = result.converged();
+  coef_ = result.x.head(d);
+  intercept_ = options_.fit_intercept ? result.x(d) : 0;
+  result_ = std::move(result);
   fitted_ = true;
   return *this;
 }
@@ -93,6 +125,11 @@ Vector Perceptron::decision_function(const Tensor& X) const {
 Vector Perceptron::predict(const Tensor& X) const { return labels_from_scores(decision_function(X), options_.zero); }
 
 Scalar Perceptron::score(const Tensor& X, const Vector& y) const { return accuracy_score(y, predict(X)); }
+
+const Result& Perceptron::fit_result() const {
+  check_fitted(fitted_, "Perceptron::fit_result");
+  return result_;
+}
 
 const Vector& Perceptron::coef() const {
   check_fitted(fitted_, "Perceptron::coef");

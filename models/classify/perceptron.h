@@ -13,6 +13,16 @@
 // separable data this happens after finitely many updates (Novikoff); otherwise max_epochs ends
 // it and converged() is false.
 // Averaged: the returned β is the mean of β over every sample visit (Freund & Schapire 1999).
+//
+// Callbacks (optim/callbacks.h, Note [Iteration loop] in optim/iteration_loop.h): on_begin with
+// β₀ and |V(β₀)|, the number of training samples β₀ gets wrong; on_iteration after every epoch
+// (Cyclic) or every pass of up to n updates (LowestViolator), with value = the mistakes (updates)
+// made in the epoch (Cyclic) or the violators |V| left after the pass (LowestViolator), no
+// gradient norm (NaN), and x = the β fit() would return at that point (the running average when
+// averaged; d + 1 entries, w then b); on_end with fit_result(). A Stop ends the fit after that
+// epoch or pass with Status::CallbackStop; the model takes its β from the result (EarlyStopping
+// may restore an earlier one). "No mistake" is reported as Status::GradientTolerance (the
+// perceptron risk and its subgradient are 0).
 #pragma once
 
 #include <cstdint>
@@ -20,6 +30,8 @@
 
 #include "graph/tensor.h"
 #include "models/classify/score_labels.h"
+#include "optim/callbacks.h"
+#include "optim/result.h"
 
 namespace dagml {
 
@@ -49,8 +61,8 @@ class Perceptron {
 
   // X: n×d, y: n labels in {0, 1}, both present. Throws ShapeError / ValueError for bad shapes,
   // NaN or infinite values, empty data, labels other than 0/1 (use OneVsRest for K > 2) or one
-  // class only.
-  Perceptron& fit(const Tensor& X, const Vector& y);
+  // class only. The callbacks are called as described above.
+  Perceptron& fit(const Tensor& X, const Vector& y, const CallbackList& callbacks = {});
   Vector decision_function(const Tensor& X) const;  // f(x) = wᵀx + b
   Vector predict(const Tensor& X) const;
   Scalar score(const Tensor& X, const Vector& y) const;
@@ -58,8 +70,11 @@ class Perceptron {
   const Vector& coef() const;  // w, length d
   Scalar intercept() const;    // b (0 without fit_intercept)
   Index num_updates() const;   // updates made
-  Index num_epochs() const;    // epochs run (LowestViolator: ⌈updates / n⌉)
+  Index num_epochs() const;    // epochs run (LowestViolator: passes of up to n updates, ⌈updates / n⌉)
   bool converged() const;      // the last epoch (or V) had no mistake
+  // x = β (w, b), value as the callbacks' (see above), iterations = num_epochs(), status,
+  // message, history. Of the fit in this process: not saved in files.
+  const Result& fit_result() const;
 
   void save(const std::string& path) const;
   static Perceptron load(const std::string& path);
@@ -70,6 +85,7 @@ class Perceptron {
   Scalar intercept_ = 0;
   Index updates_ = 0, epochs_ = 0;
   bool converged_ = false, fitted_ = false;
+  Result result_;
 };
 
 }  // namespace dagml

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "graph/error.h"
+#include "optim/iteration_loop.h"
 
 namespace dagml {
 namespace {
@@ -99,9 +100,7 @@ struct Smo {
 
   Scalar objective() const { return 0.5 * alpha.dot(G + p); }
 
-  Index max_iter(const SmoOptions& o) const {
-    return o.max_iter >= 0 ? o.max_iter : std::max<Index>(10'000'000, 100 * n);
-  }
+  Index max_iter(const SmoOptions& o) const { return smo_iteration_limit(o, n); }
 };
 
 // ρ from one set of indices (a class for ν, everything for C): the mean of yG over free α, else
@@ -131,14 +130,62 @@ Scalar free_mean(const Smo& s, Scalar only) {
   return free > 0 ? sum / static_cast<Scalar>(free) : (ub + lb) / 2;
 }
 
+// The bookkeeping of one SMO run (Note [Iteration loop], optim/iteration_loop.h). The selection
+// at the top of each pass measures the violation of the current α, so iteration t (the t-th
+// two-variable step) is reported there, followed by the KKT test and the budget. The dual
+// objective is computed only while callbacks watch, and no history is kept.
+class SmoLoop {
+ public:
+  SmoLoop(const Smo& smo, const SmoOptions& options, CallbackRunner* session)
+      : smo_(smo),
+        none_(CallbackList{}, 0),
+        loop_({.max_iterations = smo.max_iter(options), .gradient_tolerance = 0}, session ? *session : none_,
+              {.history = false}),
+        tol_(options.tol) {
+    loop_.start(smo.alpha, value());
+  }
+  bool running() const { return loop_.running(); }
+  // After the selection: reports the step just taken (if any), then tests. True when the run ends.
+  bool stop(bool no_pair, Scalar violation) {
+    if (loop_.iteration() < taken_ && loop_.step(value(), violation, smo_.alpha)) return true;
+    if (no_pair || violation < tol_) {
+      return loop_.converge(Status::GradientTolerance,
+                            fmt::format("converged: KKT violation {:.3g} < tol after {} iterations", violation,
+                                        loop_.iteration()));
+    }
+    if (loop_.exhausted()) return true;
+    ++taken_;  // the caller takes step taken_ now
+    return false;
+  }
+  void finish(SmoResult& r) {
+    const Result done = loop_.finish(Result{});
+    r.iterations = done.iterations;
+    r.status = done.status;
+    r.message = done.message;
+  }
+
+ private:
+  Scalar value() const { return loop_.watched() ? smo_.objective() : IterationLoop::kNotComputed; }
+  const Smo& smo_;
+  CallbackRunner none_;
+  IterationLoop loop_;
+  Scalar tol_;
+  Index taken_ = 0;
+};
+
 }  // namespace
 
-SmoResult smo_solve_c(SvmKernelCache& Q, const Vector& y, const Vector& upper, const SmoOptions& options) {
+Index smo_iteration_limit(const SmoOptions& o, Index n) {
+  return o.max_iter >= 0 ? o.max_iter : std::max<Index>(10'000'000, 100 * n);
+}
+
+SmoResult smo_solve_c(SvmKernelCache& Q, const Vector& y, const Vector& upper, const SmoOptions& options,
+                      CallbackRunner* session) {
   const Index n = y.size();
   Smo s{Q, y, upper, Vector::Zero(n), Vector::Constant(n, -1), Vector::Constant(n, -1), n};
   SmoResult r;
-  const Index limit = s.max_iter(options);
-  for (;;) {
+  SmoLoop loop(s, options, session);
+  while (loop.running()) {
     // i = argmax_{I_up} −yG
     Scalar gmax = -kInf;
     Index i = -1;
@@ -153,23 +200,20 @@ SmoResult smo_solve_c(SvmKernelCache& Q, const Vector& y, const Vector& upper, c
       j = s.pick_j(i, gmax, Qi, 0, gmax2, obj);
     }
     r.violation = gmax + gmax2;
-    if (j < 0 || r.violation < options.tol) {
-      r.converged = true;
-      break;
-    }
-    if (r.iterations >= limit) break;
+    if (loop.stop(j < 0, r.violation)) break;
     const Scalar* Qj = Q.row(j);
     Qi = Q.row(i);  // still resident (the cache keeps the two most recent rows)
     s.step(i, j, Qi, Qj);
-    ++r.iterations;
   }
+  loop.finish(r);
   r.rho = free_mean(s, 0);
   r.objective = s.objective();
   r.alpha = std::move(s.alpha);
   return r;
 }
 
-SmoResult smo_solve_nu(SvmKernelCache& Q, const Vector& y, Scalar nu, const SmoOptions& options) {
+SmoResult smo_solve_nu(SvmKernelCache& Q, const Vector& y, Scalar nu, const SmoOptions& options,
+                       CallbackRunner* session) {
   const Index n = y.size();
   const Index n_pos = (y.array() > 0).count(), n_neg = n - n_pos;
   if (!(nu > 0) || nu > 2.0 * static_cast<Scalar>(std::min(n_pos, n_neg)) / static_cast<Scalar>(n))
@@ -185,8 +229,8 @@ SmoResult smo_solve_nu(SvmKernelCache& Q, const Vector& y, Scalar nu, const SmoO
   }
   s.init_gradient();
   SmoResult r;
-  const Index limit = s.max_iter(options);
-  for (;;) {
+  SmoLoop loop(s, options, session);
+  while (loop.running()) {
     // i within each class: argmax −yG over I_up of that class.
     Scalar gmax_p = -kInf, gmax_n = -kInf;
     Index ip = -1, in = -1;
@@ -205,18 +249,14 @@ SmoResult smo_solve_nu(SvmKernelCache& Q, const Vector& y, Scalar nu, const SmoO
     jp = candidate(ip, gmax_p, 1, gmax2_p, obj_p);
     jn = candidate(in, gmax_n, -1, gmax2_n, obj_n);
     r.violation = std::max(gmax_p + gmax2_p, gmax_n + gmax2_n);
-    if ((jp < 0 && jn < 0) || r.violation < options.tol) {
-      r.converged = true;
-      break;
-    }
-    if (r.iterations >= limit) break;
+    if (loop.stop(jp < 0 && jn < 0, r.violation)) break;
     const bool positive = jn < 0 || (jp >= 0 && obj_p <= obj_n);
     const Index i = positive ? ip : in, j = positive ? jp : jn;
     const Scalar* Qi = Q.row(i);
     const Scalar* Qj = Q.row(j);
     s.step(i, j, Qi, Qj);
-    ++r.iterations;
   }
+  loop.finish(r);
   const Scalar r1 = free_mean(s, 1), r2 = -free_mean(s, -1);
   // For class −1, free_mean returns the mean of yG = −G; the class's own level is G, hence −.
   const Scalar margin = (r1 + r2) / 2, rho = (r1 - r2) / 2;

@@ -20,10 +20,21 @@
 // or the midpoint of its feasible interval when none is free. For ν, ρ and the margin r come
 // from the two classes' free sets, and the solution is rescaled to the C-SVM form: α ← α/r,
 // ρ ← ρ/r (LIBSVM's convention, so decision values are comparable).
+//
+// The books are kept by IterationLoop (optim/iteration_loop.h): one iteration is one
+// two-variable step. Given a callback session, each step is reported to it with value = the dual
+// objective f(α) being minimised (before the ν rescaling), gradient norm = the KKT violation
+// m(α) − M(α), and x = α; a Stop ends the run after that step (Status::CallbackStop), and a run
+// started after the session stopped ends before its first step. The KKT test reports
+// Status::GradientTolerance, the iteration limit MaxIterations.
 #pragma once
+
+#include <string>
 
 #include "graph/tensor.h"
 #include "models/classify/svm_kernel_cache.h"
+#include "optim/callbacks.h"
+#include "optim/result.h"
 
 namespace dagml {
 
@@ -37,14 +48,23 @@ struct SmoResult {
   Scalar rho = 0;        // f(x) = Σ αᵢ yᵢ k(xᵢ, x) − ρ
   Scalar objective = 0;  // the dual objective ½αᵀQα − eᵀα at the solution (for ν, of the rescaled α)
   Index iterations = 0;
-  bool converged = false;  // false: stopped by max_iter with the violation still ≥ tol
-  Scalar violation = 0;    // the final m(α) − M(α)
+  Status status = Status::MaxIterations;  // GradientTolerance (KKT test), MaxIterations, CallbackStop
+  std::string message;
+  Scalar violation = 0;  // the final m(α) − M(α)
+
+  bool converged() const { return is_converged(status); }
 };
 
-// C-SVM. y: n signs ±1; upper: n bounds Cᵢ > 0. Q must hold the same n rows.
-SmoResult smo_solve_c(SvmKernelCache& Q, const Vector& y, const Vector& upper, const SmoOptions& options);
+// The iteration limit options.max_iter stands for on n rows (−1: max(10⁷, 100 n)).
+Index smo_iteration_limit(const SmoOptions& options, Index n);
+
+// C-SVM. y: n signs ±1; upper: n bounds Cᵢ > 0. Q must hold the same n rows. `session`: the
+// fit's callbacks (null: none).
+SmoResult smo_solve_c(SvmKernelCache& Q, const Vector& y, const Vector& upper, const SmoOptions& options,
+                      CallbackRunner* session = nullptr);
 
 // ν-SVM, ν ∈ (0, 1]. Throws ValueError when ν is infeasible: ν > 2 min(n₊, n₋) / n.
-SmoResult smo_solve_nu(SvmKernelCache& Q, const Vector& y, Scalar nu, const SmoOptions& options);
+SmoResult smo_solve_nu(SvmKernelCache& Q, const Vector& y, Scalar nu, const SmoOptions& options,
+                       CallbackRunner* session = nullptr);
 
 }  // namespace dagml

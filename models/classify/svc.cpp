@@ -70,7 +70,7 @@ SVC::SVC(const SVCOptions& options) : options_(options) {
   if (!(options.cache_mb > 0)) throw ValueError(fmt::format("SVC: expected cache_mb > 0, found {}", options.cache_mb));
 }
 
-SVC& SVC::fit(const Tensor& X, const Vector& y) {
+SVC& SVC::fit(const Tensor& X, const Vector& y, const CallbackList& callbacks) {
   const char* who = "SVC::fit";
   const Index K = check_classification_data(X, y, who);
   const Index n = X.rows();
@@ -119,9 +119,14 @@ SVC& SVC::fit(const Tensor& X, const Vector& y) {
   report_.assign(static_cast<size_t>(P), SvmPairReport{});
   const Scalar C = options_.half_norm ? options_.C : options_.C / 2;
   const SmoOptions smo{.tol = options_.tol, .max_iter = options_.max_iter};
+  auto rows_of = [&](Index k) { return start[static_cast<size_t>(k) + 1] - start[static_cast<size_t>(k)]; };
+  Index max_steps = 0;  // the fit's SMO iterations at most, for the callbacks' progress display
+  for (const auto& [a, b] : pairs) max_steps += smo_iteration_limit(smo, rows_of(a) + rows_of(b));
+  CallbackRunner session(callbacks, max_steps);
 
-  // Pairs are independent: solved in parallel, each deterministically.
-  tbb::parallel_for(tbb::blocked_range<Index>(0, P, 1), [&](const tbb::blocked_range<Index>& range) {
+  // Pairs are independent: solved in parallel, each deterministically; one after the other, in
+  // pair order, while callbacks watch (they see one run, Note [Iteration loop]).
+  auto solve_pairs = [&](const tbb::blocked_range<Index>& range) {
     for (Index p = range.begin(); p != range.end(); ++p) {
       const auto [a, b] = pairs[static_cast<size_t>(p)];
       const Index sa = start[static_cast<size_t>(a)], na = start[static_cast<size_t>(a) + 1] - sa;
@@ -148,8 +153,9 @@ SVC& SVC::fit(const Tensor& X, const Vector& y) {
         Xp.bottomRows(nb) = Xs.middleRows(sb, nb);
         Q = std::make_unique<SvmKernelCache>(*kernel_, Xp, s, budget);
       }
-      const SmoResult res =
-          options_.nu > 0 ? smo_solve_nu(*Q, s, options_.nu, smo) : smo_solve_c(*Q, s, Vector::Constant(m, C), smo);
+      CallbackRunner* watch = session.watched() ? &session : nullptr;
+      const SmoResult res = options_.nu > 0 ? smo_solve_nu(*Q, s, options_.nu, smo, watch)
+                                            : smo_solve_c(*Q, s, Vector::Constant(m, C), smo, watch);
       alpha_y[static_cast<size_t>(p)] = res.alpha.cwiseProduct(s);
       rho(p) = res.rho;
       // yᵢ f(xᵢ) = (Qα)ᵢ − yᵢρ, with (Qα)ᵢ accumulated from the support vectors' rows.
@@ -157,10 +163,40 @@ SVC& SVC::fit(const Tensor& X, const Vector& y) {
       for (Index i = 0; i < m; ++i)
         if (res.alpha(i) > 0) margin += res.alpha(i) * Eigen::Map<const Vector>(Q->row(i), m);
       slacks_[static_cast<size_t>(p)] = (1 - margin.array()).max(0).matrix();
-      report_[static_cast<size_t>(p)] = {
-          a, b, res.iterations, res.converged, res.violation, res.objective, (res.alpha.array() > 0).count()};
+      report_[static_cast<size_t>(p)] = {a,
+                                         b,
+                                         res.iterations,
+                                         res.converged(),
+                                         res.violation,
+                                         res.objective,
+                                         (res.alpha.array() > 0).count(),
+                                         res.status,
+                                         res.message};
     }
-  });
+  };
+  if (session.watched()) {
+    solve_pairs(tbb::blocked_range<Index>(0, P, 1));
+  } else {
+    tbb::parallel_for(tbb::blocked_range<Index>(0, P, 1), solve_pairs);
+  }
+  // The fit's result: CallbackStop if a callback stopped it, else MaxIterations if a pair ran out
+  // of iterations, else GradientTolerance (every pair passed its KKT test).
+  result_ = Result();
+  result_.status = Status::GradientTolerance;
+  result_.gradient_norm = 0;
+  for (const SvmPairReport& r : report_) {
+    result_.iterations += r.iterations;
+    result_.value += r.objective;
+    result_.gradient_norm = std::max(result_.gradient_norm, r.violation);
+    if (r.status == Status::CallbackStop || (r.status == Status::MaxIterations && result_.converged()))
+      result_.status = r.status;
+  }
+  result_.message = result_.status == Status::CallbackStop ? session.stop_reason()
+                    : result_.converged()
+                        ? fmt::format("converged: every pair's KKT violation < tol ({} SMO iterations)",
+                                      result_.iterations)
+                        : fmt::format("not converged: a pair reached max_iter ({} SMO iterations)", result_.iterations);
+  session.end(result_);
 
   // The union of support vectors, grouped by class then by row.
   std::vector<Index> position(static_cast<size_t>(n), -1);
@@ -254,6 +290,10 @@ const Vector& SVC::slacks(Index pair) const {
 const std::vector<SvmPairReport>& SVC::fit_report() const {
   check_fitted(fitted_, "SVC::fit_report");
   return report_;
+}
+const Result& SVC::fit_result() const {
+  check_fitted(fitted_, "SVC::fit_result");
+  return result_;
 }
 bool SVC::converged() const {
   return std::all_of(fit_report().begin(), fit_report().end(), [](const SvmPairReport& r) { return r.converged; });

@@ -16,6 +16,16 @@
 // Labels are 0..K−1. In the binary problem of the pair (a, b), a < b, class b is +1 and class a
 // is −1; so for two classes f(x) > 0 means class 1. Multiclass prediction is a vote over the
 // K(K−1)/2 pairs, ties between classes going to the lower class index.
+//
+// Callbacks (optim/callbacks.h, Note [Iteration loop] in optim/iteration_loop.h): one session
+// over the pairs, which are then solved one after the other in pair order (in parallel when no
+// callback is given; the model is the same). on_begin with the first pair's start; on_iteration
+// after every SMO step of every pair, numbered 1, 2, … across pairs, with value = the pair's dual
+// objective ½αᵀQα − eᵀα (ν-SVM: ½αᵀQα, before rescaling), gradient norm = its KKT violation, and
+// x = the pair's α; on_end with fit_result(), whose x is empty (the fitted state is per pair, so
+// on_end amendments of x are not applied). A Stop ends the fit after that step: the pair stops
+// there, the pairs not yet begun stop before their first step (α at its start: 0 for the C-SVM),
+// and every pair's report and fit_result() say Status::CallbackStop where it applies.
 #pragma once
 
 #include <string>
@@ -48,6 +58,8 @@ struct SvmPairReport {
   Scalar violation = 0;
   Scalar objective = 0;  // dual objective ½αᵀQα − eᵀα (minimisation form)
   Index num_support = 0;
+  Status status = Status::MaxIterations;  // GradientTolerance (KKT test held), MaxIterations, CallbackStop
+  std::string message;
 };
 
 class SVC {
@@ -58,8 +70,9 @@ class SVC {
   // X: n×d, y: n labels 0..K−1 (K ≥ 2, every class present). Throws ShapeError / ValueError
   // for bad shapes, NaN or infinite values, empty data, bad labels, one class only, an
   // infeasible ν, or a custom kernel whose Gram matrix is not positive semi-definite.
-  // Reaching max_iter is not an error: see fit_report().
-  SVC& fit(const Tensor& X, const Vector& y);
+  // Reaching max_iter is not an error: see fit_report(). The callbacks are called as described
+  // above.
+  SVC& fit(const Tensor& X, const Vector& y, const CallbackList& callbacks = {});
 
   // n×P decision values, P = K(K−1)/2 pairs in the order (0,1), (0,2), …, (0,K−1), (1,2), …;
   // f > 0 votes for the pair's higher class. For K = 2 a single column.
@@ -86,6 +99,11 @@ class SVC {
   // How SMO ended on each pair (empty after load: reports are not saved).
   const std::vector<SvmPairReport>& fit_report() const;
   bool converged() const;  // every pair converged
+  // The whole fit: iterations = SMO steps over all pairs, value = the sum of the pairs' dual
+  // objectives, gradient_norm = the largest final KKT violation, status = CallbackStop if a
+  // callback stopped the fit, else MaxIterations if some pair reached max_iter, else
+  // GradientTolerance; x and history are empty. Of the fit in this process: not saved in files.
+  const Result& fit_result() const;
   std::string kernel_name() const;
 
   // Writes the fitted model (IoError on failure; ValueError for a custom kernel, which cannot be
@@ -102,6 +120,7 @@ class SVC {
   Vector intercept_;
   std::vector<Vector> slacks_;
   std::vector<SvmPairReport> report_;
+  Result result_;
   bool fitted_ = false;
 };
 

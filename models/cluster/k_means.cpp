@@ -13,6 +13,7 @@
 #include "graph/random.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
+#include "optim/iteration_loop.h"
 
 namespace dagml {
 
@@ -72,54 +73,70 @@ Tensor random_init(const Tensor& X, Index K, std::mt19937_64& rng) {
   return C;
 }
 
+// The centres as one vector, row after row: the iterate the callbacks see and Result::x.
+Vector flatten(const Tensor& C) { return Eigen::Map<const Vector>(C.data(), C.size()); }
+
+// Lloyd's iterations from the given centres, as one run of the fit's callback session. Iteration
+// t: the empty-cluster rule on the assignment z_{t−1}, the update μ_t = cluster means, then the
+// assignment z_t to μ_t, which gives the iteration's value J(μ_t) = Σ_i min_k ‖x_i − μ_k‖² (the
+// inertia of μ_t) and, after the last iteration, labels() and inertia(). Converged (StepTolerance)
+// when z_t = z_{t−1} or the centres moved by Σ_k ‖Δμ_k‖² ≤ tol_abs.
 struct Run {
   Tensor centers;
   Vector labels;
-  Scalar inertia = 0;
-  Index iterations = 0;
-  bool converged = false;
+  Result result;  // x = the centres flattened, value = the inertia
 };
 
-// Lloyd's iterations from the given centres.
-Run lloyd(const Tensor& X, Tensor C, Index max_iter, Scalar tol_abs) {
+Run lloyd(const Tensor& X, Tensor C, Index max_iterations, Scalar tol_abs, CallbackRunner& session) {
   const Index n = X.rows(), K = C.rows();
-  Run run;
+  IterationLoop loop({.max_iterations = max_iterations, .gradient_tolerance = 0}, session);
   Vector labels, dist, previous;
-  for (Index it = 0; it < max_iter; ++it) {
-    assign_to_centers(X, C, labels, dist);
-    // Empty clusters take the points farthest from their centres, largest first (ties: lower index).
-    Vector counts = Vector::Zero(K);
-    for (Index i = 0; i < n; ++i) counts(static_cast<Index>(labels(i))) += 1;
-    if ((counts.array() == 0).any()) {
-      std::vector<Index> far = iota_indices(n);
-      std::stable_sort(far.begin(), far.end(), [&](Index a, Index b) { return dist(a) > dist(b); });
-      size_t next = 0;
-      for (Index k = 0; k < K; ++k) {
-        if (counts(k) > 0) continue;
-        const Index i = far[next++];
-        counts(static_cast<Index>(labels(i))) -= 1;
-        labels(i) = static_cast<Scalar>(k);
-        counts(k) = 1;
-        dist(i) = 0;
+  assign_to_centers(X, C, labels, dist);
+  if (loop.start(flatten(C), dist.sum())) {
+    for (;;) {
+      // Empty clusters take the points farthest from their centres, largest first (ties: lower index).
+      Vector counts = Vector::Zero(K);
+      for (Index i = 0; i < n; ++i) counts(static_cast<Index>(labels(i))) += 1;
+      if ((counts.array() == 0).any()) {
+        std::vector<Index> far = iota_indices(n);
+        std::stable_sort(far.begin(), far.end(), [&](Index a, Index b) { return dist(a) > dist(b); });
+        size_t next = 0;
+        for (Index k = 0; k < K; ++k) {
+          if (counts(k) > 0) continue;
+          const Index i = far[next++];
+          counts(static_cast<Index>(labels(i))) -= 1;
+          labels(i) = static_cast<Scalar>(k);
+          counts(k) = 1;
+          dist(i) = 0;
+        }
       }
-    }
-    Tensor sums = Tensor::Zero(K, X.cols());
-    for (Index i = 0; i < n; ++i) sums.row(static_cast<Index>(labels(i))) += X.row(i);
-    const Tensor updated = sums.array().colwise() / counts.array();
-    const Scalar shift = (updated - C).squaredNorm();
-    C = updated;
-    run.iterations = it + 1;
-    const bool same_labels = previous.size() == n && previous == labels;
-    previous = labels;
-    if (same_labels || shift <= tol_abs) {
-      run.converged = true;
-      break;
+      Tensor sums = Tensor::Zero(K, X.cols());
+      for (Index i = 0; i < n; ++i) sums.row(static_cast<Index>(labels(i))) += X.row(i);
+      const Tensor updated = sums.array().colwise() / counts.array();
+      const Scalar shift = (updated - C).squaredNorm();
+      C = updated;
+      const bool same_labels = previous.size() == n && previous == labels;
+      previous = labels;
+      assign_to_centers(X, C, labels, dist);
+      if (loop.step(dist.sum(), IterationLoop::kNotComputed, loop.watched() ? flatten(C) : Vector())) break;
+      if (same_labels || shift <= tol_abs) {
+        loop.converge(Status::StepTolerance,
+                      fmt::format("converged: {} after {} iterations",
+                                  same_labels ? "the assignments did not change"
+                                              : fmt::format("the centres moved by {:.3g} <= tolerance", shift),
+                                  loop.iteration()));
+        break;
+      }
+      if (loop.exhausted()) break;
     }
   }
-  assign_to_centers(X, C, labels, dist);
+  Run run;
+  run.result.x = flatten(C);
+  run.result.value = dist.sum();
+  run.result.gradient_norm = IterationLoop::kNotComputed;
+  run.result = loop.finish(std::move(run.result));
   run.centers = std::move(C);
   run.labels = std::move(labels);
-  run.inertia = dist.sum();
   return run;
 }
 
@@ -166,7 +183,7 @@ KMeans::KMeans(KMeansOptions options) : Estimator(std::move(options)) {
   }
 }
 
-KMeans& KMeans::fit(const Tensor& X) {
+KMeans& KMeans::fit(const Tensor& X, const CallbackList& callbacks) {
   const char* who = "KMeans::fit";
   check_not_empty(X, who);
   check_finite(X, who);
@@ -177,25 +194,40 @@ KMeans& KMeans::fit(const Tensor& X) {
   const Tensor centred = X.rowwise() - X.colwise().mean();
   const Scalar tol_abs =
       options_.tolerance * (centred.array().square().colwise().sum() / static_cast<Scalar>(X.rows())).mean();
+  // One callback session over every restart (Note [Iteration loop]).
+  CallbackRunner session(callbacks, options_.num_init * options_.max_iterations);
   Run best;
-  for (Index r = 0; r < options_.num_init; ++r) {
+  for (Index r = 0; r < options_.num_init && !session.stopped(); ++r) {
     std::mt19937_64 rng(derive_seed(options_.seed, static_cast<std::uint64_t>(r)));
     Tensor init = options_.init == KMeansInit::Given    ? options_.initial_centers
                   : options_.init == KMeansInit::Random ? random_init(X, K, rng)
                                                         : plus_plus(X, K, rng);
-    Run run = lloyd(X, std::move(init), options_.max_iterations, tol_abs);
-    if (r == 0 || run.inertia < best.inertia) best = std::move(run);
+    Run run = lloyd(X, std::move(init), options_.max_iterations, tol_abs, session);
+    if (r == 0 || run.result.value < best.result.value) best = std::move(run);
+  }
+  // A Stop ends the fit, whichever restart it came in: the fit reports it.
+  if (session.stopped() && best.result.status != Status::CallbackStop) {
+    best.result.status = Status::CallbackStop;
+    best.result.message = session.stop_reason();
+  }
+  session.end(best.result);
+  if (best.result.x != flatten(best.centers)) {  // a callback's on_end put other centres in the result
+    best.centers = Eigen::Map<const Tensor>(best.result.x.data(), K, X.cols());
+    Vector dist;
+    assign_to_centers(X, best.centers, best.labels, dist);
+    best.result.value = dist.sum();
   }
   centers_ = std::move(best.centers);
   labels_ = std::move(best.labels);
-  inertia_ = best.inertia;
-  num_iter_ = best.iterations;
-  converged_ = best.converged;
+  inertia_ = best.result.value;
+  num_iter_ = best.result.iterations;
+  converged_ = best.result.converged();
+  result_ = std::move(best.result);
   set_fitted(X.cols());
   return *this;
 }
 
-Vector KMeans::fit_predict(const Tensor& X) { return fit(X).labels_; }
+Vector KMeans::fit_predict(const Tensor& X, const CallbackList& callbacks) { return fit(X, callbacks).labels_; }
 
 Vector KMeans::predict(const Tensor& X) const {
   check_input(X);
@@ -236,8 +268,8 @@ void KMeans::check_loaded(const ModelInputArchive& ar) const {
   }
   if (!fitted()) return;
   if (!centers_.allFinite()) ar.fail(fmt::format("{}: expected finite centres, found a NaN or infinite entry", kName));
-  if (!(inertia_ >= 0) || !std::isfinite(inertia_) || num_iter_ < 1) {
-    ar.fail(fmt::format("{}: expected a finite inertia ≥ 0 and at least one iteration, found inertia {} after {}",
+  if (!(inertia_ >= 0) || !std::isfinite(inertia_) || num_iter_ < 0) {
+    ar.fail(fmt::format("{}: expected a finite inertia ≥ 0 and an iteration count ≥ 0, found inertia {} after {}",
                         kName, inertia_, num_iter_));
   }
 }

@@ -19,6 +19,16 @@
 //
 // The assignment step runs in parallel (TBB) over fixed blocks of rows; sums are reduced in a
 // fixed order, so results do not depend on the thread count.
+//
+// Callbacks (optim/callbacks.h, Note [Iteration loop] in optim/iteration_loop.h): one session
+// over all restarts — on_begin once with the first restart's initial centres and their inertia,
+// on_iteration after every Lloyd iteration of every restart, numbered 1, 2, … across restarts,
+// with value = the inertia J(μ) = Σ_i min_k ‖x_i − μ_k‖² of the iteration's new centres μ (the
+// k-means objective; non-increasing within a restart), no gradient norm (NaN), and x = μ flattened
+// row after row (K·d entries); on_end once with fit_result(). A Stop ends the fit after that
+// iteration: the remaining restarts are skipped, the best run so far is kept, and fit_result()
+// reports Status::CallbackStop. If on_end puts other centres in the result (EarlyStopping with
+// restore_best), the model takes them and reassigns labels() and inertia().
 #pragma once
 
 #include <cstdint>
@@ -26,6 +36,8 @@
 #include "graph/enum_names.h"
 #include "graph/tensor.h"
 #include "models/io/estimator.h"
+#include "optim/callbacks.h"
+#include "optim/result.h"
 
 namespace dagml {
 
@@ -65,9 +77,9 @@ class KMeans : public Estimator<KMeans, KMeansOptions> {
   explicit KMeans(KMeansOptions options = {});
 
   // X n×d finite with n ≥ num_clusters (ValueError otherwise; ShapeError for initial centres of
-  // the wrong width).
-  KMeans& fit(const Tensor& X);
-  Vector fit_predict(const Tensor& X);
+  // the wrong width). The callbacks are called as described above.
+  KMeans& fit(const Tensor& X, const CallbackList& callbacks = {});
+  Vector fit_predict(const Tensor& X, const CallbackList& callbacks = {});
 
   Vector predict(const Tensor& X) const;    // the nearest centre of each row
   Tensor transform(const Tensor& X) const;  // n×K Euclidean distances to the centres
@@ -77,13 +89,18 @@ class KMeans : public Estimator<KMeans, KMeansOptions> {
   // n: the cluster of each training row. They belong to the training data and are not saved: on a
   // loaded model this throws NotFittedError saying so (predict on the training data gives them).
   const Vector& labels() const;
-  Scalar inertia() const { return fitted_value(inertia_); }     // of the training data
-  Index num_iter() const { return fitted_value(num_iter_); }    // Lloyd iterations of the kept run
-  bool converged() const { return fitted_value(converged_); }   // false when the kept run stopped at max_iterations
+  Scalar inertia() const { return fitted_value(inertia_); }   // of the training data
+  Index num_iter() const { return fitted_value(num_iter_); }  // Lloyd iterations of the kept run
+  // A convergence test held in the kept run (false at max_iterations or on a Stop).
+  bool converged() const { return fitted_value(converged_); }
+  // The kept run: x = centres flattened, value = inertia, iterations, status (StepTolerance when
+  // the assignments or centres stopped changing, MaxIterations, CallbackStop), message, history
+  // (its inertia from the initial centres on). Of the fit in this process: not saved in files.
+  const Result& fit_result() const { return fitted_value(result_); }
 
   // The options, the centres, the inertia, the iteration count and the convergence flag; not the
-  // training labels. A loaded model must have K×d finite centres and a finite inertia ≥ 0
-  // (ParseError otherwise).
+  // training labels nor fit_result(). A loaded model must have K×d finite centres and a finite
+  // inertia ≥ 0 (ParseError otherwise).
   template <class Archive>
   void serialize(Archive& ar) {
     serialize_estimator(ar);
@@ -99,6 +116,7 @@ class KMeans : public Estimator<KMeans, KMeansOptions> {
   Vector labels_;
   Scalar inertia_ = 0;
   Index num_iter_ = 0;
+  Result result_;
 };
 
 extern template class Estimator<KMeans, KMeansOptions>;

@@ -1,7 +1,6 @@
 #include "models/data/minibatch_indices.h"
 
 #include <algorithm>
-#include <random>
 
 #include "graph/error.h"
 #include "graph/random.h"
@@ -27,11 +26,7 @@ void MinibatchIndices::set_epoch(Index epoch) {
     throw ValueError(
         fmt::format("MinibatchIndices::set_epoch: expected epoch ≥ 0, found {}", epoch));
   epoch_ = epoch;
-  order_ = iota_indices(num_samples());  // restart from 0..n−1: the order depends on epoch only
-  if (options_.shuffle) {
-    std::mt19937_64 rng(derive_seed(options_.seed, static_cast<std::uint64_t>(epoch)));
-    shuffle_indices(order_, rng);
-  }
+  order_ = epoch_order(num_samples(), options_.seed, epoch, options_.shuffle);
 }
 
 std::span<const Index> MinibatchIndices::batch(Index b) const {

@@ -19,7 +19,7 @@ namespace dagml {
 struct MinibatchOptions {
   Index batch_size = 32;   // ≥ 1
   bool shuffle = true;     // false: every epoch visits 0..n−1 in order
-  std::uint64_t seed = 0;  // epoch e uses the permutation seeded by derive_seed(seed, e)
+  std::uint64_t seed = 0;  // epoch e visits epoch_order(n, seed, e, shuffle) (graph/random.h)
   bool drop_last = false;  // drop a final batch smaller than batch_size
 };
 

@@ -139,5 +139,6 @@ AnyEstimator make_estimator(std::string_view name, const OptionSettings& setting
 // Reads any model file and returns its estimator (IoError, ParseError).
 AnyEstimator load_model(const std::string& path);
 AnyEstimator load_model_from_bytes(std::string bytes, std::string source);
+AnyEstimator load_model(const ModelFile& file);
 
 }  // namespace dagml

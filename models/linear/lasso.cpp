@@ -39,7 +39,8 @@ struct LassoGram {
 };
 
 // Coordinate descent on ‖Xc w − yc‖² + λ‖w‖₁ (λ in the notes' scale) from w0.
-LassoSolution solve_lasso(const LassoGram& gram, Scalar lambda, const Vector& w0, const LassoOptions& o) {
+LassoSolution solve_lasso(const LassoGram& gram, Scalar lambda, const Vector& w0, const LassoOptions& o,
+                          const CallbackList& callbacks = {}) {
   const Tensor& G = gram.G;
   const Vector& cy = gram.cy;
   const Scalar yy = gram.yy;
@@ -68,7 +69,7 @@ LassoSolution solve_lasso(const LassoGram& gram, Scalar lambda, const Vector& w0
                               .seed = o.seed,
                               .coordinate_minimizer = minimizer};
   LassoSolution s;
-  s.result = minimize(objective, w0, cd);
+  s.result = minimize(objective, w0, cd, callbacks);
   s.w = s.result.x;
   s.objective = s.result.value;
   return s;
@@ -88,7 +89,7 @@ Lasso::Lasso(const LassoOptions& options) : LinearRegressor(options) {
   check_finite(options.initial_coef, who);
 }
 
-Lasso& Lasso::fit(const Tensor& X, const Vector& y) {
+Lasso& Lasso::fit(const Tensor& X, const Vector& y, const CallbackList& callbacks) {
   const char* who = "Lasso::fit";
   check_regression_data(X, y, who);
   const Index d = X.cols();
@@ -98,7 +99,8 @@ Lasso& Lasso::fit(const Tensor& X, const Vector& y) {
   }
   const Vector w0 = options_.initial_coef.size() ? options_.initial_coef : Vector::Zero(d);
   const CenteredData c = center_data(X, y, options_.fit_intercept);
-  LassoSolution s = solve_lasso(LassoGram(c), notes_lambda(options_.lambda, options_.scaling, X.rows()), w0, options_);
+  LassoSolution s =
+      solve_lasso(LassoGram(c), notes_lambda(options_.lambda, options_.scaling, X.rows()), w0, options_, callbacks);
   result_ = std::move(s.result);
   objective_ = s.objective;
   const Scalar b = c.y_mean - c.x_mean.dot(s.w);

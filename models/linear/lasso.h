@@ -63,7 +63,11 @@ class Lasso : public LinearRegressor<Lasso, LassoOptions> {
   explicit Lasso(const LassoOptions& options = {});
 
   // X n×d, y length n. Throws ValueError (empty, NaN) and ShapeError (lengths, initial_coef).
-  Lasso& fit(const Tensor& X, const Vector& y);
+  // The callbacks (optim/callbacks.h) run after every sweep with the objective L(w) of the notes'
+  // scale as the value, x = w (centred problem, no intercept) and no gradient norm (NaN); a Stop
+  // ends the fit after that sweep with Status::CallbackStop in optimizer_result(), and the model
+  // holds the w of the result (EarlyStopping may restore an earlier one).
+  Lasso& fit(const Tensor& X, const Vector& y, const CallbackList& callbacks = {});
 
   // λ_max for this data, in the convention of `scaling` (for ScikitLearn: max_j |x_jᵀyc| / n).
   static Scalar lambda_max(const Tensor& X, const Vector& y, bool fit_intercept = true,
@@ -71,7 +75,7 @@ class Lasso : public LinearRegressor<Lasso, LassoOptions> {
 
   // The objective of the notes, ‖Xc w − yc‖² + λ‖w‖₁, at the fitted w (λ in the notes' scale).
   Scalar objective_value() const { return fitted_value(objective_); }
-  const Result& optimizer_result() const { return result_; }  // sweeps, status, history
+  const Result& optimizer_result() const { return result_; }  // sweeps, status, history (one L per sweep)
 
   template <class Archive>
   void serialize(Archive& ar) {

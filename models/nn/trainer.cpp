@@ -12,6 +12,7 @@
 #include "models/data/minibatch_indices.h"
 #include "models/data/validate.h"
 #include "models/nn/inference.h"
+#include "optim/iteration_loop.h"
 
 namespace dagml::nn {
 namespace {
@@ -92,64 +93,44 @@ Result Trainer::fit(Trainable& model, const Tensor& X, const Tensor& Y, const Up
   BlockedUpdate update(rule, theta.size(), options_.update_block);
   Vector gradient(theta.size());
   Vector last_good = theta;
-  // The callbacks begin once the first step has evaluated the loss at θ₀ (on its minibatch), so
-  // on_begin receives a measured f₀ at no extra cost.
-  CallbackRunner runner(callbacks);
-  bool begun = false;
+  // One iteration is one epoch; no convergence test, the budget is `epochs`. The callbacks begin
+  // once the first step has evaluated the loss at θ₀ (on its minibatch), so on_begin receives a
+  // measured f₀ at no extra cost; the history holds one mean loss per epoch.
+  IterationLoop loop({.max_iterations = options_.epochs, .gradient_tolerance = 0}, callbacks,
+                     {.record_start = false});
   Scalar gradient_norm = std::nan("");    // ‖∇L‖₂ of the last successful step's minibatch
   Scalar last_good_norm = gradient_norm;  // … as of the end of the last finished epoch
-
   Result result;
-  result.status = Status::MaxIterations;
   std::uint64_t step = 0;
-  std::string reason;
-  for (Index epoch = 0; epoch < options_.epochs; ++epoch) {
-    batches.set_epoch(epoch);
+  do {
+    batches.set_epoch(loop.iteration());
     Scalar total = 0;
     Index seen = 0;
-    bool finite = true;
     for (std::span<const Index> rows : batches) {
       const Scalar loss = engine.compute(X, Y, rows, step++, gradient);
-      if (!begun) {
-        runner.begin(theta, loss);
-        begun = true;
-      }
-      if (!std::isfinite(loss) || !gradient.allFinite()) {
-        finite = false;
-        break;
-      }
+      if (!loop.started()) loop.start(theta, loss);
+      if (!loop.guard("training loss or gradient", loss, gradient)) break;
       total += loss * static_cast<Scalar>(rows.size());
       seen += static_cast<Index>(rows.size());
       gradient_norm = gradient.norm();
       update.step(theta, gradient);
       engine.set_parameters(theta);
     }
-    result.iterations = epoch + 1;
-    if (!finite) {
+    if (!loop.running()) {  // the NaN guard: back to the weights of the last finished epoch
       theta = last_good;
       gradient_norm = last_good_norm;
       engine.set_parameters(theta);
-      result.status = Status::NumericalFailure;
-      result.message = fmt::format("the training loss became NaN or infinite in epoch {}", epoch + 1);
       break;
     }
     last_good = theta;
     last_good_norm = gradient_norm;
-    const Scalar mean_loss = total / static_cast<Scalar>(seen);
-    result.history.push_back(mean_loss);
-    result.value = mean_loss;
-    engine.write_back();  // callbacks may evaluate the model as it is after this epoch
-    if (runner.iteration(epoch + 1, options_.epochs, mean_loss, gradient_norm, theta, reason)) {
-      result.status = Status::CallbackStop;
-      result.message = reason;
-      break;
-    }
-  }
-  if (result.status == Status::MaxIterations) result.message = fmt::format("ran all {} epochs", options_.epochs);
+    result.value = total / static_cast<Scalar>(seen);  // the epoch's mean loss
+    engine.write_back();                                // callbacks may evaluate the model as it is after this epoch
+  } while (!loop.step(result.value, gradient_norm, theta) && !loop.exhausted());
   result.x = update.position(theta);
   result.gradient_norm = gradient_norm;
   result.evaluations = static_cast<Index>(step);
-  runner.end(result);
+  result = loop.finish(std::move(result));
   engine.set_parameters(result.x);
   engine.write_back();
   return result;

@@ -50,9 +50,11 @@ class Trainer {
   // Trains `model` on the rows of X with targets Y (Y may have 0 columns when the model has no
   // targets). The update rule is cloned, so each fit starts afresh. Throws ShapeError when X and Y
   // disagree on rows, ValueError for empty or non-finite data; a non-finite loss ends training
-  // with Status::NumericalFailure (the last finite θ is kept). The result's gradient_norm is that
-  // of the last step taken (NaN if the very first step
-  // already failed).
+  // with Status::NumericalFailure (the θ of the last finished epoch is kept; iterations counts
+  // the finished epochs). The result's gradient_norm is that of the last step taken (NaN if the
+  // very first step already failed); its history holds the mean loss of every finished epoch
+  // (no entry for θ₀). The books are kept by IterationLoop (optim/iteration_loop.h): one
+  // iteration is one epoch, status MaxIterations after all epochs.
   Result fit(Trainable& model, const Tensor& X, const Tensor& Y, const UpdateRule& rule,
              const CallbackList& callbacks = {}) const;
 

@@ -43,5 +43,22 @@ TEST(RandomTest, PermutationsArePermutations) {
   EXPECT_NE(random_permutation(20, 9), random_permutation(20, 10));
 }
 
+TEST(RandomTest, EpochOrderIsASeededPermutationOfItsEpoch) {
+  const auto a = epoch_order(50, 3, 0, true);
+  auto sorted = a;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(sorted, epoch_order(50, 3, 0, false));
+  EXPECT_EQ(sorted, iota_indices(50));
+  EXPECT_EQ(a, epoch_order(50, 3, 0, true));
+  EXPECT_NE(a, epoch_order(50, 3, 1, true));
+  EXPECT_NE(a, epoch_order(50, 4, 0, true));
+  // Epoch e's order is Fisher–Yates driven by derive_seed(seed, e), whatever came before it.
+  std::vector<Index> by_hand = iota_indices(50);
+  std::mt19937_64 rng(derive_seed(3, 7));
+  shuffle_indices(by_hand, rng);
+  EXPECT_EQ(epoch_order(50, 3, 7, true), by_hand);
+  EXPECT_TRUE(epoch_order(0, 3, 0, true).empty());
+}
+
 }  // namespace
 }  // namespace dagml

@@ -291,16 +291,6 @@ TEST(GradientDescent, MinibatchAndSgdConvergeAndAreSeeded) {
   EXPECT_LT((e.x - w_star).norm(), 1e-8);
 }
 
-TEST(GradientDescent, EpochOrderIsASeededPermutation) {
-  const auto a = epoch_order(50, 3, 0, true);
-  auto sorted = a;
-  std::sort(sorted.begin(), sorted.end());
-  EXPECT_EQ(sorted, epoch_order(50, 3, 0, false));
-  EXPECT_EQ(a, epoch_order(50, 3, 0, true));
-  EXPECT_NE(a, epoch_order(50, 3, 1, true));
-  EXPECT_NE(a, epoch_order(50, 4, 0, true));
-}
-
 TEST(GradientDescent, SubgradientKeepsBestIterate) {
   // f(x) = |x₁| + 2|x₂| (non-smooth), subgradient method with α_t = 0.5/√t.
   FunctionObjective f({.dimension = 2, .value_and_gradient = [](const Vector& x, Vector& g) {

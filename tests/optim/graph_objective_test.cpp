@@ -160,5 +160,19 @@ TEST(GraphObjective, BadArgumentsThrow) {
   EXPECT_THROW(f.set_parameters(Vector::Zero(3)), ShapeError);
 }
 
+TEST(GraphObjective, FollowsItsGraphWhenTheGraphMovesAndThrowsOnceItIsDestroyed) {
+  // f(w) = Σ (w − 3)² over a 2×1 w: f(0) = 18, ∇f(0) = 2(0 − 3) = (−6, −6).
+  Graph a;
+  const Var w = a.parameter("w", Tensor::Zero(2, 1));
+  GraphObjective f(sum(square(add_scalar(w, -3))), {w});
+  std::vector<Graph> graphs;
+  graphs.push_back(std::move(a));  // the objective follows (Note [Graph lifetime])
+  Vector g;
+  EXPECT_DOUBLE_EQ(f.value_and_gradient(Vector::Zero(2), g), 18);
+  EXPECT_EQ(g, Vector::Constant(2, -6));
+  graphs.clear();
+  EXPECT_THROW(f.value(Vector::Zero(2)), ValueError);
+}
+
 }  // namespace
 }  // namespace dagml

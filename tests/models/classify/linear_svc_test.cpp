@@ -9,6 +9,7 @@
 #include "models/classify/svc.h"
 #include "models/data/datasets.h"
 #include "models/data/standard_scaler.h"
+#include "optim/callbacks.h"
 #include "discriminative_test_util.h"
 
 namespace dagml {
@@ -122,6 +123,61 @@ TEST(LinearSVC, IterationLimitBadInputSaveLoad) {
   const LinearSVC back = LinearSVC::load(path);
   std::filesystem::remove(path);
   EXPECT_EQ(back.decision_function(X), m.decision_function(X));
+}
+
+// The callback protocol (optim/callbacks.h): one call per epoch (Dual) with the dual objective
+// ½‖w̃‖² − Σα and x = (w, b, α); a Stop after epoch k leaves exactly the model of max_iter = k,
+// reported as CallbackStop. The primal solvers pass the callbacks to their optimizer.
+TEST(LinearSVC, CallbackStopsAfterTheEpochItAskedFor) {
+  const Dataset bc = load_dataset("breast_cancer");
+  const Tensor X = StandardScaler().fit_transform(bc.features);
+  const Index n = X.rows(), d = X.cols();
+  const LinearSVCOptions o{.C = 10, .tol = 1e-12, .seed = 2};
+  std::vector<Index> seen;
+  std::vector<Scalar> values;
+  Vector last_x;
+  FunctionCallback stop_at_4([&](const IterationInfo& info) {
+    seen.push_back(info.iteration);
+    values.push_back(info.value);
+    last_x = *info.x;
+    return info.iteration < 4;
+  });
+  LinearSVC stopped(o);
+  stopped.fit(X, bc.target, {&stop_at_4});
+  LinearSVCOptions four = o;
+  four.max_iter = 4;
+  LinearSVC capped(four);
+  capped.fit(X, bc.target);
+  EXPECT_EQ(seen, (std::vector<Index>{1, 2, 3, 4}));
+  EXPECT_EQ(stopped.fit_result().status, Status::CallbackStop);
+  EXPECT_EQ(capped.fit_result().status, Status::MaxIterations);
+  EXPECT_FALSE(stopped.converged());
+  EXPECT_EQ(stopped.num_iterations(), 4);
+  EXPECT_EQ(stopped.coef(), capped.coef());
+  EXPECT_EQ(stopped.intercept(), capped.intercept());
+  EXPECT_EQ(stopped.dual_coef(), capped.dual_coef());
+  ASSERT_EQ(last_x.size(), d + 1 + n);
+  const Vector signs = 2 * bc.target.array() - 1;
+  EXPECT_EQ(Vector(last_x.head(d)), stopped.coef());
+  EXPECT_EQ(last_x(d), stopped.intercept());
+  EXPECT_EQ(Vector(last_x.tail(n).cwiseProduct(signs)), stopped.dual_coef());
+  EXPECT_EQ(values.back(), -stopped.dual_objective());
+  for (std::size_t k = 1; k < values.size(); ++k) EXPECT_LE(values[k], values[k - 1]);  // dual CD descends
+
+  // Subgradient runs max_iter steps and has no convergence test: MaxIterations, not converged.
+  LinearSVC sub({.C = 0.1, .max_iter = 50, .solver = LinearSvcSolver::Subgradient});
+  sub.fit(X, bc.target);
+  EXPECT_EQ(sub.fit_result().status, Status::MaxIterations);
+  EXPECT_FALSE(sub.converged());
+  for (const LinearSvcSolver solver : {LinearSvcSolver::Subgradient, LinearSvcSolver::Smoothed}) {
+    seen.clear();
+    LinearSVC primal({.C = 0.1, .max_iter = 200, .solver = solver});
+    primal.fit(X, bc.target, {&stop_at_4});
+    EXPECT_EQ(seen, (std::vector<Index>{1, 2, 3, 4}));
+    EXPECT_EQ(primal.fit_result().status, Status::CallbackStop);
+    EXPECT_EQ(primal.num_iterations(), 4);
+    EXPECT_EQ(last_x.size(), d + 1);  // (w, b)
+  }
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "graph/error.h"
 #include "models/classify/perceptron.h"
 #include "models/data/datasets.h"
+#include "optim/callbacks.h"
 #include "discriminative_test_util.h"
 
 namespace dagml {
@@ -134,6 +135,54 @@ TEST(Perceptron, BadInputAndSaveLoad) {
   std::filesystem::remove(path);
   EXPECT_EQ(back.coef(), p.coef());
   EXPECT_EQ(back.intercept(), p.intercept());
+}
+
+// The callback protocol (optim/callbacks.h): one call per epoch (Cyclic) or pass of n updates
+// (LowestViolator) with the mistakes as the value and the β fit() would return as x; a Stop after
+// epoch k leaves exactly the model of max_epochs = k, reported as CallbackStop.
+TEST(Perceptron, CallbackStopsAfterTheEpochItAskedFor) {
+  const Tensor X = rows({{0}, {1}, {2}, {3}});  // not separable: never converges
+  const Vector y = vec({0, 1, 0, 1});
+  for (const PerceptronOrder order : {PerceptronOrder::Cyclic, PerceptronOrder::LowestViolator}) {
+    for (const bool averaged : {false, true}) {
+      const PerceptronOptions o{.order = order, .averaged = averaged};
+      std::vector<Index> seen;
+      std::vector<Scalar> values;
+      Vector last_x;
+      FunctionCallback stop_at_3([&](const IterationInfo& info) {
+        seen.push_back(info.iteration);
+        values.push_back(info.value);
+        last_x = *info.x;
+        return info.iteration < 3;
+      });
+      Perceptron stopped(o);
+      stopped.fit(X, y, {&stop_at_3});
+      PerceptronOptions three = o;
+      three.max_epochs = 3;
+      Perceptron capped(three);
+      capped.fit(X, y);
+      EXPECT_EQ(seen, (std::vector<Index>{1, 2, 3}));
+      EXPECT_EQ(stopped.fit_result().status, Status::CallbackStop);
+      EXPECT_EQ(capped.fit_result().status, Status::MaxIterations);
+      EXPECT_FALSE(stopped.converged());
+      EXPECT_EQ(stopped.num_epochs(), 3);
+      EXPECT_EQ(stopped.num_updates(), capped.num_updates());
+      EXPECT_EQ(stopped.coef(), capped.coef());
+      EXPECT_EQ(stopped.intercept(), capped.intercept());
+      EXPECT_EQ(last_x, vec({stopped.coef()(0), stopped.intercept()}));
+      for (const Scalar v : values) EXPECT_GE(v, 1);  // every epoch (pass) leaves a mistake
+      EXPECT_EQ(stopped.fit_result().history.size(), 4u);
+    }
+  }
+  // Cyclic: the value is the epoch's mistakes, so their sum is the number of updates.
+  Index mistakes = 0;
+  FunctionCallback count([&](const IterationInfo& info) {
+    mistakes += static_cast<Index>(info.value);
+    return true;
+  });
+  Perceptron p({.max_epochs = 7});
+  p.fit(X, y, {&count});
+  EXPECT_EQ(mistakes, p.num_updates());
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "models/classify/svc.h"
 #include "models/data/datasets.h"
 #include "models/data/standard_scaler.h"
+#include "optim/callbacks.h"
 #include "discriminative_test_util.h"
 
 namespace dagml {
@@ -296,6 +297,81 @@ TEST(SVC, SaveLoadRoundTrip) {
   EXPECT_EQ(back.support(), m.support());
   EXPECT_EQ(back.decision_function(iris.features), m.decision_function(iris.features));
   EXPECT_EQ(back.predict(iris.features), m.predict(iris.features));
+}
+
+// The callback protocol (optim/callbacks.h): one call per SMO step with the dual objective and
+// the KKT violation; a Stop after step k leaves exactly the model of max_iter = k, reported as
+// CallbackStop.
+TEST(SVC, CallbackStopsAfterTheStepItAskedFor) {
+  const Dataset bc = load_dataset("breast_cancer");
+  const Tensor X = StandardScaler().fit_transform(bc.features.topRows(100));
+  const Vector y = bc.target.head(100);
+  std::vector<Index> seen;
+  std::vector<Scalar> values, violations;
+  Vector last_x;
+  FunctionCallback stop_at_10([&](const IterationInfo& info) {
+    seen.push_back(info.iteration);
+    values.push_back(info.value);
+    violations.push_back(info.gradient_norm);
+    last_x = *info.x;
+    return info.iteration < 10;
+  });
+  SVC stopped({.C = 10});
+  stopped.fit(X, y, {&stop_at_10});
+  SVC capped({.C = 10, .max_iter = 10});
+  capped.fit(X, y);
+  ASSERT_EQ(seen.size(), 10u);
+  for (Index k = 0; k < 10; ++k) EXPECT_EQ(seen[static_cast<size_t>(k)], k + 1);
+  const SvmPairReport& r = stopped.fit_report()[0];
+  EXPECT_EQ(r.status, Status::CallbackStop);
+  EXPECT_EQ(r.iterations, 10);
+  EXPECT_FALSE(r.converged);
+  EXPECT_FALSE(stopped.converged());
+  EXPECT_EQ(stopped.fit_result().status, Status::CallbackStop);
+  EXPECT_EQ(capped.fit_report()[0].status, Status::MaxIterations);
+  EXPECT_EQ(stopped.dual_coef(), capped.dual_coef());
+  EXPECT_EQ(stopped.intercept(), capped.intercept());
+  // The value is the dual objective ½αᵀQα − eᵀα, which every SMO step lowers; x is α.
+  for (std::size_t k = 1; k < values.size(); ++k) EXPECT_LE(values[k], values[k - 1]);
+  EXPECT_NEAR(values.back(), r.objective, 1e-12 * std::abs(r.objective));
+  EXPECT_EQ(violations.back(), r.violation);
+  EXPECT_EQ(last_x.size(), 100);
+  EXPECT_TRUE((last_x.array() >= 0).all() && (last_x.array() <= 10).all());  // 0 ≤ α ≤ C
+}
+
+TEST(SVC, PairsShareOneCallbackSession) {
+  const Dataset iris = load_dataset("iris");
+  SVC plain;
+  plain.fit(iris.features, iris.target);
+  ASSERT_EQ(plain.fit_report().size(), 3u);
+  EXPECT_EQ(plain.fit_result().status, Status::GradientTolerance);
+  std::vector<Index> seen;
+  FunctionCallback record([&](const IterationInfo& info) {
+    seen.push_back(info.iteration);
+    return true;
+  });
+  SVC watched;
+  watched.fit(iris.features, iris.target, {&record});
+  // Pairs solved one after the other: the same model, and iterations 1, 2, … across the pairs.
+  EXPECT_EQ(watched.dual_coef(), plain.dual_coef());
+  EXPECT_EQ(static_cast<Index>(seen.size()), plain.fit_result().iterations);
+  for (std::size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i], static_cast<Index>(i) + 1);
+
+  // A Stop two steps into the second pair: it stops there, the third pair never starts.
+  const Index stop = plain.fit_report()[0].iterations + 2;
+  FunctionCallback stopper([&](const IterationInfo& info) { return info.iteration < stop; });
+  SVC cut;
+  cut.fit(iris.features, iris.target, {&stopper});
+  const auto& report = cut.fit_report();
+  EXPECT_EQ(report[0].status, Status::GradientTolerance);
+  EXPECT_EQ(report[1].status, Status::CallbackStop);
+  EXPECT_EQ(report[1].iterations, 2);
+  EXPECT_EQ(report[2].status, Status::CallbackStop);
+  EXPECT_EQ(report[2].iterations, 0);
+  EXPECT_EQ(cut.fit_result().status, Status::CallbackStop);
+  EXPECT_EQ(cut.fit_result().iterations, stop);
+  EXPECT_FALSE(cut.converged());
+  EXPECT_EQ(cut.predict(iris.features).size(), 150);
 }
 
 }  // namespace

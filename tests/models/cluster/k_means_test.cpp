@@ -15,6 +15,7 @@
 #include "graph/threads.h"
 #include "models/data/datasets.h"
 #include "models/io/model_file.h"
+#include "optim/callbacks.h"
 
 namespace dagml {
 namespace {
@@ -202,7 +203,7 @@ TEST(KMeans, InconsistentFilesAreParseErrors) {
   EXPECT_THROW(load(kmeans_file(column({0, 5}), 1.5, 3, 2)), ParseError);  // centres of width 1, d = 2
   EXPECT_THROW(load(kmeans_file(column({0, std::nan("")}), 1.5)), ParseError);
   EXPECT_THROW(load(kmeans_file(column({0, 5}), -1)), ParseError);
-  EXPECT_THROW(load(kmeans_file(column({0, 5}), 1.5, 0)), ParseError);
+  EXPECT_THROW(load(kmeans_file(column({0, 5}), 1.5, -1)), ParseError);
   // Bad options read back are the constructor's ValueError.
   std::string payload;
   {
@@ -210,6 +211,103 @@ TEST(KMeans, InconsistentFilesAreParseErrors) {
     ar(KMeansOptions{.num_clusters = 0}, false, Index{0}, Tensor(), Scalar{0}, Index{0}, false);
   }
   EXPECT_THROW(load(frame_model_file(KMeans::kTypeName, 1, payload)), ValueError);
+}
+
+// The callback protocol (optim/callbacks.h): a Stop after iteration k leaves the model of exactly
+// k Lloyd iterations (the same centres as max_iterations = k) and reports CallbackStop; the value is the
+// inertia of the iteration's centres, which is what inertia() says of the stopped model.
+TEST(KMeans, CallbackStopsAfterTheIterationItAskedFor) {
+  const Dataset iris = load_dataset("iris");
+  Tensor init(3, 4);
+  init << iris.features.row(0), iris.features.row(50), iris.features.row(100);  // converges in 4
+  const KMeansOptions o{.num_clusters = 3, .init = KMeansInit::Given, .initial_centers = init};
+  std::vector<Index> seen;
+  std::vector<Scalar> values;
+  Vector last_x;
+  FunctionCallback stop_at_2([&](const IterationInfo& info) {
+    seen.push_back(info.iteration);
+    values.push_back(info.value);
+    last_x = *info.x;
+    return info.iteration < 2;
+  });
+  KMeans stopped(o);
+  stopped.fit(iris.features, {&stop_at_2});
+  KMeansOptions two = o;
+  two.max_iterations = 2;
+  const KMeans capped = KMeans(two).fit(iris.features);
+  EXPECT_EQ(seen, (std::vector<Index>{1, 2}));
+  EXPECT_EQ(stopped.fit_result().status, Status::CallbackStop);
+  EXPECT_EQ(stopped.num_iter(), 2);
+  EXPECT_FALSE(stopped.converged());
+  EXPECT_EQ(capped.fit_result().status, Status::MaxIterations);
+  EXPECT_EQ(stopped.centers(), capped.centers());
+  EXPECT_EQ(stopped.labels(), capped.labels());
+  EXPECT_EQ(values.back(), stopped.inertia());
+  EXPECT_EQ(last_x, Eigen::Map<const Vector>(stopped.centers().data(), 12));  // x: the centres, row by row
+  // The history: the inertia of the initial centres, then the callbacks' values; non-increasing.
+  KMeans full(o);
+  const Result& r = full.fit(iris.features).fit_result();
+  EXPECT_EQ(r.status, Status::StepTolerance);
+  ASSERT_EQ(r.history.size(), 5u);
+  EXPECT_EQ(r.history[1], values[0]);
+  EXPECT_EQ(r.history[2], values[1]);
+  for (std::size_t t = 1; t < r.history.size(); ++t) EXPECT_LE(r.history[t], r.history[t - 1]) << t;
+  EXPECT_EQ(r.value, r.history.back());
+}
+
+TEST(KMeans, RestartsShareOneCallbackSession) {
+  const Dataset iris = load_dataset("iris");
+  const KMeansOptions o{.num_clusters = 3, .num_init = 4, .seed = 3};
+  std::vector<Index> seen;
+  FunctionCallback record([&](const IterationInfo& info) {
+    seen.push_back(info.iteration);
+    EXPECT_EQ(info.max_iterations, 4 * 300);
+    return true;
+  });
+  HistoryRecorder history;
+  KMeans all(o);
+  all.fit(iris.features, {&record, &history});
+  EXPECT_EQ(history.values().size(), seen.size() + 1);  // one on_begin for the four restarts
+  ASSERT_GT(static_cast<Index>(seen.size()), all.num_iter());  // every restart's iterations
+  for (std::size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i], static_cast<Index>(i) + 1);
+  EXPECT_TRUE(all.converged());
+  EXPECT_EQ(all.centers(), KMeans(o).fit(iris.features).centers());  // watching changes nothing
+
+  // A Stop in a later restart ends the whole fit, which says so.
+  const Index stop = static_cast<Index>(seen.size()) - 1;
+  std::vector<Index> seen_stopped;
+  FunctionCallback stopper([&](const IterationInfo& info) {
+    seen_stopped.push_back(info.iteration);
+    return info.iteration < stop;
+  });
+  KMeans cut(o);
+  cut.fit(iris.features, {&stopper});
+  EXPECT_EQ(static_cast<Index>(seen_stopped.size()), stop);
+  EXPECT_EQ(seen_stopped.back(), stop);
+  EXPECT_EQ(cut.fit_result().status, Status::CallbackStop);
+  EXPECT_FALSE(cut.converged());
+  EXPECT_EQ(cut.predict(iris.features).size(), 150);
+}
+
+// on_end may amend the result (EarlyStopping restores its best iterate): the model then holds
+// those centres, with labels and inertia reassigned to them.
+TEST(KMeans, EarlyStoppingRestoresTheBestCentres) {
+  const Dataset iris = load_dataset("iris");
+  Tensor init(3, 4);
+  init << iris.features.row(0), iris.features.row(50), iris.features.row(100);
+  // A score that is best after iteration 1 (on_begin scores the start first): 2, 1, 2, 3, …
+  Index calls = 0;
+  EarlyStopping early([&](const Vector&) { return std::abs(static_cast<Scalar>(calls++) - 1.0) + 1; },
+                      {.patience = 2});
+  KMeans km({.num_clusters = 3, .init = KMeansInit::Given, .initial_centers = init});
+  km.fit(iris.features, {&early});
+  const KMeans one = KMeans({.num_clusters = 3, .init = KMeansInit::Given, .initial_centers = init, .max_iterations = 1})
+                         .fit(iris.features);
+  EXPECT_EQ(km.fit_result().status, Status::CallbackStop);
+  EXPECT_EQ(km.num_iter(), 3);
+  EXPECT_EQ(km.centers(), one.centers());
+  EXPECT_EQ(km.labels(), one.labels());
+  EXPECT_EQ(km.inertia(), one.inertia());
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "models/linear/lasso.h"
 #include "models/linear/linear_regression.h"
 #include "models/linear/regression_data.h"
+#include "optim/callbacks.h"
 
 namespace dagml {
 namespace {
@@ -143,6 +144,41 @@ TEST(Lasso, SaveLoadRoundTrip) {
   EXPECT_EQ(back.options().seed, 7u);
   EXPECT_EQ(back.to_bytes(), lasso.to_bytes());
   std::filesystem::remove(path);
+}
+
+// The callback protocol (optim/callbacks.h): one call per sweep with the objective, a Stop after
+// sweep k leaves exactly the model of max_sweeps = k, reported as CallbackStop.
+TEST(Lasso, CallbackStopsAfterTheSweepItAskedFor) {
+  const auto data = testing::load_diabetes();
+  const LassoOptions o{.lambda = 1.0, .scaling = LassoScaling::ScikitLearn};
+  std::vector<Index> seen;
+  std::vector<Scalar> values;
+  Vector last_x;
+  FunctionCallback stop_at_3([&](const IterationInfo& info) {
+    seen.push_back(info.iteration);
+    values.push_back(info.value);
+    last_x = *info.x;
+    return info.iteration < 3;
+  });
+  Lasso stopped(o);
+  stopped.fit(data.Z, data.y, {&stop_at_3});
+  LassoOptions three = o;
+  three.max_sweeps = 3;
+  Lasso capped(three);
+  capped.fit(data.Z, data.y);
+  EXPECT_EQ(seen, (std::vector<Index>{1, 2, 3}));
+  EXPECT_EQ(stopped.optimizer_result().status, Status::CallbackStop);
+  EXPECT_EQ(stopped.optimizer_result().iterations, 3);
+  EXPECT_EQ(capped.optimizer_result().status, Status::MaxIterations);
+  EXPECT_EQ(stopped.coef(), capped.coef());
+  EXPECT_EQ(stopped.intercept(), capped.intercept());
+  EXPECT_EQ(last_x, stopped.coef());  // x = w
+  // The value is L(w) = ‖Xc w − yc‖² + λ‖w‖₁ (notes' scale), as objective_value() of the stopped model.
+  EXPECT_EQ(values.back(), stopped.objective_value());
+  for (std::size_t k = 1; k < values.size(); ++k) EXPECT_LE(values[k], values[k - 1]);  // CD never goes up
+  EXPECT_EQ(std::vector<Scalar>(stopped.optimizer_result().history.begin() + 1,
+                                stopped.optimizer_result().history.end()),
+            values);
 }
 
 }  // namespace

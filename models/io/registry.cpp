@@ -1,0 +1,156 @@
+#include "models/io/registry.h"
+
+#include <algorithm>
+
+#include "models/cluster/k_means.h"
+#include "models/data/min_max_scaler.h"
+#include "models/data/polynomial_features.h"
+#include "models/data/standard_scaler.h"
+#include "models/io/erased_estimator.h"
+#include "models/linear/bayesian_linear_regression.h"
+#include "models/linear/generalized_least_squares.h"
+#include "models/linear/lasso.h"
+#include "models/linear/linear_regression.h"
+#include "models/linear/matching_pursuit.h"
+#include "models/linear/polynomial_regression.h"
+#include "models/linear/ridge.h"
+#include "models/linear/total_least_squares.h"
+
+namespace dagml {
+namespace {
+
+using detail::describe;
+using enum Task;
+using enum InputDomain;
+
+// Every estimator, one line each: its type, task, the values X may hold, and a one-line summary.
+// (NonlinearLeastSquares is not here: its model is a C++ function, which no file can hold.)
+std::vector<EstimatorInfo> build_registry() {
+  std::vector<EstimatorInfo> r = {
+      // models/linear
+      describe<LinearRegression>(Regression, Real, "ordinary least squares by QR (minimum-norm when rank deficient)"),
+      describe<Ridge>(Regression, Real, "ridge regression, L2 penalty, optionally towards w₀ (closed form or iterative)"),
+      describe<Lasso>(Regression, Real, "L1-penalised least squares by coordinate descent"),
+      describe<BayesianLinearRegression>(Regression, Real, "Gaussian prior and noise: posterior mean and covariance"),
+      describe<GeneralizedLeastSquares>(Regression, Real, "least squares with a Gaussian prior (OLS, ridge, Tikhonov)"),
+      describe<TotalLeastSquares>(Regression, Real, "errors in X and y: the smallest right singular vector of [X y]"),
+      describe<MatchingPursuit>(Regression, Real, "greedy sparse regression: matching pursuit or orthogonal MP"),
+      describe<PolynomialRegression>(Regression, Real, "least squares or ridge on all monomials up to a degree"),
+      // models/cluster
+      describe<KMeans>(Clustering, Real, "k-means by Lloyd's algorithm from k-means++, random or given centres"),
+      // models/data
+      describe<StandardScaler>(Transformation, Real, "centre each column and divide by its standard deviation"),
+      describe<MinMaxScaler>(Transformation, Real, "map each column's training range onto [lo, hi]"),
+      describe<PolynomialFeatures>(Transformation, Real, "all monomials of the inputs up to a degree"),
+  };
+  std::sort(r.begin(), r.end(), [](const EstimatorInfo& a, const EstimatorInfo& b) { return a.name < b.name; });
+  for (std::size_t i = 1; i < r.size(); ++i) {
+    DAGML_CHECK(r[i - 1].name != r[i].name, "two estimators registered as '{}'", r[i].name);
+  }
+  return r;
+}
+
+}  // namespace
+
+const std::vector<EstimatorInfo>& registered_estimators() {
+  static const std::vector<EstimatorInfo> registry = build_registry();
+  return registry;
+}
+
+const EstimatorInfo& estimator_info(std::string_view name) {
+  for (const EstimatorInfo& info : registered_estimators())
+    if (info.name == name) return info;
+  std::string known;
+  for (const EstimatorInfo& info : registered_estimators()) known += (known.empty() ? "" : ", ") + info.name;
+  throw ValueError(fmt::format("no estimator named '{}'; the registered ones are: {}", name, known));
+}
+
+AnyEstimator make_estimator(std::string_view name, const OptionSettings& settings) {
+  const EstimatorInfo& info = estimator_info(name);
+  return info.make(info, settings);
+}
+
+AnyEstimator load_model(const ModelFile& file) {
+  const EstimatorInfo* info = nullptr;
+  for (const EstimatorInfo& candidate : registered_estimators())
+    if (candidate.name == file.type_name()) info = &candidate;
+  if (info == nullptr) {
+    throw ParseError(file.source(), 0, 0,
+                     fmt::format("a '{}' model, which this dagml {} does not know (written by dagml {})",
+                                 file.type_name(), dagml_version(), file.dagml_version()));
+  }
+  return info->load(*info, file);
+}
+
+AnyEstimator load_model(const std::string& path) { return load_model(ModelFile::read(path)); }
+
+AnyEstimator load_model_from_bytes(std::string bytes, std::string source) {
+  return load_model(ModelFile(std::move(bytes), std::move(source)));
+}
+
+// --- AnyEstimator ------------------------------------------------------------------------------------
+
+AnyEstimator::AnyEstimator(const EstimatorInfo& info, std::unique_ptr<ErasedEstimator> self)
+    : info_(&info), self_(std::move(self)) {}
+
+AnyEstimator::AnyEstimator(const AnyEstimator& other) : info_(other.info_), self_(other.self_->clone()) {}
+
+AnyEstimator& AnyEstimator::operator=(const AnyEstimator& other) {
+  if (this != &other) {
+    info_ = other.info_;
+    self_ = other.self_->clone();
+  }
+  return *this;
+}
+
+const std::string& AnyEstimator::name() const { return info_->name; }
+
+void AnyEstimator::require(bool has, const char* method) const {
+  if (!has) throw ValueError(fmt::format("{}: this {} estimator has no {}", name(), enum_name(info_->task), method));
+}
+
+AnyEstimator& AnyEstimator::fit(const Tensor& X, const Vector& y) {
+  require(info_->task == Task::Regression || info_->task == Task::Classification, "fit(X, y): call fit(X)");
+  self_->fit(X, &y);
+  return *this;
+}
+
+AnyEstimator& AnyEstimator::fit(const Tensor& X) {
+  require(info_->task == Task::Clustering || info_->task == Task::Transformation, "fit(X): call fit(X, y)");
+  self_->fit(X, nullptr);
+  return *this;
+}
+
+Tensor AnyEstimator::predict(const Tensor& X) const {
+  require(info_->capabilities.predict, "predict");
+  return self_->predict(X);
+}
+
+Tensor AnyEstimator::predict_proba(const Tensor& X) const {
+  require(info_->capabilities.predict_proba, "predict_proba");
+  return self_->predict_proba(X);
+}
+
+Tensor AnyEstimator::decision_function(const Tensor& X) const {
+  require(info_->capabilities.decision_function, "decision_function");
+  return self_->decision_function(X);
+}
+
+Tensor AnyEstimator::transform(const Tensor& X) const {
+  require(info_->capabilities.transform, "transform");
+  return self_->transform(X);
+}
+
+Scalar AnyEstimator::score(const Tensor& X, const Vector& y) const {
+  require(info_->capabilities.score && (info_->task == Task::Regression || info_->task == Task::Classification),
+          "score(X, y)");
+  return self_->score(X, &y);
+}
+
+Scalar AnyEstimator::score(const Tensor& X) const {
+  require(info_->capabilities.score && (info_->task == Task::Clustering || info_->task == Task::Transformation),
+          "score(X)");
+  return self_->score(X, nullptr);
+}
+
+}  // namespace dagml
