@@ -12,10 +12,13 @@
 #include "graph/error.h"
 #include "graph/random.h"
 #include "models/data/validate.h"
-#include "models/io/text_model_file.h"
+#include "models/io/model_file.h"
 #include "optim/iteration_loop.h"
 
 namespace dagml {
+
+template class Estimator<KMeans, KMeansOptions>;
+
 namespace {
 
 constexpr const char* kName = "KMeans";
@@ -84,9 +87,9 @@ struct Run {
   Result result;  // x = the centres flattened, value = the inertia
 };
 
-Run lloyd(const Tensor& X, Tensor C, Index max_iter, Scalar tol_abs, CallbackRunner& session) {
+Run lloyd(const Tensor& X, Tensor C, Index max_iterations, Scalar tol_abs, CallbackRunner& session) {
   const Index n = X.rows(), K = C.rows();
-  IterationLoop loop({.max_iterations = max_iter, .gradient_tolerance = 0}, session);
+  IterationLoop loop({.max_iterations = max_iterations, .gradient_tolerance = 0}, session);
   Vector labels, dist, previous;
   assign_to_centers(X, C, labels, dist);
   if (loop.start(flatten(C), dist.sum())) {
@@ -120,7 +123,7 @@ Run lloyd(const Tensor& X, Tensor C, Index max_iter, Scalar tol_abs, CallbackRun
         loop.converge(Status::StepTolerance,
                       fmt::format("converged: {} after {} iterations",
                                   same_labels ? "the assignments did not change"
-                                              : fmt::format("the centres moved by {:.3g} <= tol", shift),
+                                              : fmt::format("the centres moved by {:.3g} <= tolerance", shift),
                                   loop.iteration()));
         break;
       }
@@ -163,13 +166,14 @@ void assign_to_centers(const Tensor& X, const Tensor& centers, Vector& labels, V
   });
 }
 
-KMeans::KMeans(KMeansOptions options) : options_(std::move(options)) {
+KMeans::KMeans(KMeansOptions options) : Estimator(std::move(options)) {
   const auto& o = options_;
   if (o.num_clusters < 1)
     throw ValueError(fmt::format("{}: expected num_clusters ≥ 1, found {}", kName, o.num_clusters));
   if (o.num_init < 1) throw ValueError(fmt::format("{}: expected num_init ≥ 1, found {}", kName, o.num_init));
-  if (o.max_iter < 1) throw ValueError(fmt::format("{}: expected max_iter ≥ 1, found {}", kName, o.max_iter));
-  if (!(o.tol >= 0)) throw ValueError(fmt::format("{}: expected tol ≥ 0, found {}", kName, o.tol));
+  if (o.max_iterations < 1)
+    throw ValueError(fmt::format("{}: expected max_iterations ≥ 1, found {}", kName, o.max_iterations));
+  if (!(o.tolerance >= 0)) throw ValueError(fmt::format("{}: expected tolerance ≥ 0, found {}", kName, o.tolerance));
   if (o.init == KMeansInit::Given) {
     if (o.initial_centers.rows() != o.num_clusters)
       throw ValueError(fmt::format("{}: KMeansInit::Given needs initial_centers with num_clusters = {} rows, found {}",
@@ -187,19 +191,18 @@ KMeans& KMeans::fit(const Tensor& X, const CallbackList& callbacks) {
   if (X.rows() < K)
     throw ValueError(fmt::format("{}: expected at least num_clusters = {} samples, found {}", who, K, X.rows()));
   if (options_.init == KMeansInit::Given) check_columns(options_.initial_centers, X.cols(), who);
-  fitted_ = false;
   const Tensor centred = X.rowwise() - X.colwise().mean();
   const Scalar tol_abs =
-      options_.tol * (centred.array().square().colwise().sum() / static_cast<Scalar>(X.rows())).mean();
+      options_.tolerance * (centred.array().square().colwise().sum() / static_cast<Scalar>(X.rows())).mean();
   // One callback session over every restart (Note [Iteration loop]).
-  CallbackRunner session(callbacks, options_.num_init * options_.max_iter);
+  CallbackRunner session(callbacks, options_.num_init * options_.max_iterations);
   Run best;
   for (Index r = 0; r < options_.num_init && !session.stopped(); ++r) {
     std::mt19937_64 rng(derive_seed(options_.seed, static_cast<std::uint64_t>(r)));
     Tensor init = options_.init == KMeansInit::Given    ? options_.initial_centers
                   : options_.init == KMeansInit::Random ? random_init(X, K, rng)
                                                         : plus_plus(X, K, rng);
-    Run run = lloyd(X, std::move(init), options_.max_iter, tol_abs, session);
+    Run run = lloyd(X, std::move(init), options_.max_iterations, tol_abs, session);
     if (r == 0 || run.result.value < best.result.value) best = std::move(run);
   }
   // A Stop ends the fit, whichever restart it came in: the fit reports it.
@@ -220,29 +223,21 @@ KMeans& KMeans::fit(const Tensor& X, const CallbackList& callbacks) {
   num_iter_ = best.result.iterations;
   converged_ = best.result.converged();
   result_ = std::move(best.result);
-  fitted_ = true;
+  set_fitted(X.cols());
   return *this;
 }
 
 Vector KMeans::fit_predict(const Tensor& X, const CallbackList& callbacks) { return fit(X, callbacks).labels_; }
 
 Vector KMeans::predict(const Tensor& X) const {
-  const char* who = "KMeans::predict";
-  check_fitted(fitted_, who);
-  check_not_empty(X, who);
-  check_columns(X, centers_.cols(), who);
-  check_finite(X, who);
+  check_input(X);
   Vector labels, dist;
   assign_to_centers(X, centers_, labels, dist);
   return labels;
 }
 
 Tensor KMeans::transform(const Tensor& X) const {
-  const char* who = "KMeans::transform";
-  check_fitted(fitted_, who);
-  check_not_empty(X, who);
-  check_columns(X, centers_.cols(), who);
-  check_finite(X, who);
+  check_input(X);
   Tensor D(X.rows(), centers_.rows());
   for (Index k = 0; k < centers_.rows(); ++k) D.col(k) = sq_dist_to(X, centers_.row(k).transpose()).cwiseSqrt();
   return D;
@@ -253,61 +248,30 @@ Scalar KMeans::score(const Tensor& X) const {
   return -D.rowwise().minCoeff().squaredNorm();
 }
 
-const Tensor& KMeans::centers() const {
-  check_fitted(fitted_, kName);
-  return centers_;
-}
 const Vector& KMeans::labels() const {
-  check_fitted(fitted_, kName);
+  require_fitted();
+  // A fit always leaves n ≥ K ≥ 1 labels; only a loaded model has none.
+  if (labels_.size() == 0) {
+    throw NotFittedError(
+        "KMeans::labels: expected a model fitted in this process, found one read by load; the training labels "
+        "belong to the training data and are not saved (predict on the training data gives them)");
+  }
   return labels_;
 }
-Scalar KMeans::inertia() const {
-  check_fitted(fitted_, kName);
-  return inertia_;
-}
-Index KMeans::num_iter() const {
-  check_fitted(fitted_, kName);
-  return num_iter_;
-}
-bool KMeans::converged() const {
-  check_fitted(fitted_, kName);
-  return converged_;
-}
-const Result& KMeans::fit_result() const {
-  check_fitted(fitted_, kName);
-  return result_;
-}
 
-void KMeans::save(const std::string& path) const {
-  check_fitted(fitted_, "KMeans::save");
-  ModelWriter w(kName);
-  w.put_scalar("num_clusters", static_cast<Scalar>(options_.num_clusters));
-  w.put_scalar("num_init", static_cast<Scalar>(options_.num_init));
-  w.put_scalar("max_iter", static_cast<Scalar>(options_.max_iter));
-  w.put_scalar("tol", options_.tol);
-  w.put_text("seed", std::to_string(options_.seed));
-  w.put_tensor("centers", centers_);
-  w.put_scalar("inertia", inertia_);
-  w.put_scalar("num_iter", static_cast<Scalar>(num_iter_));
-  w.put_scalar("converged", converged_ ? 1 : 0);
-  w.save(path);
-}
-
-KMeans KMeans::load(const std::string& path) {
-  ModelReader r(path, kName);
-  KMeansOptions o;
-  o.num_clusters = static_cast<Index>(r.scalar("num_clusters"));
-  o.num_init = static_cast<Index>(r.scalar("num_init"));
-  o.max_iter = static_cast<Index>(r.scalar("max_iter"));
-  o.tol = r.scalar("tol");
-  o.seed = std::stoull(r.text("seed"));
-  KMeans m(o);
-  m.centers_ = r.tensor("centers");
-  m.inertia_ = r.scalar("inertia");
-  m.num_iter_ = static_cast<Index>(r.scalar("num_iter"));
-  m.converged_ = r.scalar("converged") != 0;
-  m.fitted_ = true;
-  return m;
+void KMeans::check_loaded(const ModelInputArchive& ar) const {
+  // An unfitted model has no centres.
+  const Index K = fitted() ? options_.num_clusters : 0, d = fitted() ? num_features() : 0;
+  if (centers_.rows() != K || centers_.cols() != d || (fitted() && d < 1)) {
+    ar.fail(fmt::format("{}: expected num_clusters × d = {}×{} centres (d ≥ 1), found {}×{}", kName, K, d,
+                        centers_.rows(), centers_.cols()));
+  }
+  if (!fitted()) return;
+  if (!centers_.allFinite()) ar.fail(fmt::format("{}: expected finite centres, found a NaN or infinite entry", kName));
+  if (!(inertia_ >= 0) || !std::isfinite(inertia_) || num_iter_ < 0) {
+    ar.fail(fmt::format("{}: expected a finite inertia ≥ 0 and an iteration count ≥ 0, found inertia {} after {}",
+                        kName, inertia_, num_iter_));
+  }
 }
 
 }  // namespace dagml

@@ -4,8 +4,8 @@
 // Objective (the inertia): W = Σ_i ‖x_i − μ_{z_i}‖², minimised by alternating
 //   assignment  z_i = argmin_k ‖x_i − μ_k‖²      (ties: the smallest k)
 //   update      μ_k = mean of {x_i : z_i = k}
-// until the assignments stop changing or the centres move by Σ_k ‖Δμ_k‖² ≤ tol · mean_j Var(x_j)
-// (scikit-learn's relative tolerance), or max_iter iterations. A cluster left empty is moved to
+// until the assignments stop changing or the centres move by Σ_k ‖Δμ_k‖² ≤ tolerance · mean_j Var(x_j)
+// (scikit-learn's relative tolerance), or max_iterations iterations. A cluster left empty is moved to
 // the point farthest from its centre (scikit-learn's rule). After the last update the points are
 // assigned once more, so labels() and inertia() belong to centers().
 //
@@ -32,30 +32,48 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 
+#include "graph/enum_names.h"
 #include "graph/tensor.h"
+#include "models/io/estimator.h"
 #include "optim/callbacks.h"
 #include "optim/result.h"
 
 namespace dagml {
 
 enum class KMeansInit { PlusPlus, Random, Given };
+constexpr auto enum_names(KMeansInit) {
+  return std::to_array<EnumName<KMeansInit>>(
+      {{KMeansInit::PlusPlus, "plus_plus"}, {KMeansInit::Random, "random"}, {KMeansInit::Given, "given"}});
+}
 
 struct KMeansOptions {
   Index num_clusters = 8;
   KMeansInit init = KMeansInit::PlusPlus;  // Random: K distinct points drawn uniformly
   Tensor initial_centers = Tensor();       // K×d, for KMeansInit::Given
   Index num_init = 1;                      // restarts (Given: must be 1)
-  Index max_iter = 300;
-  Scalar tol = 1e-4;
+  Index max_iterations = 300;              // Lloyd iterations per run, ≥ 1
+  Scalar tolerance = 1e-4;                 // ≥ 0, relative to the mean feature variance
   std::uint64_t seed = 0;
+
+  template <class V>
+  void visit(V&& v) {
+    v("num_clusters", num_clusters, "K ≥ 1, the number of clusters");
+    v("init", init, "plus_plus (greedy k-means++), random (K distinct points) or given (initial_centers)");
+    v("initial_centers", initial_centers, "K×d starting centres, for init = given");
+    v("num_init", num_init, "≥ 1 runs from different seeds; the lowest inertia is kept (given: 1)");
+    v("max_iterations", max_iterations, "≥ 1 Lloyd iterations per run");
+    v("tolerance", tolerance, "≥ 0: stop when Σ‖Δμ‖² ≤ tolerance · mean feature variance");
+    v("seed", seed, "for the initialisation");
+  }
 };
 
-class KMeans {
+class KMeans : public Estimator<KMeans, KMeansOptions> {
  public:
-  // Throws ValueError: num_clusters < 1, num_init < 1, max_iter < 1, tol < 0, Given without
-  // initial_centers (or with num_init > 1, or with a row count other than num_clusters).
+  static constexpr const char* kTypeName = "k_means";
+
+  // Throws ValueError: num_clusters < 1, num_init < 1, max_iterations < 1, tolerance < 0, Given
+  // without initial_centers (or with num_init > 1, or with a row count other than num_clusters).
   explicit KMeans(KMeansOptions options = {});
 
   // X n×d finite with n ≥ num_clusters (ValueError otherwise; ShapeError for initial centres of
@@ -67,30 +85,41 @@ class KMeans {
   Tensor transform(const Tensor& X) const;  // n×K Euclidean distances to the centres
   Scalar score(const Tensor& X) const;      // −Σ_i min_k ‖x_i − μ_k‖² (higher is better)
 
-  bool fitted() const { return fitted_; }
-  const KMeansOptions& options() const { return options_; }
-  const Tensor& centers() const;  // K×d
-  const Vector& labels() const;   // n: cluster of each training row
-  Scalar inertia() const;
-  Index num_iter() const;  // Lloyd iterations of the kept run
-  bool converged() const;  // a convergence test held in the kept run (false at max_iter or on a Stop)
+  const Tensor& centers() const { return fitted_value(centers_); }  // K×d
+  // n: the cluster of each training row. They belong to the training data and are not saved: on a
+  // loaded model this throws NotFittedError saying so (predict on the training data gives them).
+  const Vector& labels() const;
+  Scalar inertia() const { return fitted_value(inertia_); }   // of the training data
+  Index num_iter() const { return fitted_value(num_iter_); }  // Lloyd iterations of the kept run
+  // A convergence test held in the kept run (false at max_iterations or on a Stop).
+  bool converged() const { return fitted_value(converged_); }
   // The kept run: x = centres flattened, value = inertia, iterations, status (StepTolerance when
   // the assignments or centres stopped changing, MaxIterations, CallbackStop), message, history
   // (its inertia from the initial centres on). Of the fit in this process: not saved in files.
-  const Result& fit_result() const;
+  const Result& fit_result() const { return fitted_value(result_); }
 
-  void save(const std::string& path) const;  // centres and options (not the training labels)
-  static KMeans load(const std::string& path);
+  // The options, the centres, the inertia, the iteration count and the convergence flag; not the
+  // training labels nor fit_result(). A loaded model must have K×d finite centres and a finite
+  // inertia ≥ 0 (ParseError otherwise).
+  template <class Archive>
+  void serialize(Archive& ar) {
+    serialize_estimator(ar);
+    ar(centers_, inertia_, num_iter_, converged_);
+    if constexpr (Archive::is_loading::value) check_loaded(ar);
+  }
 
  private:
-  KMeansOptions options_;
-  bool fitted_ = false, converged_ = false;
+  void check_loaded(const class ModelInputArchive& ar) const;
+
+  bool converged_ = false;
   Tensor centers_;
   Vector labels_;
   Scalar inertia_ = 0;
   Index num_iter_ = 0;
   Result result_;
 };
+
+extern template class Estimator<KMeans, KMeansOptions>;
 
 // The assignment step: the nearest centre of each row of X (ties: the smallest index) and its
 // squared distance, in parallel over fixed row blocks. Shared with the RBF network.

@@ -98,16 +98,23 @@ std::string model_to_bytes(const M& model) {
   return frame_model_file(M::kTypeName, model_version<M>(), payload);
 }
 
+// Reads the file's state into `model`, a default-constructed M unless the estimator needs a part
+// that no file holds (NonlinearLeastSquares: its model function); then checks the options read
+// back with M's constructor.
 template <class M>
-M model_from_file(const ModelFile& file) {
+M model_from_file(const ModelFile& file, M model) {
   file.expect(M::kTypeName, model_version<M>());
-  M model;
   ModelInputArchive archive = file.payload();
   archive(model);
   if (archive.remaining() != 0) archive.fail(fmt::format("{} bytes left over after the model", archive.remaining()));
   M checked(model.options());  // the constructor's option checks, on the options read back
   (void)checked;
   return model;
+}
+
+template <class M>
+M model_from_file(const ModelFile& file) {
+  return model_from_file(file, M());
 }
 
 template <class M>

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/cluster/k_means.h"
 #include "models/data/min_max_scaler.h"
 #include "models/data/polynomial_features.h"
 #include "models/data/standard_scaler.h"
@@ -35,6 +36,8 @@ std::vector<EstimatorInfo> build_registry() {
       describe<TotalLeastSquares>(Regression, Real, "errors in X and y: the smallest right singular vector of [X y]"),
       describe<MatchingPursuit>(Regression, Real, "greedy sparse regression: matching pursuit or orthogonal MP"),
       describe<PolynomialRegression>(Regression, Real, "least squares or ridge on all monomials up to a degree"),
+      // models/cluster
+      describe<KMeans>(Clustering, Real, "k-means by Lloyd's algorithm from k-means++, random or given centres"),
       // models/data
       describe<StandardScaler>(Transformation, Real, "centre each column and divide by its standard deviation"),
       describe<MinMaxScaler>(Transformation, Real, "map each column's training range onto [lo, hi]"),

@@ -5,7 +5,7 @@
 #include "autodiff/elementwise.h"
 #include "graph/graph.h"
 #include "models/data/validate.h"
-#include "models/io/text_model_file.h"
+#include "models/io/model_file.h"
 #include "models/linear/linear_model.h"
 #include "models/metrics/regression_metrics.h"
 #include "optim/gauss_newton.h"
@@ -13,6 +13,10 @@
 #include "optim/levenberg_marquardt.h"
 
 namespace dagml {
+
+template void Estimator<NonlinearLeastSquares, NonlinearLeastSquaresOptions>::save(const std::string&) const;
+template std::string Estimator<NonlinearLeastSquares, NonlinearLeastSquaresOptions>::to_bytes() const;
+
 namespace {
 
 // f(X; w) on a graph, with its shape checked.
@@ -30,7 +34,7 @@ Var build_model(const NonlinearLeastSquaresOptions& o, Var X, Var w, const char*
 
 }  // namespace
 
-NonlinearLeastSquares::NonlinearLeastSquares(const NonlinearLeastSquaresOptions& options) : options_(options) {
+NonlinearLeastSquares::NonlinearLeastSquares(const NonlinearLeastSquaresOptions& options) : Estimator(options) {
   const char* who = "NonlinearLeastSquares";
   if (!options.model) throw ValueError(fmt::format("{}: expected a model function, found none", who));
   if (options.initial_params.size() == 0) {
@@ -62,18 +66,14 @@ NonlinearLeastSquares& NonlinearLeastSquares::fit(const Tensor& X, const Vector&
     result_ = minimize(*objective, options_.initial_params, LevenbergMarquardtOptions{.stop = stop});
   }
   params_ = result_.x;
-  num_inputs_ = X.cols();
-  fitted_ = true;
+  set_fitted(X.cols());
   return *this;
 }
 
 Vector NonlinearLeastSquares::predict(const Tensor& X) const {
-  const char* who = "NonlinearLeastSquares::predict";
-  check_fitted(fitted_, who);
-  check_columns(X, num_inputs_, who);
-  check_finite(X, who);
+  check_input(X);
   Graph g;
-  const Var f = build_model(options_, g.input("X", X), g.constant(Tensor(params_), "w"), who);
+  const Var f = build_model(options_, g.input("X", X), g.constant(Tensor(params_), "w"), "NonlinearLeastSquares::predict");
   return f.value().col(0);
 }
 
@@ -83,43 +83,26 @@ Scalar NonlinearLeastSquares::score(const Tensor& X, const Vector& y) const {
   return r2_score(y, prediction);
 }
 
-const Vector& NonlinearLeastSquares::params() const {
-  check_fitted(fitted_, "NonlinearLeastSquares::params");
-  return params_;
+NonlinearLeastSquares::NonlinearLeastSquares(ModelFunction model) {
+  options_.model = std::move(model);
 }
 
-Scalar NonlinearLeastSquares::loss() const {
-  check_fitted(fitted_, "NonlinearLeastSquares::loss");
-  return result_.value;
+NonlinearLeastSquares NonlinearLeastSquares::from_model_file(const ModelFile& file, ModelFunction model) {
+  return model_from_file(file, NonlinearLeastSquares(std::move(model)));
 }
 
-void NonlinearLeastSquares::save(const std::string& path) const {
-  check_fitted(fitted_, "NonlinearLeastSquares::save");
-  ModelWriter writer("NonlinearLeastSquares");
-  writer.put_vector("params", params_);
-  writer.put_vector("initial_params", options_.initial_params);
-  writer.put_scalar("method", static_cast<Scalar>(options_.method));
-  writer.put_scalar("max_iterations", static_cast<Scalar>(options_.max_iterations));
-  writer.put_scalar("tolerance", options_.tolerance);
-  writer.put_scalar("num_inputs", static_cast<Scalar>(num_inputs_));
-  writer.put_scalar("loss", result_.value);
-  writer.save(path);
+NonlinearLeastSquares NonlinearLeastSquares::load(const std::string& path, ModelFunction model) {
+  return from_model_file(ModelFile::read(path), std::move(model));
 }
 
-NonlinearLeastSquares NonlinearLeastSquares::load(const std::string& path, std::function<Var(Var X, Var w)> model) {
-  const ModelReader reader(path, "NonlinearLeastSquares");
-  NonlinearLeastSquares m(
-      {.model = std::move(model),
-       .initial_params = reader.vector("initial_params"),
-       .method = static_cast<NonlinearLeastSquaresOptions::Method>(static_cast<int>(reader.scalar("method"))),
-       .max_iterations = static_cast<Index>(reader.scalar("max_iterations")),
-       .tolerance = reader.scalar("tolerance")});
-  m.params_ = reader.vector("params");
-  m.num_inputs_ = static_cast<Index>(reader.scalar("num_inputs"));
-  m.result_.x = m.params_;
-  m.result_.value = reader.scalar("loss");
-  m.fitted_ = true;
-  return m;
+void NonlinearLeastSquares::check_loaded(const ModelInputArchive& ar) {
+  const Index p = fitted() ? options_.initial_params.size() : 0;
+  if (params_.size() != p || !params_.allFinite() || (fitted() && num_features() < 1)) {
+    ar.fail(fmt::format("NonlinearLeastSquares: expected {} finite parameters (one per entry of initial_params) for "
+                        "d ≥ 1 inputs, found {} for d = {}",
+                        p, params_.size(), fitted() ? num_features() : 0));
+  }
+  result_.x = params_;
 }
 
 }  // namespace dagml

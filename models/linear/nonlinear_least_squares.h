@@ -12,29 +12,56 @@
 #include <functional>
 #include <string>
 
+#include "graph/enum_names.h"
 #include "graph/error.h"
 #include "graph/op.h"
+#include "models/io/estimator.h"
 #include "optim/result.h"
 
 namespace dagml {
 
+class ModelFile;
+
 struct NonlinearLeastSquaresOptions {
+  using ModelFunction = std::function<Var(Var X, Var w)>;
   // Builds the predictions f(X; w) as an n×1 node from the input node X (n×d) and the parameter
   // node w (p×1), with autodiff ops. It is called once per fit and once per predict, on a fresh
   // graph each time; it must not keep the nodes it is given.
-  std::function<Var(Var X, Var w)> model = {};
+  ModelFunction model = {};
   Vector initial_params{};  // w₀ (p ≥ 1 entries): the solution depends on it (non-convex)
   enum class Method { GaussNewton, LevenbergMarquardt } method = Method::LevenbergMarquardt;
   Index max_iterations = 200;  // ≥ 1
   Scalar tolerance = 1e-12;    // relative loss change and relative parameter change, ≥ 0
+
+  // Every field but `model`: it is code, which no file holds (load takes it again).
+  template <class V>
+  void visit(V&& v) {
+    v("initial_params", initial_params, "w₀, p ≥ 1 starting parameters");
+    v("method", method, "gauss_newton or levenberg_marquardt");
+    v("max_iterations", max_iterations, "≥ 1 iterations");
+    v("tolerance", tolerance, "≥ 0: stop on a relative loss or parameter change below it");
+  }
 };
+constexpr auto enum_names(NonlinearLeastSquaresOptions::Method) {
+  using Method = NonlinearLeastSquaresOptions::Method;
+  return std::to_array<EnumName<Method>>(
+      {{Method::GaussNewton, "gauss_newton"}, {Method::LevenbergMarquardt, "levenberg_marquardt"}});
+}
 
 // Objective (notes 000 §4.1): L(w) = ½ Σᵢ (yᵢ − f(xᵢ; w))² = ½‖r(w)‖², r = F(w) − y. Gauss-Newton
 // steps Δ = argmin ‖J Δ + r‖² (J = ∂F/∂w, from the graph); Levenberg-Marquardt damps them
 // (optim/gauss_newton.h, optim/levenberg_marquardt.h). Not converging is reported by
 // optimizer_result(), not thrown.
-class NonlinearLeastSquares {
+//
+// On the estimator contract (models/io/estimator.h) except for loading: the model function is
+// code, so a file alone cannot rebuild the estimator. save and to_bytes are the Estimator's;
+// load and from_model_file take the model function again, and the estimator is not in the
+// registry (models/io/registry.h), which loads files by name alone.
+class NonlinearLeastSquares : public Estimator<NonlinearLeastSquares, NonlinearLeastSquaresOptions> {
  public:
+  using ModelFunction = NonlinearLeastSquaresOptions::ModelFunction;
+  static constexpr const char* kTypeName = "nonlinear_least_squares";
+
   // Throws ValueError for a missing model, an empty or non-finite initial_params, or bad
   // max_iterations / tolerance.
   explicit NonlinearLeastSquares(const NonlinearLeastSquaresOptions& options);
@@ -45,22 +72,38 @@ class NonlinearLeastSquares {
   Vector predict(const Tensor& X) const;                 // f(X; ŵ); NotFittedError before fit
   Scalar score(const Tensor& X, const Vector& y) const;  // R²
 
-  bool fitted() const { return fitted_; }
-  const Vector& params() const;  // ŵ
-  Scalar loss() const;           // ½‖F(ŵ) − y‖² on the training data
+  const Vector& params() const { return fitted_value(params_); }  // ŵ
+  Scalar loss() const { return fitted_value(result_.value); }    // ½‖F(ŵ) − y‖² on the training data
+  // The optimizer's result of the last fit; on a loaded model only x (= ŵ) and value (the loss).
   const Result& optimizer_result() const { return result_; }
-  const NonlinearLeastSquaresOptions& options() const { return options_; }
 
-  // Saves ŵ and the options' numbers; the model function is code, so load needs it again.
-  void save(const std::string& path) const;
-  static NonlinearLeastSquares load(const std::string& path, std::function<Var(Var X, Var w)> model);
+  // Reads a file written by save() (Note [Model file format]), with `model`, the function the
+  // saved model was fitted with (the file cannot check that it is): IoError, ParseError (also
+  // for a file whose ŵ is not of the length of initial_params), or ValueError for a missing model.
+  static NonlinearLeastSquares load(const std::string& path, ModelFunction model);
+  static NonlinearLeastSquares from_model_file(const ModelFile& file, ModelFunction model);
+
+  // The options but the model function, ŵ and the training loss.
+  template <class Archive>
+  void serialize(Archive& ar) {
+    serialize_estimator(ar);
+    ar(params_, result_.value);
+    if constexpr (Archive::is_loading::value) check_loaded(ar);
+  }
 
  private:
-  NonlinearLeastSquaresOptions options_;
+  // The estimator to read a file into: the model function and default options, unchecked (the
+  // options read back are checked after reading).
+  explicit NonlinearLeastSquares(ModelFunction model);
+  void check_loaded(const class ModelInputArchive& ar);
+
   Vector params_;
   Result result_;
-  Index num_inputs_ = 0;
-  bool fitted_ = false;
 };
+
+// Only save and to_bytes: the Estimator's load and from_model_file need a default-constructible
+// estimator, which this is not.
+extern template void Estimator<NonlinearLeastSquares, NonlinearLeastSquaresOptions>::save(const std::string&) const;
+extern template std::string Estimator<NonlinearLeastSquares, NonlinearLeastSquaresOptions>::to_bytes() const;
 
 }  // namespace dagml

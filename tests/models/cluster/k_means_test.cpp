@@ -14,6 +14,7 @@
 #include "graph/error.h"
 #include "graph/threads.h"
 #include "models/data/datasets.h"
+#include "models/io/model_file.h"
 #include "optim/callbacks.h"
 
 namespace dagml {
@@ -30,7 +31,7 @@ TEST(KMeans, Notes004WorkedIterations) {
   // x = [1, 2, 3, 10, 11, 12], K = 2, μ⁽⁰⁾ = (1, 2): iteration 1 gives μ = (1, 7.6), iteration 2
   // μ = (2, 11), W = 4.
   const Tensor X = column({1, 2, 3, 10, 11, 12});
-  KMeans one({.num_clusters = 2, .init = KMeansInit::Given, .initial_centers = column({1, 2}), .max_iter = 1});
+  KMeans one({.num_clusters = 2, .init = KMeansInit::Given, .initial_centers = column({1, 2}), .max_iterations = 1});
   one.fit(X);
   EXPECT_NEAR(one.centers()(0, 0), 1.0, 1e-15);
   EXPECT_NEAR(one.centers()(1, 0), 7.6, 1e-14);
@@ -48,7 +49,7 @@ TEST(KMeans, Notes004WorkedIterations) {
 TEST(KMeans, Notes000WorkedIterations) {
   // X = {0, 1, 10, 11}, init (0, 1): after one update c = (0, 7.3333); converged c = (0.5, 10.5), W = 1.
   const Tensor X = column({0, 1, 10, 11});
-  KMeans one({.num_clusters = 2, .init = KMeansInit::Given, .initial_centers = column({0, 1}), .max_iter = 1});
+  KMeans one({.num_clusters = 2, .init = KMeansInit::Given, .initial_centers = column({0, 1}), .max_iterations = 1});
   EXPECT_NEAR(one.fit(X).centers()(1, 0), 22.0 / 3, 1e-14);
   KMeans km({.num_clusters = 2, .init = KMeansInit::Given, .initial_centers = column({0, 1})});
   km.fit(X);
@@ -135,7 +136,7 @@ TEST(KMeans, EmptyClusterIsMovedToTheFarthestPoint) {
 TEST(KMeans, BadInputAndSaveLoad) {
   EXPECT_THROW(KMeans({.num_clusters = 0}), ValueError);
   EXPECT_THROW(KMeans({.num_init = 0}), ValueError);
-  EXPECT_THROW(KMeans({.tol = -1}), ValueError);
+  EXPECT_THROW(KMeans({.tolerance = -1}), ValueError);
   EXPECT_THROW(KMeans({.num_clusters = 2, .init = KMeansInit::Given}), ValueError);
   EXPECT_THROW(KMeans({.num_clusters = 1, .init = KMeansInit::Given, .initial_centers = column({1}), .num_init = 2}),
                ValueError);
@@ -149,19 +150,71 @@ TEST(KMeans, BadInputAndSaveLoad) {
   Tensor wide(2, 2);
   wide << 0, 0, 1, 1;
   EXPECT_THROW(KMeans({.num_clusters = 2, .init = KMeansInit::Given, .initial_centers = wide}).fit(X), ShapeError);
+  EXPECT_THROW(KMeans({.max_iterations = 0}), ValueError);
+}
+
+TEST(KMeans, SaveLoadRoundTrip) {
   const Dataset iris = load_dataset("iris");
-  KMeans km({.num_clusters = 3, .seed = 2});
+  KMeans km({.num_clusters = 3, .max_iterations = 50, .tolerance = 1e-6, .seed = 2});
   km.fit(iris.features);
-  const std::string path = (std::filesystem::temp_directory_path() / "dagml_test_kmeans.txt").string();
+  const std::string path = (std::filesystem::temp_directory_path() / "dagml_test_kmeans.model").string();
   km.save(path);
   const KMeans back = KMeans::load(path);
+  std::filesystem::remove(path);
   EXPECT_EQ(back.centers(), km.centers());
+  EXPECT_EQ(back.inertia(), km.inertia());
+  EXPECT_EQ(back.num_iter(), km.num_iter());
+  EXPECT_EQ(back.converged(), km.converged());
+  EXPECT_EQ(back.options().max_iterations, 50);
+  EXPECT_EQ(back.options().tolerance, 1e-6);
+  EXPECT_EQ(back.options().seed, 2u);
   EXPECT_EQ(back.predict(iris.features), km.labels());
   EXPECT_EQ(back.transform(iris.features), km.transform(iris.features));
+  EXPECT_EQ(back.to_bytes(), km.to_bytes());
+  // The training labels are not saved: a clear error, not an empty vector.
+  EXPECT_THAT([&] { (void)back.labels(); },
+              ::testing::ThrowsMessage<NotFittedError>(::testing::HasSubstr("not saved")));
+  // Given initial centres travel with the options.
+  KMeans given({.num_clusters = 2, .init = KMeansInit::Given, .initial_centers = column({1, 2})});
+  given.fit(column({1, 2, 3, 10, 11, 12}));
+  const KMeans given_back = KMeans::from_model_file(ModelFile(given.to_bytes(), "given"));
+  EXPECT_EQ(given_back.options().init, KMeansInit::Given);
+  EXPECT_EQ(given_back.options().initial_centers, column({1, 2}));
+  EXPECT_EQ(given_back.centers(), given.centers());
+}
+
+// A k_means model file with the given fitted state, written in KMeans::serialize's field order.
+std::string kmeans_file(const Tensor& centers, Scalar inertia, Index num_iter = 3, Index num_features = 1) {
+  std::string payload;
+  {
+    ModelOutputArchive ar(payload);
+    const KMeansOptions options{.num_clusters = 2};
+    ar(options, true, num_features, centers, inertia, num_iter, true);
+  }
+  return frame_model_file(KMeans::kTypeName, 1, payload);
+}
+
+TEST(KMeans, InconsistentFilesAreParseErrors) {
+  const auto load = [](const std::string& bytes) { return KMeans::from_model_file(ModelFile(bytes, "crafted")); };
+  const KMeans ok = load(kmeans_file(column({0, 5}), 1.5));
+  EXPECT_EQ(ok.predict(column({1, 4})), (Vector(2) << 0, 1).finished());
+  EXPECT_THAT([&] { load(kmeans_file(column({0, 5, 7}), 1.5)); },  // 3 centres for K = 2
+              ::testing::ThrowsMessage<ParseError>(::testing::HasSubstr("centres")));
+  EXPECT_THROW(load(kmeans_file(column({0, 5}), 1.5, 3, 2)), ParseError);  // centres of width 1, d = 2
+  EXPECT_THROW(load(kmeans_file(column({0, std::nan("")}), 1.5)), ParseError);
+  EXPECT_THROW(load(kmeans_file(column({0, 5}), -1)), ParseError);
+  EXPECT_THROW(load(kmeans_file(column({0, 5}), 1.5, -1)), ParseError);
+  // Bad options read back are the constructor's ValueError.
+  std::string payload;
+  {
+    ModelOutputArchive ar(payload);
+    ar(KMeansOptions{.num_clusters = 0}, false, Index{0}, Tensor(), Scalar{0}, Index{0}, false);
+  }
+  EXPECT_THROW(load(frame_model_file(KMeans::kTypeName, 1, payload)), ValueError);
 }
 
 // The callback protocol (optim/callbacks.h): a Stop after iteration k leaves the model of exactly
-// k Lloyd iterations (the same centres as max_iter = k) and reports CallbackStop; the value is the
+// k Lloyd iterations (the same centres as max_iterations = k) and reports CallbackStop; the value is the
 // inertia of the iteration's centres, which is what inertia() says of the stopped model.
 TEST(KMeans, CallbackStopsAfterTheIterationItAskedFor) {
   const Dataset iris = load_dataset("iris");
@@ -180,7 +233,7 @@ TEST(KMeans, CallbackStopsAfterTheIterationItAskedFor) {
   KMeans stopped(o);
   stopped.fit(iris.features, {&stop_at_2});
   KMeansOptions two = o;
-  two.max_iter = 2;
+  two.max_iterations = 2;
   const KMeans capped = KMeans(two).fit(iris.features);
   EXPECT_EQ(seen, (std::vector<Index>{1, 2}));
   EXPECT_EQ(stopped.fit_result().status, Status::CallbackStop);
@@ -248,7 +301,7 @@ TEST(KMeans, EarlyStoppingRestoresTheBestCentres) {
                       {.patience = 2});
   KMeans km({.num_clusters = 3, .init = KMeansInit::Given, .initial_centers = init});
   km.fit(iris.features, {&early});
-  const KMeans one = KMeans({.num_clusters = 3, .init = KMeansInit::Given, .initial_centers = init, .max_iter = 1})
+  const KMeans one = KMeans({.num_clusters = 3, .init = KMeansInit::Given, .initial_centers = init, .max_iterations = 1})
                          .fit(iris.features);
   EXPECT_EQ(km.fit_result().status, Status::CallbackStop);
   EXPECT_EQ(km.num_iter(), 3);

@@ -3,10 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <limits>
 #include <random>
 
 #include "graph/error.h"
+#include "models/io/model_file.h"
 
 namespace dagml {
 namespace {
@@ -68,8 +70,8 @@ TEST(MinMaxScalerTest, ChecksOptionsFitColumnsAndFiniteness) {
   }
 }
 
-// save_to / load_from through the model file text: attributes and transforms come back bitwise.
-TEST(MinMaxScalerTest, SaveToLoadFromIsBitwiseExact) {
+// The model file: attributes and transforms come back bitwise, through a file and through bytes.
+TEST(MinMaxScalerTest, SaveLoadIsBitwiseExact) {
   std::mt19937_64 rng(5);
   std::normal_distribution<double> normal(0.0, 3.0);
   Tensor X(30, 3), X_new(6, 3);
@@ -78,34 +80,61 @@ TEST(MinMaxScalerTest, SaveToLoadFromIsBitwiseExact) {
   X.col(2).setConstant(0.1);  // a constant column: s = hi − lo
   MinMaxScaler s({.lo = -0.3, .hi = 2.0 / 3.0});
   s.fit(X);
-  ModelWriter writer("Holder");
-  s.save_to(writer, "mm_");
-  const MinMaxScaler back = MinMaxScaler::load_from(ModelReader::parse(writer.contents(), "Holder", "test"), "mm_");
+  const auto path = std::filesystem::temp_directory_path() / "dagml_min_max_scaler_test.model";
+  s.save(path.string());
+  const MinMaxScaler back = MinMaxScaler::load(path.string());
+  std::filesystem::remove(path);
   ASSERT_TRUE(back.fitted());
+  EXPECT_EQ(back.options().lo, -0.3);
+  EXPECT_EQ(back.options().hi, 2.0 / 3.0);
+  EXPECT_EQ(back.num_features(), 3);
   EXPECT_EQ(back.data_min(), s.data_min());
   EXPECT_EQ(back.data_max(), s.data_max());
   EXPECT_EQ(back.scale(), s.scale());
   EXPECT_EQ(back.transform(X_new), s.transform(X_new));
   EXPECT_EQ(back.inverse_transform(X_new), s.inverse_transform(X_new));
+  EXPECT_EQ(MinMaxScaler::from_model_file(ModelFile(s.to_bytes(), "bytes")).transform(X_new), s.transform(X_new));
 }
 
-TEST(MinMaxScalerTest, SaveToBeforeFitAndBadEntriesThrow) {
-  ModelWriter writer("Holder");
-  EXPECT_THROW(MinMaxScaler().save_to(writer, "mm_"), NotFittedError);
-  EXPECT_THROW(MinMaxScaler::load_from(ModelReader::parse(writer.contents(), "Holder", "test"), "mm_"), ParseError);
-  auto file = [](Scalar lo, Scalar hi, const Vector& scale) {
-    ModelWriter w("Holder");
-    w.put_scalar("mm_lo", lo);
-    w.put_scalar("mm_hi", hi);
-    w.put_vector("mm_data_min", Vector::Zero(2));
-    w.put_vector("mm_data_max", Vector::Ones(2));
-    w.put_vector("mm_scale", scale);
-    return ModelReader::parse(w.contents(), "Holder", "test");
-  };
-  EXPECT_NO_THROW(MinMaxScaler::load_from(file(0, 1, Vector::Ones(2)), "mm_"));
-  EXPECT_THROW(MinMaxScaler::load_from(file(1, 0, Vector::Ones(2)), "mm_"), ValueError);   // lo > hi
-  EXPECT_THROW(MinMaxScaler::load_from(file(0, 1, -Vector::Ones(2)), "mm_"), ValueError);  // s < 0
-  EXPECT_THROW(MinMaxScaler::load_from(file(0, 1, Vector::Ones(1)), "mm_"), ValueError);   // length
+// A min_max_scaler file with the given options and fitted state, written in the field order of
+// MinMaxScaler::serialize: options, fitted flag, d, then data_min, data_max, scale.
+std::string min_max_file(Scalar lo, Scalar hi, const Vector& data_min, const Vector& data_max, const Vector& scale,
+                         bool fitted = true, Index d = 2) {
+  std::string payload;
+  {
+    ModelOutputArchive ar(payload);
+    ar(MinMaxScalerOptions{.lo = lo, .hi = hi}, fitted, d, data_min, data_max, scale);
+  }
+  return frame_model_file(MinMaxScaler::kTypeName, 1, payload);
+}
+
+MinMaxScaler load_bytes(const std::string& bytes) { return MinMaxScaler::from_model_file(ModelFile(bytes, "crafted")); }
+
+TEST(MinMaxScalerTest, UnfittedAndBadFiles) {
+  // An unfitted scaler saves its options only, and loads unfitted.
+  const MinMaxScaler unfitted = load_bytes(MinMaxScaler({.lo = -1, .hi = 1}).to_bytes());
+  EXPECT_FALSE(unfitted.fitted());
+  EXPECT_EQ(unfitted.options().lo, -1);
+  EXPECT_THROW(unfitted.transform(Tensor::Ones(1, 2)), NotFittedError);
+  const Vector zeros = Vector::Zero(2), ones = Vector::Ones(2);
+  const MinMaxScaler crafted = load_bytes(min_max_file(0, 1, zeros, ones, ones));
+  EXPECT_EQ(crafted.transform(Tensor::Constant(1, 2, 0.5)), Tensor::Constant(1, 2, 0.5));
+  // Options the constructor refuses, then fitted state that does not fit together.
+  EXPECT_THROW(load_bytes(min_max_file(1, 0, zeros, ones, ones)), ValueError);  // lo > hi
+  EXPECT_THROW(load_bytes(min_max_file(0, 1, zeros, ones, -ones)), ParseError);  // s < 0
+  EXPECT_THROW(load_bytes(min_max_file(0, 1, zeros, ones, Vector::Ones(1))), ParseError);  // length
+  EXPECT_THROW(load_bytes(min_max_file(0, 1, zeros, ones, ones, true, 3)), ParseError);  // d = 3, vectors of 2
+  EXPECT_THROW(load_bytes(min_max_file(0, 1, zeros, ones, ones, false, 0)), ParseError);  // state without a fit
+  Vector inf = ones;
+  inf(1) = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(load_bytes(min_max_file(0, 1, zeros, inf, ones)), ParseError);
+  // A missing entry: the payload ends before scale.
+  std::string short_payload;
+  {
+    ModelOutputArchive ar(short_payload);
+    ar(MinMaxScalerOptions{}, true, Index{2}, zeros, ones);
+  }
+  EXPECT_THROW(load_bytes(frame_model_file(MinMaxScaler::kTypeName, 1, short_payload)), ParseError);
 }
 
 }  // namespace

@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <random>
 
 #include "graph/error.h"
+#include "models/io/model_file.h"
 
 namespace dagml {
 namespace {
@@ -136,21 +138,23 @@ TEST(PolynomialFeaturesTest, Errors) {
   EXPECT_THROW(f.feature_names({"a"}), ShapeError);
 }
 
-// save_to / load_from: the rebuilt map has the same powers, coefficients and transform, bitwise.
-TEST(PolynomialFeaturesTest, SaveToLoadFromIsBitwiseExact) {
+// The model file holds the options and ℓ; the rebuilt map has the same powers, coefficients and
+// transform, bitwise.
+TEST(PolynomialFeaturesTest, SaveLoadIsBitwiseExact) {
   std::mt19937_64 rng(9);
   std::normal_distribution<double> normal;
   Tensor X(5, 3);
   for (Index i = 0; i < X.size(); ++i) X.data()[i] = normal(rng);
+  const auto path = std::filesystem::temp_directory_path() / "dagml_polynomial_features_test.model";
   for (const bool bias : {true, false}) {
     for (const bool kernel : {true, false}) {
       PolynomialFeatures map({.degree = 3, .include_bias = bias, .kernel_scaling = kernel});
       map.fit(X);
-      ModelWriter writer("Holder");
-      map.save_to(writer, "poly_");
-      const PolynomialFeatures back =
-          PolynomialFeatures::load_from(ModelReader::parse(writer.contents(), "Holder", "test"), "poly_");
+      map.save(path.string());
+      const PolynomialFeatures back = PolynomialFeatures::load(path.string());
       ASSERT_TRUE(back.fitted());
+      EXPECT_EQ(back.options().include_bias, bias);
+      EXPECT_EQ(back.options().kernel_scaling, kernel);
       EXPECT_EQ(back.num_input_features(), 3);
       EXPECT_EQ(back.num_output_features(), map.num_output_features());
       EXPECT_EQ(back.powers(), map.powers());
@@ -158,26 +162,44 @@ TEST(PolynomialFeaturesTest, SaveToLoadFromIsBitwiseExact) {
       EXPECT_EQ(back.transform(X), map.transform(X));
     }
   }
+  std::filesystem::remove(path);
 }
 
-TEST(PolynomialFeaturesTest, SaveToBeforeFitAndBadEntriesThrow) {
-  ModelWriter empty("Holder");
-  EXPECT_THROW(PolynomialFeatures().save_to(empty, "p_"), NotFittedError);
-  EXPECT_THROW(PolynomialFeatures::load_from(ModelReader::parse(empty.contents(), "Holder", "test"), "p_"), ParseError);
-  auto file = [](Scalar degree, Scalar max_outputs, Scalar num_inputs) {
-    ModelWriter w("Holder");
-    w.put_scalar("p_degree", degree);
-    w.put_scalar("p_include_bias", 1);
-    w.put_scalar("p_kernel_scaling", 0);
-    w.put_scalar("p_max_output_features", max_outputs);
-    w.put_scalar("p_num_inputs", num_inputs);
-    return ModelReader::parse(w.contents(), "Holder", "test");
-  };
-  EXPECT_EQ(PolynomialFeatures::load_from(file(2, 100, 2), "p_").num_output_features(), 6);
-  EXPECT_THROW(PolynomialFeatures::load_from(file(-1, 100, 2), "p_"), ValueError);   // degree < 0
-  EXPECT_THROW(PolynomialFeatures::load_from(file(2.5, 100, 2), "p_"), ValueError);  // not whole
-  EXPECT_THROW(PolynomialFeatures::load_from(file(2, 100, 0), "p_"), ValueError);    // ℓ < 1
-  EXPECT_THROW(PolynomialFeatures::load_from(file(2, 5, 2), "p_"), ValueError);      // 6 > max
+// A polynomial_features file, written in the field order of PolynomialFeatures::serialize: the
+// options (degree, include_bias, kernel_scaling, max_output_features), the fitted flag and ℓ.
+template <class Degree>
+std::string poly_file(Degree degree, Index max_outputs, Index num_inputs, bool fitted = true) {
+  std::string payload;
+  {
+    ModelOutputArchive ar(payload);
+    ar(degree, true, false, max_outputs, fitted, num_inputs);
+  }
+  return frame_model_file(PolynomialFeatures::kTypeName, 1, payload);
+}
+
+PolynomialFeatures load_bytes(const std::string& bytes) {
+  return PolynomialFeatures::from_model_file(ModelFile(bytes, "crafted"));
+}
+
+TEST(PolynomialFeaturesTest, UnfittedAndBadFiles) {
+  // An unfitted map saves its options only, and loads unfitted.
+  const PolynomialFeatures unfitted = load_bytes(PolynomialFeatures({.degree = 4}).to_bytes());
+  EXPECT_FALSE(unfitted.fitted());
+  EXPECT_EQ(unfitted.options().degree, 4);
+  EXPECT_THROW(unfitted.transform(Tensor::Ones(1, 2)), NotFittedError);
+  EXPECT_EQ(load_bytes(poly_file(Index{2}, 100, 2)).num_output_features(), 6);
+  EXPECT_THROW(load_bytes(poly_file(Index{-1}, 100, 2)), ValueError);  // degree < 0
+  EXPECT_THROW(load_bytes(poly_file(Index{2}, 100, 0)), ParseError);   // ℓ < 1
+  EXPECT_THROW(load_bytes(poly_file(Index{2}, 5, 2)), ValueError);     // 6 > max
+  // A double where the integer degree belongs: its bits read as a degree so large that the map is refused.
+  EXPECT_THROW(load_bytes(poly_file(2.5, 100, 2)), ValueError);
+  // Without ℓ: the file ends early.
+  std::string payload;
+  {
+    ModelOutputArchive ar(payload);
+    ar(PolynomialFeaturesOptions{}, true);
+  }
+  EXPECT_THROW(load_bytes(frame_model_file(PolynomialFeatures::kTypeName, 1, payload)), ParseError);
 }
 
 }  // namespace

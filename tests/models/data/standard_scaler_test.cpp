@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <random>
 
 #include "graph/error.h"
+#include "models/io/model_file.h"
 
 namespace dagml {
 namespace {
@@ -115,61 +117,92 @@ TEST(StandardScalerTest, ChecksFitColumnsAndFiniteness) {
   }
 }
 
-// save_to / load_from through the model file text: every attribute and the transform of new
-// data come back bitwise (17 significant digits), for each combination of the options.
-TEST(StandardScalerTest, SaveToLoadFromIsBitwiseExact) {
+// The model file: every attribute and the transform of new data come back bitwise, for each
+// combination of the options.
+TEST(StandardScalerTest, SaveLoadIsBitwiseExact) {
   const Tensor X = random_matrix(40, 4, 11), X_new = random_matrix(7, 4, 12);
+  const auto path = std::filesystem::temp_directory_path() / "dagml_standard_scaler_test.model";
   for (const bool with_mean : {true, false}) {
     for (const bool with_std : {true, false}) {
       StandardScaler s({.with_mean = with_mean, .with_std = with_std});
       s.fit(X);
-      ModelWriter writer("Holder");
-      s.save_to(writer, "scaler_");
-      const StandardScaler back =
-          StandardScaler::load_from(ModelReader::parse(writer.contents(), "Holder", "test"), "scaler_");
+      s.save(path.string());
+      const StandardScaler back = StandardScaler::load(path.string());
       ASSERT_TRUE(back.fitted());
+      EXPECT_EQ(back.options().with_mean, with_mean);
+      EXPECT_EQ(back.options().with_std, with_std);
       EXPECT_EQ(back.mean(), s.mean());
       EXPECT_EQ(back.variance(), s.variance());
       EXPECT_EQ(back.scale(), s.scale());
       EXPECT_EQ(back.transform(X_new), s.transform(X_new));
       EXPECT_EQ(back.inverse_transform(X_new), s.inverse_transform(X_new));
+      EXPECT_EQ(back.to_bytes(), s.to_bytes());
     }
   }
+  std::filesystem::remove(path);
 }
 
-TEST(StandardScalerTest, TwoScalersShareAFileUnderTheirPrefixes) {
+// Inside another model's file (as PolynomialRegression keeps its scaler): two scalers one after
+// the other in one archive, each read back whole.
+TEST(StandardScalerTest, TwoScalersNestInOneArchive) {
   StandardScaler a, b({.with_mean = false});
   a.fit(random_matrix(10, 2, 1));
   b.fit(random_matrix(10, 3, 2));
-  ModelWriter writer("Holder");
-  a.save_to(writer, "a_");
-  b.save_to(writer, "b_");
-  const ModelReader reader = ModelReader::parse(writer.contents(), "Holder", "test");
-  EXPECT_EQ(StandardScaler::load_from(reader, "a_").mean(), a.mean());
-  EXPECT_EQ(StandardScaler::load_from(reader, "b_").scale(), b.scale());
-  EXPECT_EQ(StandardScaler::load_from(reader, "b_").num_features(), 3);
+  std::string bytes;
+  {
+    ModelOutputArchive out(bytes);
+    out(a, b);
+  }
+  StandardScaler a2, b2;
+  ModelInputArchive in(bytes, "test");
+  in(a2, b2);
+  EXPECT_EQ(in.remaining(), 0u);
+  EXPECT_EQ(a2.mean(), a.mean());
+  EXPECT_EQ(b2.scale(), b.scale());
+  EXPECT_EQ(b2.num_features(), 3);
+  EXPECT_FALSE(b2.options().with_mean);
 }
 
-TEST(StandardScalerTest, SaveToBeforeFitAndBadEntriesThrow) {
-  ModelWriter writer("Holder");
-  EXPECT_THROW(StandardScaler().save_to(writer, "s_"), NotFittedError);
-  // A missing entry.
-  EXPECT_THROW(StandardScaler::load_from(ModelReader::parse(writer.contents(), "Holder", "test"), "s_"), ParseError);
-  // Inconsistent entries: a zero scale, then lengths that differ.
-  auto file = [](const Vector& mean, const Vector& variance, const Vector& scale) {
-    ModelWriter w("Holder");
-    w.put_scalar("s_with_mean", 1);
-    w.put_scalar("s_with_std", 1);
-    w.put_vector("s_mean", mean);
-    w.put_vector("s_variance", variance);
-    w.put_vector("s_scale", scale);
-    return ModelReader::parse(w.contents(), "Holder", "test");
-  };
-  EXPECT_NO_THROW(StandardScaler::load_from(file(Vector::Zero(2), Vector::Ones(2), Vector::Ones(2)), "s_"));
-  EXPECT_THROW(StandardScaler::load_from(file(Vector::Zero(2), Vector::Ones(2), Vector::Zero(2)), "s_"), ValueError);
-  EXPECT_THROW(StandardScaler::load_from(file(Vector::Zero(2), Vector::Ones(2), Vector::Ones(3)), "s_"), ValueError);
+// A standard_scaler file with the given fitted state, written in the field order of
+// StandardScaler::serialize: options, fitted flag, d, then mean, variance, scale.
+std::string scaler_file(const Vector& mean, const Vector& variance, const Vector& scale, bool fitted = true) {
+  std::string payload;
+  {
+    ModelOutputArchive ar(payload);
+    ar(StandardScalerOptions{}, fitted, Index{fitted ? 2 : 0}, mean, variance, scale);
+  }
+  return frame_model_file(StandardScaler::kTypeName, 1, payload);
+}
+
+StandardScaler load_bytes(const std::string& bytes) {
+  return StandardScaler::from_model_file(ModelFile(bytes, "crafted"));
+}
+
+TEST(StandardScalerTest, UnfittedAndBadFiles) {
+  // An unfitted scaler saves its options only, and loads unfitted.
+  const StandardScaler unfitted = load_bytes(StandardScaler({.with_std = false}).to_bytes());
+  EXPECT_FALSE(unfitted.fitted());
+  EXPECT_FALSE(unfitted.options().with_std);
+  EXPECT_THROW(unfitted.transform(Tensor::Ones(1, 2)), NotFittedError);
+  // A missing entry: the payload ends before the scale.
+  std::string short_payload;
+  {
+    ModelOutputArchive ar(short_payload);
+    ar(StandardScalerOptions{}, true, Index{2}, Vector(Vector::Zero(2)), Vector(Vector::Ones(2)));
+  }
+  EXPECT_THROW(load_bytes(frame_model_file(StandardScaler::kTypeName, 1, short_payload)), ParseError);
+  // Inconsistent entries: a zero scale, lengths that differ, a NaN mean, state without a fit.
+  EXPECT_EQ(load_bytes(scaler_file(Vector::Zero(2), Vector::Ones(2), Vector::Ones(2))).scale(), Vector::Ones(2));
+  try {
+    load_bytes(scaler_file(Vector::Zero(2), Vector::Ones(2), Vector::Zero(2)));
+    ADD_FAILURE() << "a zero scale loaded";
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("positive scale"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(load_bytes(scaler_file(Vector::Zero(2), Vector::Ones(2), Vector::Ones(3))), ParseError);
   const Vector nan = Vector::Constant(2, std::numeric_limits<double>::quiet_NaN());
-  EXPECT_THROW(StandardScaler::load_from(file(nan, Vector::Ones(2), Vector::Ones(2)), "s_"), ValueError);
+  EXPECT_THROW(load_bytes(scaler_file(nan, Vector::Ones(2), Vector::Ones(2))), ParseError);
+  EXPECT_THROW(load_bytes(scaler_file(Vector::Zero(2), Vector::Ones(2), Vector::Ones(2), false)), ParseError);
 }
 
 }  // namespace

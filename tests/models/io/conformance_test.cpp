@@ -33,6 +33,7 @@ const std::map<std::string, ConformanceCase>& conformance_table() {
   static const std::map<std::string, ConformanceCase> table = {
       {"bayesian_linear_regression", {}},
       {"generalized_least_squares", {.settings = {{"lambda", "0.1"}}}},
+      {"k_means", {.settings = {{"num_clusters", "3"}}}},
       {"lasso", {.settings = {{"lambda", "0.5"}}}},
       {"linear_regression", {}},
       {"matching_pursuit", {.settings = {{"num_nonzero", "2"}}}},

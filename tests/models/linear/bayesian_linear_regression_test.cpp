@@ -90,6 +90,9 @@ TEST(BayesianLinearRegression, SaveLoadRoundTrip) {
   const auto back = BayesianLinearRegression::load(path.string());
   EXPECT_EQ(back.predict(X), blr.predict(X));
   EXPECT_EQ(back.predictive_variance(X), blr.predictive_variance(X));
+  EXPECT_EQ(back.posterior_covariance(), blr.posterior_covariance());
+  EXPECT_EQ(back.options().noise_variance, 0.3);
+  EXPECT_EQ(back.to_bytes(), blr.to_bytes());
   std::filesystem::remove(path);
 }
 

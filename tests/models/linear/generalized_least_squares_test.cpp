@@ -176,6 +176,8 @@ TEST(GeneralizedLeastSquares, SaveLoadRoundTrip) {
   const GeneralizedLeastSquares back = GeneralizedLeastSquares::load(path.string());
   EXPECT_EQ(back.predict(X), gls.predict(X));
   EXPECT_EQ(back.options().prior_covariance, Sw);
+  EXPECT_EQ(back.options().prior_mean, mu);
+  EXPECT_EQ(back.to_bytes(), gls.to_bytes());
   std::filesystem::remove(path);
 }
 

@@ -128,13 +128,21 @@ TEST(Lasso, BadInputIsAClearError) {
 
 TEST(Lasso, SaveLoadRoundTrip) {
   const Tensor X = gaussian_matrix(30, 4, 8);
-  Lasso lasso({.lambda = 3});
+  Lasso lasso({.lambda = 0.05, .scaling = LassoScaling::ScikitLearn, .max_iterations = 500,
+               .order = CoordinateOrder::Random, .seed = 7});
   lasso.fit(X, gaussian_vector(30, 9));
   const auto path = std::filesystem::temp_directory_path() / "dagml_lasso_test.model";
   lasso.save(path.string());
   const Lasso back = Lasso::load(path.string());
   EXPECT_EQ(back.predict(X), lasso.predict(X));
+  EXPECT_EQ(back.coef(), lasso.coef());
   EXPECT_EQ(back.objective_value(), lasso.objective_value());
+  // Every option, the enums by name.
+  EXPECT_EQ(back.options().scaling, LassoScaling::ScikitLearn);
+  EXPECT_EQ(back.options().order, CoordinateOrder::Random);
+  EXPECT_EQ(back.options().max_iterations, 500);
+  EXPECT_EQ(back.options().seed, 7u);
+  EXPECT_EQ(back.to_bytes(), lasso.to_bytes());
   std::filesystem::remove(path);
 }
 

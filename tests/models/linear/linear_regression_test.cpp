@@ -148,6 +148,7 @@ TEST(LinearRegression, SaveLoadRoundTrip) {
   EXPECT_EQ(back.intercept(), ols.intercept());
   EXPECT_EQ(back.rank(), ols.rank());
   EXPECT_EQ(back.predict(X), ols.predict(X));
+  EXPECT_EQ(back.to_bytes(), ols.to_bytes());
   std::filesystem::remove(path);
 }
 

@@ -100,6 +100,9 @@ TEST(MatchingPursuit, SaveLoadRoundTrip) {
   const auto back = MatchingPursuit::load(path.string());
   EXPECT_EQ(back.predict(X), omp.predict(X));
   EXPECT_EQ(back.support(), omp.support());
+  EXPECT_EQ(back.residual_history(), omp.residual_history());
+  EXPECT_EQ(back.options().num_nonzero, 2);
+  EXPECT_EQ(back.to_bytes(), omp.to_bytes());
   std::filesystem::remove(path);
 }
 

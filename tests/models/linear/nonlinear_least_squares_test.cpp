@@ -9,6 +9,7 @@
 #include "autodiff/linalg.h"
 #include "autodiff/reduce.h"
 #include "autodiff/structure.h"
+#include "models/io/model_file.h"
 #include "models/linear/linear_regression.h"
 #include "models/linear/nonlinear_least_squares.h"
 #include "models/linear/regression_data.h"
@@ -87,14 +88,53 @@ TEST(NonlinearLeastSquares, BadInputIsAClearError) {
 TEST(NonlinearLeastSquares, SaveLoadRoundTrip) {
   Tensor sensors(3, 2);
   sensors << 0, 0, 4, 0, 0, 3;
-  NonlinearLeastSquares nls({.model = distance_model, .initial_params = vec({1, 1})});
+  NonlinearLeastSquares nls({.model = distance_model, .initial_params = vec({1, 1}), .method = Method::GaussNewton,
+                             .max_iterations = 50, .tolerance = 1e-10});
   nls.fit(sensors, vec({2.5, 2.9, 2.2}));
   const auto path = std::filesystem::temp_directory_path() / "dagml_nls_test.model";
   nls.save(path.string());
   const auto back = NonlinearLeastSquares::load(path.string(), distance_model);
-  EXPECT_EQ(back.params(), nls.params());
-  EXPECT_EQ(back.predict(sensors), nls.predict(sensors));
   std::filesystem::remove(path);
+  EXPECT_EQ(back.params(), nls.params());
+  EXPECT_EQ(back.loss(), nls.loss());
+  EXPECT_EQ(back.predict(sensors), nls.predict(sensors));
+  EXPECT_EQ(back.options().method, Method::GaussNewton);
+  EXPECT_EQ(back.options().max_iterations, 50);
+  EXPECT_EQ(back.options().tolerance, 1e-10);
+  EXPECT_EQ(back.options().initial_params, vec({1, 1}));
+  EXPECT_EQ(back.to_bytes(), nls.to_bytes());
+  EXPECT_THROW(back.predict(Tensor::Ones(2, 3)), ShapeError);
+  // The model function is code, which the file cannot hold: loading without one is refused.
+  const std::string bytes = nls.to_bytes();
+  EXPECT_THROW(NonlinearLeastSquares::from_model_file(ModelFile(bytes, "test"), nullptr), ValueError);
+  // An unfitted estimator saves its options and loads unfitted.
+  const NonlinearLeastSquares unfitted = NonlinearLeastSquares::from_model_file(
+      ModelFile(NonlinearLeastSquares({.model = decay_model, .initial_params = vec({1, 0.5})}).to_bytes(), "test"),
+      decay_model);
+  EXPECT_FALSE(unfitted.fitted());
+  EXPECT_EQ(unfitted.options().initial_params, vec({1, 0.5}));
+  EXPECT_THROW(unfitted.predict(Tensor::Ones(2, 1)), NotFittedError);
+}
+
+TEST(NonlinearLeastSquares, InconsistentFilesAreParseErrors) {
+  // In the field order of NonlinearLeastSquares::serialize: the options (initial_params, method,
+  // max_iterations, tolerance), the fitted flag, d, then ŵ and the loss.
+  const auto file = [](const Vector& params, Index d) {
+    std::string payload;
+    ModelOutputArchive ar(payload);
+    ar(vec({1, 1}), Method::LevenbergMarquardt, Index{10}, Scalar{0}, true, d, params, Scalar{0.5});
+    return ModelFile(frame_model_file(NonlinearLeastSquares::kTypeName, 1, payload), "crafted");
+  };
+  const auto ok = NonlinearLeastSquares::from_model_file(file(vec({3, 4}), 2), distance_model);
+  EXPECT_NEAR(ok.predict(Tensor::Zero(1, 2))(0), 5.0, 1e-15);
+  EXPECT_EQ(ok.loss(), 0.5);
+  EXPECT_THROW(NonlinearLeastSquares::from_model_file(file(vec({3, 4, 5}), 2), distance_model), ParseError);
+  EXPECT_THROW(NonlinearLeastSquares::from_model_file(file(vec({3, std::nan("")}), 2), distance_model), ParseError);
+  EXPECT_THROW(NonlinearLeastSquares::from_model_file(file(vec({3, 4}), 0), distance_model), ParseError);
+  // Another estimator's file.
+  LinearRegression ols;
+  ols.fit(Tensor::Identity(3, 2), vec({1, 2, 3}));
+  EXPECT_THROW(NonlinearLeastSquares::from_model_file(ModelFile(ols.to_bytes(), "ols"), distance_model), ParseError);
 }
 
 }  // namespace

@@ -6,10 +6,11 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 
 #include "graph/error.h"
+#include "models/io/model_file.h"
 #include "models/linear/regression_data.h"
+#include "models/linear/ridge.h"
 
 namespace dagml {
 namespace {
@@ -89,25 +90,45 @@ TEST(PolynomialRegression, SaveLoadGivesBitwiseEqualPredictions) {
 
 TEST(PolynomialRegression, SaveBeforeFitAndBadFilesThrow) {
   const TempModelFile file;
-  EXPECT_THROW(PolynomialRegression().save(file.str()), NotFittedError);
   EXPECT_THROW(PolynomialRegression::load(file.str()), IoError);  // nothing was written
+  // An unfitted model saves its options and loads unfitted.
+  PolynomialRegression({.degree = 3, .lambda = 0.25}).save(file.str());
+  const PolynomialRegression unfitted = PolynomialRegression::load(file.str());
+  EXPECT_FALSE(unfitted.fitted());
+  EXPECT_EQ(unfitted.options().degree, 3);
+  EXPECT_EQ(unfitted.options().lambda, 0.25);
+  EXPECT_THROW(unfitted.predict(gaussian_matrix(2, 3, 1)), NotFittedError);
   // Another model's file.
-  ModelWriter other("Ridge");
-  other.put_scalar("lambda", 1);
-  other.save(file.str());
-  EXPECT_THROW(PolynomialRegression::load(file.str()), ParseError);
-  // A file whose parts do not fit together: a scaler for 2 inputs in a model of 3.
-  PolynomialRegression poly({.degree = 2});
-  poly.fit(gaussian_matrix(30, 3, 5), gaussian_vector(30, 6));
-  poly.save(file.str());
-  std::ifstream in(file.str());
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  in.close();
-  const auto at = text.find("num_inputs 1 1\n3\n");
-  ASSERT_NE(at, std::string::npos);
-  text.replace(at, 17, "num_inputs 1 1\n4\n");
-  std::ofstream(file.str()) << text;
-  EXPECT_THROW(PolynomialRegression::load(file.str()), ValueError);
+  Ridge ridge;
+  ridge.fit(gaussian_matrix(10, 3, 1), gaussian_vector(10, 2));
+  ridge.save(file.str());
+  try {
+    PolynomialRegression::load(file.str());
+    ADD_FAILURE() << "a ridge file loaded as a polynomial regression";
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("expected a 'polynomial_regression' model, found a 'ridge' model"),
+              std::string::npos)
+        << e.what();
+  }
+  // A file whose parts do not fit together: a scaler for 2 inputs in a model of 3, written in the
+  // field order of PolynomialRegression::serialize.
+  const Tensor X = gaussian_matrix(30, 3, 5);
+  StandardScaler scaler;
+  scaler.fit(X.leftCols(2));
+  PolynomialFeatures map({.degree = 2, .include_bias = false});
+  map.fit(X);
+  GeneralizedLeastSquares least_squares({.fit_intercept = true});
+  least_squares.fit(map.transform(X), gaussian_vector(30, 6));
+  const auto payload = [&](const StandardScaler& s) {
+    std::string bytes;
+    ModelOutputArchive ar(bytes);
+    ar(PolynomialRegressionOptions{.degree = 2}, true, Index{3}, s, map, least_squares, Scalar{0});
+    return frame_model_file(PolynomialRegression::kTypeName, 1, bytes);
+  };
+  EXPECT_THROW(PolynomialRegression::from_model_file(ModelFile(payload(scaler), "crafted")), ParseError);
+  scaler.fit(X);  // the same file with a scaler for 3 inputs loads
+  const PolynomialRegression ok = PolynomialRegression::from_model_file(ModelFile(payload(scaler), "crafted"));
+  EXPECT_EQ(ok.predict(X), least_squares.predict(map.transform(scaler.transform(X))));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "models/io/model_file.h"
 #include "models/linear/generalized_least_squares.h"
 #include "models/linear/linear_regression.h"
 #include "models/linear/regression_data.h"
@@ -154,6 +155,19 @@ TEST(Ridge, SaveLoadRoundTrip) {
   EXPECT_EQ(back.predict(X), ridge.predict(X));
   EXPECT_EQ(back.options().lambda, 0.3);
   EXPECT_EQ(back.options().target, ridge.options().target);
+  EXPECT_EQ(back.coef(), ridge.coef());
+  EXPECT_EQ(back.intercept(), ridge.intercept());
+  EXPECT_EQ(back.to_bytes(), ridge.to_bytes());
+  // The iterative solver's settings and the enums come back by name.
+  Ridge iterative({.lambda = 0.3, .form = RidgeSolveOptions::Form::Dual, .solver = LinearSolver::Iterative,
+                   .iterative = {.method = IterativeMethod::Lbfgs, .max_iterations = 321}});
+  iterative.fit(X, y);
+  const Ridge iterative_back = Ridge::from_model_file(ModelFile(iterative.to_bytes(), "memory"));
+  EXPECT_EQ(iterative_back.options().form, RidgeSolveOptions::Form::Dual);
+  EXPECT_EQ(iterative_back.options().solver, LinearSolver::Iterative);
+  EXPECT_EQ(iterative_back.options().iterative.method, IterativeMethod::Lbfgs);
+  EXPECT_EQ(iterative_back.options().iterative.max_iterations, 321);
+  EXPECT_EQ(iterative_back.predict(X), iterative.predict(X));
   std::filesystem::remove(path);
 }
 

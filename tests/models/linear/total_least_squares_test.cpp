@@ -79,6 +79,7 @@ TEST(TotalLeastSquares, SaveLoadRoundTrip) {
   EXPECT_EQ(back.predict(X), tls.predict(X));
   EXPECT_EQ(back.smallest_singular_value(), tls.smallest_singular_value());
   EXPECT_EQ(back.smallest_feature_singular_value(), tls.smallest_feature_singular_value());
+  EXPECT_EQ(back.to_bytes(), tls.to_bytes());
   // The corrections belong to the training data and are not saved: a clear error, not an empty
   // matrix; fitting the loaded model again restores them.
   EXPECT_EQ(tls.corrections().rows(), 10);
