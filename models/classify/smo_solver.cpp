@@ -100,7 +100,7 @@ struct Smo {
   Scalar objective() const { return 0.5 * alpha.dot(G + p); }
 
   Index max_iter(const SmoOptions& o) const {
-    return o.max_iter >= 0 ? o.max_iter : std::max<Index>(10'000'000, 100 * n);
+    return o.max_iterations >= 0 ? o.max_iterations : std::max<Index>(10'000'000, 100 * n);
   }
 };
 
@@ -153,7 +153,7 @@ SmoResult smo_solve_c(SvmKernelCache& Q, const Vector& y, const Vector& upper, c
       j = s.pick_j(i, gmax, Qi, 0, gmax2, obj);
     }
     r.violation = gmax + gmax2;
-    if (j < 0 || r.violation < options.tol) {
+    if (j < 0 || r.violation < options.tolerance) {
       r.converged = true;
       break;
     }
@@ -205,7 +205,7 @@ SmoResult smo_solve_nu(SvmKernelCache& Q, const Vector& y, Scalar nu, const SmoO
     jp = candidate(ip, gmax_p, 1, gmax2_p, obj_p);
     jn = candidate(in, gmax_n, -1, gmax2_n, obj_n);
     r.violation = std::max(gmax_p + gmax2_p, gmax_n + gmax2_n);
-    if ((jp < 0 && jn < 0) || r.violation < options.tol) {
+    if ((jp < 0 && jn < 0) || r.violation < options.tolerance) {
       r.converged = true;
       break;
     }

@@ -12,7 +12,7 @@
 //   j = argmin_{t ∈ I_low, −yₜGₜ < −yᵢGᵢ} −(−yᵢGᵢ + yₜGₜ)² / (Q_ii + Q_tt − 2 yᵢyₜ Q_it)
 // (the pair with the largest second-order decrease of f), then the two-variable subproblem is
 // solved exactly and clipped to the box, and G += Q_i Δαᵢ + Q_j Δαⱼ (two vectorised row updates).
-// Stop when the maximal violation m(α) − M(α) = max_{I_up} −yG − min_{I_low} −yG < tol (the
+// Stop when the maximal violation m(α) − M(α) = max_{I_up} −yG − min_{I_low} −yG < tolerance (the
 // KKT conditions to tolerance). For ν, i and j are taken within one class (both equality
 // constraints stay satisfied). A non-positive curvature is replaced by τ = 1e-12.
 //
@@ -28,8 +28,8 @@
 namespace dagml {
 
 struct SmoOptions {
-  Scalar tol = 1e-3;    // stopping tolerance on the maximal KKT violation
-  Index max_iter = -1;  // −1: max(10⁷, 100 n)
+  Scalar tolerance = 1e-3;    // stopping tolerance on the maximal KKT violation
+  Index max_iterations = -1;  // −1: max(10⁷, 100 n)
 };
 
 struct SmoResult {
@@ -37,7 +37,7 @@ struct SmoResult {
   Scalar rho = 0;        // f(x) = Σ αᵢ yᵢ k(xᵢ, x) − ρ
   Scalar objective = 0;  // the dual objective ½αᵀQα − eᵀα at the solution (for ν, of the rescaled α)
   Index iterations = 0;
-  bool converged = false;  // false: stopped by max_iter with the violation still ≥ tol
+  bool converged = false;  // false: stopped by max_iterations with the violation still ≥ tolerance
   Scalar violation = 0;    // the final m(α) − M(α)
 };
 
