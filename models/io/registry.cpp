@@ -21,7 +21,13 @@
 #include "models/data/polynomial_features.h"
 #include "models/data/standard_scaler.h"
 #include "models/io/erased_estimator.h"
+#include "models/kernel/kernel_ridge.h"
 #include "models/linear/bayesian_linear_regression.h"
+#include "models/nn/autoencoder.h"
+#include "models/nn/cnn_classifier.h"
+#include "models/nn/mlp_classifier.h"
+#include "models/nn/mlp_regressor.h"
+#include "models/nn/variational_autoencoder.h"
 #include "models/linear/generalized_least_squares.h"
 #include "models/linear/lasso.h"
 #include "models/linear/linear_regression.h"
@@ -67,6 +73,14 @@ std::vector<EstimatorInfo> build_registry() {
       describe<KnnClassifier>(Classification, Real, "k-nearest-neighbour vote (brute force or k-d tree)"),
       describe<KnnRegressor>(Regression, Real, "k-nearest-neighbour mean"),
       describe<RbfNetwork>(Classification, Real, "RBF network: Gaussian bases and a linear output layer"),
+      // models/kernel
+      describe<KernelRidge>(Regression, Real, "kernel ridge regression: α = (K + λI)⁻¹ y"),
+      // models/nn
+      describe<nn::MlpClassifier>(Classification, Real, "multilayer perceptron, softmax cross-entropy, minibatch training"),
+      describe<nn::MlpRegressor>(Regression, Real, "multilayer perceptron, squared error, minibatch training"),
+      describe<nn::CnnClassifier>(Classification, Real, "LeNet-style convolutional network on images stored one per row"),
+      describe<nn::Autoencoder>(Transformation, Real, "autoencoder: an MLP encoder to q codes and its mirror decoder"),
+      describe<nn::VariationalAutoencoder>(Transformation, UnitInterval, "variational autoencoder with a Bernoulli decoder"),
       // models/data
       describe<StandardScaler>(Transformation, Real, "centre each column and divide by its standard deviation"),
       describe<MinMaxScaler>(Transformation, Real, "map each column's training range onto [lo, hi]"),
