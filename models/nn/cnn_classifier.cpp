@@ -155,7 +155,7 @@ CnnClassifier& CnnClassifier::fit(const Tensor& X, const Vector& y, const Callba
   check_finite(X, "CnnClassifier::fit");
   check_same_rows(X, y, "CnnClassifier::fit");
   const Index k = check_labels(y, "CnnClassifier::fit");
-  if (k < 2) throw ValueError(fmt::format("CnnClassifier::fit: needs at least 2 classes, found labels 0..{}", k - 1));
+  if (k < 2) throw ValueError(fmt::format("CnnClassifier::fit: expected at least 2 classes, found {} (labels 0..{})", k, k - 1));
   classes_ = k;
   build_networks(X.cols());
   SupervisedNetwork model(network_, LossKind::SoftmaxCrossEntropy, options_.lambda);

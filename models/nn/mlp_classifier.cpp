@@ -36,7 +36,7 @@ MlpClassifier& MlpClassifier::fit(const Tensor& X, const Vector& y, const Callba
   check_finite(X, "MlpClassifier::fit");
   check_same_rows(X, y, "MlpClassifier::fit");
   const Index k = check_labels(y, "MlpClassifier::fit");
-  if (k < 2) throw ValueError(fmt::format("MlpClassifier::fit: needs at least 2 classes, found labels 0..{}", k - 1));
+  if (k < 2) throw ValueError(fmt::format("MlpClassifier::fit: expected at least 2 classes, found {} (labels 0..{})", k, k - 1));
   classes_ = k;
   build_networks(X.cols());
   SupervisedNetwork model(network_, LossKind::SoftmaxCrossEntropy, options_.lambda);

@@ -53,11 +53,11 @@ void check_bias_variance_options(const BiasVarianceOptions& options);
 void summarize_bias_variance(BiasVarianceResult& result);
 }  // namespace detail
 
-// Runs the experiment for copies of `estimator` (any Estimator taking a one-column X). Datasets
+// Runs the experiment for copies of `estimator` (any SupervisedEstimator taking a one-column X). Datasets
 // are fitted in parallel (TBB), each writing its own row of predictions; the reduction is then a
 // fixed-order loop, so the result does not depend on the thread count. Throws ValueError for bad
 // options or an empty x_test, and whatever the estimator throws.
-template <Estimator E>
+template <SupervisedEstimator E>
 BiasVarianceResult bias_variance(const E& estimator, const std::function<Scalar(Scalar)>& f, const Vector& x_test,
                                  const BiasVarianceOptions& options = {}) {
   detail::check_bias_variance_options(options);

@@ -27,7 +27,7 @@ namespace dagml {
 // What model selection needs of an estimator: copyable, fit(X, y), and score(X, y) (higher is
 // better: R² for regressors, accuracy for classifiers).
 template <class E>
-concept Estimator = std::copy_constructible<E> && requires(E e, const E ce, const Tensor& X, const Vector& y) {
+concept SupervisedEstimator = std::copy_constructible<E> && requires(E e, const E ce, const Tensor& X, const Vector& y) {
   e.fit(X, y);
   { ce.score(X, y) } -> std::convertible_to<Scalar>;
 };
@@ -76,7 +76,7 @@ GridScores evaluate_grid(Index count, Make make, const Tensor& X, const Vector& 
 // The score of `estimator` (copied, then fitted) on each test fold, in fold order: length k.
 // Throws ShapeError when X, y and the folds disagree on the number of samples; whatever the
 // estimator's fit or score throws is rethrown.
-template <Estimator E>
+template <SupervisedEstimator E>
 Vector cross_val_score(const E& estimator, const Tensor& X, const Vector& y, const Folds& folds) {
   const auto scores = detail::evaluate_grid(
       1, [&](Index) { return estimator; }, X, y, folds, false, "cross_val_score");
@@ -84,7 +84,7 @@ Vector cross_val_score(const E& estimator, const Tensor& X, const Vector& y, con
 }
 
 // The same with KFold(X.rows(), options).
-template <Estimator E>
+template <SupervisedEstimator E>
 Vector cross_val_score(const E& estimator, const Tensor& X, const Vector& y, const KFoldOptions& options = {}) {
   return cross_val_score(estimator, X, y, KFold(X.rows(), options));
 }

@@ -27,7 +27,7 @@ struct GridSearchResult {
 // and folds run in parallel with results identical to a serial run (Note [Deterministic model
 // selection]). Throws ValueError for an empty grid, ShapeError as cross_val_score, and whatever
 // constructing, fitting or scoring the estimator throws (e.g. a bad option value).
-template <Estimator E, class Options, class T>
+template <SupervisedEstimator E, class Options, class T>
 GridSearchResult<Options, T> grid_search(const Options& base, T Options::*field, const std::vector<T>& values,
                                          const Tensor& X, const Vector& y, const Folds& folds) {
   const auto make = [&](Index c) {

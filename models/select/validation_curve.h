@@ -21,7 +21,7 @@ struct ValidationCurve {
 };
 
 // As grid_search, also scoring each fitted model on its own training rows.
-template <Estimator E, class Options, class T>
+template <SupervisedEstimator E, class Options, class T>
 ValidationCurve<T> validation_curve(const Options& base, T Options::*field, const std::vector<T>& values,
                                     const Tensor& X, const Vector& y, const Folds& folds) {
   const auto make = [&](Index c) {

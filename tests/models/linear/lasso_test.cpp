@@ -147,7 +147,7 @@ TEST(Lasso, SaveLoadRoundTrip) {
 }
 
 // The callback protocol (optim/callbacks.h): one call per sweep with the objective, a Stop after
-// sweep k leaves exactly the model of max_sweeps = k, reported as CallbackStop.
+// sweep k leaves exactly the model of max_iterations = k, reported as CallbackStop.
 TEST(Lasso, CallbackStopsAfterTheSweepItAskedFor) {
   const auto data = testing::load_diabetes();
   const LassoOptions o{.lambda = 1.0, .scaling = LassoScaling::ScikitLearn};
@@ -163,7 +163,7 @@ TEST(Lasso, CallbackStopsAfterTheSweepItAskedFor) {
   Lasso stopped(o);
   stopped.fit(data.Z, data.y, {&stop_at_3});
   LassoOptions three = o;
-  three.max_sweeps = 3;
+  three.max_iterations = 3;
   Lasso capped(three);
   capped.fit(data.Z, data.y);
   EXPECT_EQ(seen, (std::vector<Index>{1, 2, 3}));
