@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "graph/error.h"
-#include "models/classify/class_scores.h"
+#include "models/classify/score_labels.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
 #include "models/metrics/classification_metrics.h"
@@ -19,10 +19,8 @@ KnnClassifier::KnnClassifier(KnnClassifierOptions options) : options_(std::move(
 
 KnnClassifier& KnnClassifier::fit(const Tensor& X, const Vector& y) {
   const char* who = "KnnClassifier::fit";
-  const Index K = check_classification_data(X, y, who, false);
-  if (options_.k > X.rows())
-    throw ValueError(
-        fmt::format("{}: expected k ≤ {} (the training set size), found k = {}", who, X.rows(), options_.k));
+  const Index K = check_classification_data(X, y, who, 0);
+  check_neighbor_count(options_.k, X.rows(), who);
   fitted_ = false;
   search_.fit(X);
   y_ = y;

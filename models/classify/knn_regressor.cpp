@@ -18,13 +18,8 @@ KnnRegressor::KnnRegressor(KnnRegressorOptions options) : options_(std::move(opt
 
 KnnRegressor& KnnRegressor::fit(const Tensor& X, const Vector& y) {
   const char* who = "KnnRegressor::fit";
-  check_not_empty(X, who);
-  check_same_rows(X, y, who);
-  check_finite(X, who);
-  check_finite(y, who);
-  if (options_.k > X.rows())
-    throw ValueError(
-        fmt::format("{}: expected k ≤ {} (the training set size), found k = {}", who, X.rows(), options_.k));
+  check_regression_data(X, y, who);
+  check_neighbor_count(options_.k, X.rows(), who);
   fitted_ = false;
   search_.fit(X);
   y_ = y;

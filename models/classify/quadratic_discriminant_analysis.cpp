@@ -6,6 +6,7 @@
 
 #include "graph/error.h"
 #include "models/classify/class_scores.h"
+#include "models/classify/score_labels.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
 #include "models/metrics/classification_metrics.h"
@@ -23,7 +24,7 @@ QuadraticDiscriminantAnalysis::QuadraticDiscriminantAnalysis(QdaOptions options)
 }
 
 QuadraticDiscriminantAnalysis& QuadraticDiscriminantAnalysis::fit(const Tensor& X, const Vector& y) {
-  const Index K = check_classification_data(X, y, "QuadraticDiscriminantAnalysis::fit", true, 2);
+  const Index K = check_classification_data(X, y, "QuadraticDiscriminantAnalysis::fit", 2);
   fitted_ = false;
   ClassStatistics stats = class_statistics(X, y, K);
   means_ = stats.means;

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "models/data/validate.h"
-#include "models/linear/linear_model.h"
+#include "models/io/model_file.h"
 #include "models/metrics/regression_metrics.h"
 
 namespace dagml {

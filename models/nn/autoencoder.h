@@ -39,6 +39,7 @@ class Autoencoder {
 
   // X n×d finite; Bernoulli needs entries in [0, 1] (ValueError otherwise).
   Autoencoder& fit(const Tensor& X, const CallbackList& callbacks = {});
+  // The const members change nothing; several threads may call them on one model at once.
   Tensor transform(const Tensor& X) const;          // codes, n × q
   Tensor inverse_transform(const Tensor& Z) const;  // reconstructions from codes, n × d
   Tensor reconstruct(const Tensor& X) const;        // inverse_transform(transform(X))
@@ -55,7 +56,7 @@ class Autoencoder {
   void build_networks();
   AutoencoderOptions options_;
   Index features_ = 0;
-  mutable Sequential encoder_, decoder_;
+  Sequential encoder_, decoder_;
   Result result_;
   bool fitted_ = false;
 };

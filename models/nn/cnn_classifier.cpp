@@ -4,6 +4,7 @@
 
 #include "graph/error.h"
 #include "graph/random.h"
+#include "models/classify/score_labels.h"
 #include "models/data/validate.h"
 #include "models/metrics/classification_metrics.h"
 #include "models/nn/activation.h"
@@ -66,12 +67,8 @@ CnnClassifier::CnnClassifier(const CnnClassifierOptions& options) : options_(opt
 }
 
 CnnClassifier& CnnClassifier::fit(const Tensor& X, const Vector& y, const CallbackList& callbacks) {
-  check_not_empty(X, "CnnClassifier::fit");
+  const Index k = check_classification_data(X, y, "CnnClassifier::fit", 0);
   check_columns(X, options_.architecture.input.size(), "CnnClassifier::fit");
-  check_finite(X, "CnnClassifier::fit");
-  check_same_rows(X, y, "CnnClassifier::fit");
-  const Index k = check_labels(y, "CnnClassifier::fit");
-  if (k < 2) throw ValueError(fmt::format("CnnClassifier::fit: needs at least 2 classes, found labels 0..{}", k - 1));
   classes_ = k;
   network_ = make_cnn(options_.architecture, classes_, options_.training.seed);
   SupervisedNetwork model(network_, LossKind::SoftmaxCrossEntropy, options_.l2);

@@ -47,8 +47,10 @@ class CnnClassifier {
   // Throws ValueError for bad options.
   explicit CnnClassifier(const CnnClassifierOptions& options = {});
 
-  // X n × (C·H·W) finite, y labels 0..K−1 with K ≥ 2.
+  // X n × (C·H·W) finite, y labels 0..K−1 with at least two classes present, K = max label + 1
+  // (ValueError / ShapeError otherwise).
   CnnClassifier& fit(const Tensor& X, const Vector& y, const CallbackList& callbacks = {});
+  // The const members change nothing; several threads may call them on one model at once.
   Vector predict(const Tensor& X) const;
   Tensor predict_proba(const Tensor& X) const;
   Tensor decision_function(const Tensor& X) const;
@@ -65,7 +67,7 @@ class CnnClassifier {
  private:
   CnnClassifierOptions options_;
   Index classes_ = 0;
-  mutable Sequential network_;
+  Sequential network_;
   Result result_;
   bool fitted_ = false;
 };

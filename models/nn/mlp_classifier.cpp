@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "graph/error.h"
+#include "models/classify/score_labels.h"
 #include "models/data/validate.h"
 #include "models/metrics/classification_metrics.h"
 #include "models/nn/inference.h"
@@ -17,13 +18,8 @@ MlpClassifier::MlpClassifier(const MlpClassifierOptions& options) : options_(opt
 }
 
 MlpClassifier& MlpClassifier::fit(const Tensor& X, const Vector& y, const CallbackList& callbacks) {
-  check_not_empty(X, "MlpClassifier::fit");
-  check_finite(X, "MlpClassifier::fit");
-  check_same_rows(X, y, "MlpClassifier::fit");
-  const Index k = check_labels(y, "MlpClassifier::fit");
-  if (k < 2) throw ValueError(fmt::format("MlpClassifier::fit: needs at least 2 classes, found labels 0..{}", k - 1));
+  classes_ = check_classification_data(X, y, "MlpClassifier::fit", 0);
   features_ = X.cols();
-  classes_ = k;
   network_ = make_mlp(features_, classes_, options_.architecture, options_.training.seed);
   SupervisedNetwork model(network_, LossKind::SoftmaxCrossEntropy, options_.l2);
   const FitCallbacks all(options_.training.verbose, callbacks);

@@ -17,10 +17,7 @@ MlpRegressor::MlpRegressor(const MlpRegressorOptions& options) : options_(option
 }
 
 MlpRegressor& MlpRegressor::fit(const Tensor& X, const Vector& y, const CallbackList& callbacks) {
-  check_not_empty(X, "MlpRegressor::fit");
-  check_finite(X, "MlpRegressor::fit");
-  check_same_rows(X, y, "MlpRegressor::fit");
-  check_finite(y, "MlpRegressor::fit");
+  check_regression_data(X, y, "MlpRegressor::fit");
   features_ = X.cols();
   network_ = make_mlp(features_, 1, options_.architecture, options_.training.seed);
   SupervisedNetwork model(network_, LossKind::MeanSquaredError, options_.l2);

@@ -29,6 +29,7 @@ class MlpRegressor {
 
   // X n×d and y n finite (ValueError / ShapeError otherwise).
   MlpRegressor& fit(const Tensor& X, const Vector& y, const CallbackList& callbacks = {});
+  // The const members change nothing; several threads may call them on one model at once.
   Vector predict(const Tensor& X) const;
   Scalar score(const Tensor& X, const Vector& y) const;  // R²
 
@@ -42,7 +43,7 @@ class MlpRegressor {
  private:
   MlpRegressorOptions options_;
   Index features_ = 0;
-  mutable Sequential network_;
+  Sequential network_;
   Result result_;
   bool fitted_ = false;
 };

@@ -109,7 +109,7 @@ TrainingOptions read_training_options(const ModelReader& r) {
   return o;
 }
 
-void write_tensors(ModelWriter& w, Layer& network, const std::string& prefix) {
+void write_tensors(ModelWriter& w, const Layer& network, const std::string& prefix) {
   const auto params = network.parameters();
   for (std::size_t i = 0; i < params.size(); ++i) w.put_tensor(prefix + fmt::format("param{}", i), params[i]->value);
   const auto buffers = network.buffers();

@@ -64,7 +64,7 @@ void write_hidden_widths(ModelWriter& writer, const std::vector<Index>& widths);
 std::vector<Index> read_hidden_widths(const ModelReader& reader);
 TrainingOptions read_training_options(const ModelReader& reader);
 // `prefix` tells apart the networks of one model (encoder, decoder).
-void write_tensors(ModelWriter& writer, Layer& network, const std::string& prefix = "");
+void write_tensors(ModelWriter& writer, const Layer& network, const std::string& prefix = "");
 void read_tensors(const ModelReader& reader, Layer& network, const std::string& prefix = "");
 
 // A network's parameters and buffers alone, in a model file named "Network" (for networks built

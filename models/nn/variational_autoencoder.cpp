@@ -17,7 +17,7 @@ namespace dagml::nn {
 namespace {
 
 // The mean −ELBO of a batch (see the header), on the graph of x. `eps` is the n×k noise node.
-Var negative_elbo_node(Sequential& encoder, Sequential& decoder, Var x, Var eps, Index k, Scalar beta,
+Var negative_elbo_node(const Sequential& encoder, const Sequential& decoder, Var x, Var eps, Index k, Scalar beta,
                        BuildContext& ctx) {
   const Var h = encoder.build(x, ctx);
   const Var mu = slice_cols(h, 0, k), log_var = slice_cols(h, k, k);
@@ -73,8 +73,7 @@ void VariationalAutoencoder::build_networks() {
 }
 
 void VariationalAutoencoder::check_input(const Tensor& X, const char* who) const {
-  check_not_empty(X, who);
-  check_finite(X, who);
+  check_fit_data(X, who);
   if (X.minCoeff() < 0 || X.maxCoeff() > 1)
     throw ValueError(fmt::format("{}: the Bernoulli decoder needs X in [0, 1], found values in [{}, {}]", who,
                                  X.minCoeff(), X.maxCoeff()));

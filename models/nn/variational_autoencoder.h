@@ -38,6 +38,7 @@ class VariationalAutoencoder {
 
   // X n×d with entries in [0, 1] (ValueError otherwise).
   VariationalAutoencoder& fit(const Tensor& X, const CallbackList& callbacks = {});
+  // The const members change nothing; several threads may call them on one model at once.
   // The encoder's mean μ_φ(x) (n × k) and log-variance log σ²_φ(x) (n × k).
   Tensor encode_mean(const Tensor& X) const;
   Tensor encode_log_variance(const Tensor& X) const;
@@ -61,7 +62,7 @@ class VariationalAutoencoder {
   void check_input(const Tensor& X, const char* who) const;
   VariationalAutoencoderOptions options_;
   Index features_ = 0;
-  mutable Sequential encoder_, decoder_;
+  Sequential encoder_, decoder_;
   Result result_;
   bool fitted_ = false;
 };
