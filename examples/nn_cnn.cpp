@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 
+#include "models/classify/score_labels.h"
 #include "models/metrics/classification_metrics.h"
 #include "models/nn/cnn_classifier.h"
 #include "models/nn/conv2d_layer.h"

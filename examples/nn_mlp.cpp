@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 
+#include "models/classify/score_labels.h"
 #include "models/metrics/classification_metrics.h"
 #include "models/nn/inference.h"
 #include "models/nn/mlp_network.h"

@@ -6,6 +6,7 @@
 
 #include "graph/error.h"
 #include "models/classify/class_scores.h"
+#include "models/classify/score_labels.h"
 #include "models/data/validate.h"
 #include "models/io/loaded_checks.h"
 #include "models/io/model_file.h"

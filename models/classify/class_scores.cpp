@@ -4,21 +4,10 @@
 
 #include <Eigen/Cholesky>
 #include <cmath>
-#include <limits>
 
 #include "graph/error.h"
-#include "models/classify/score_labels.h"
-#include "models/data/validate.h"
 
 namespace dagml {
-
-Index check_classification_data(const Tensor& X, const Vector& y, const char* who, bool every_class_present,
-                                Index min_per_class) {
-  check_not_empty(X, who);
-  check_same_rows(X, y, who);
-  check_finite(X, who);
-  return check_classes(y, who, every_class_present ? min_per_class : 0);
-}
 
 ClassStatistics class_statistics(const Tensor& X, const Vector& y, Index num_classes) {
   ClassStatistics s{Vector::Zero(num_classes), Tensor::Zero(num_classes, X.cols()),
@@ -73,34 +62,5 @@ std::optional<Tensor> cholesky_factor(const Tensor& S) {
   if (!pivots.allFinite() || !(pivots.minCoeff() > 1e-7)) return std::nullopt;
   return L;
 }
-
-Vector argmax_rows(const Tensor& scores) {
-  Vector labels(scores.rows());
-  for (Index i = 0; i < scores.rows(); ++i) {
-    Index best = 0;
-    for (Index k = 1; k < scores.cols(); ++k) {
-      if (scores(i, k) > scores(i, best)) best = k;
-    }
-    labels(i) = static_cast<Scalar>(best);
-  }
-  return labels;
-}
-
-Tensor log_softmax_rows(const Tensor& scores) {
-  // log p_ik = s_ik − m_i − log Σ_j exp(s_ij − m_i), with m_i = max_j s_ij so no exp overflows.
-  Tensor out(scores.rows(), scores.cols());
-  for (Index i = 0; i < scores.rows(); ++i) {
-    const Scalar m = scores.row(i).maxCoeff();
-    if (m == -std::numeric_limits<Scalar>::infinity()) {
-      out.row(i).setConstant(-std::log(static_cast<Scalar>(scores.cols())));
-      continue;
-    }
-    const Scalar lse = m + std::log((scores.row(i).array() - m).exp().sum());
-    out.row(i) = scores.row(i).array() - lse;
-  }
-  return out;
-}
-
-Tensor softmax_rows(const Tensor& scores) { return log_softmax_rows(scores).array().exp().matrix(); }
 
 }  // namespace dagml

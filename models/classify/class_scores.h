@@ -1,5 +1,7 @@
-// Helpers shared by the classifiers of models/classify/: checking training data, per-class
-// counts and means, priors, and turning per-class scores into labels and probabilities.
+// Helpers shared by the classifiers of models/classify/: per-class counts, means and scatter,
+// priors, and a Cholesky factor with a singularity test. The training-data checks are
+// check_classification_data (models/data/validate.h); labels and probabilities from per-class
+// scores are argmax_rows and softmax_rows (models/classify/score_labels.h).
 #pragma once
 
 #include <optional>
@@ -8,13 +10,6 @@
 #include "graph/tensor.h"
 
 namespace dagml {
-
-// Checks a classification training set: X non-empty and finite, y one label per row, labels
-// integers 0..K−1, at least two classes, and (when every_class_present) every class 0..K−1 with
-// at least min_per_class samples: check_classes (models/classify/score_labels.h) on y. Returns K.
-// Throws ValueError / ShapeError naming `who`.
-Index check_classification_data(const Tensor& X, const Vector& y, const char* who, bool every_class_present = true,
-                                Index min_per_class = 1);
 
 // Per-class sample counts n_k (length K), feature sums Σ_{i:y_i=k} x_i and means μ_k (K×d, one
 // row per class; the mean of an empty class is 0).
@@ -38,16 +33,5 @@ Vector resolve_priors(const Vector& priors, const Vector& counts, const char* wh
 // positive definite to working precision: some pivot of the scale-free factor (of the
 // correlation matrix D^{-1/2} S D^{-1/2}, D = diag S), L_ii / √S_ii, is ≤ 1e-7 or not finite.
 std::optional<Tensor> cholesky_factor(const Tensor& S);
-
-// Row-wise argmax as labels; among equal maxima the smallest class index wins (deterministic,
-// as numpy.argmax).
-Vector argmax_rows(const Tensor& scores);
-
-// Row-wise softmax computed in log space (a row whose scores are all −∞ gives the uniform
-// distribution): p_ik = exp(s_ik − logsumexp_j s_ij).
-Tensor softmax_rows(const Tensor& scores);
-
-// Row-wise log-softmax: s_ik − logsumexp_j s_ij.
-Tensor log_softmax_rows(const Tensor& scores);
 
 }  // namespace dagml

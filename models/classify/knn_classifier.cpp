@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "graph/error.h"
-#include "models/classify/class_scores.h"
+#include "models/classify/score_labels.h"
 #include "models/data/validate.h"
 #include "models/io/loaded_checks.h"
 #include "models/io/model_file.h"
@@ -24,7 +24,7 @@ KnnClassifier::KnnClassifier(KnnClassifierOptions options) : Estimator(std::move
 
 KnnClassifier& KnnClassifier::fit(const Tensor& X, const Vector& y) {
   const char* who = "KnnClassifier::fit";
-  const Index K = check_classification_data(X, y, who, false);
+  const Index K = check_classification_data(X, y, who, 0);
   if (options_.num_neighbors > X.rows())
     throw ValueError(fmt::format("{}: expected num_neighbors ≤ {} (the training set size), found {}", who, X.rows(),
                                  options_.num_neighbors));

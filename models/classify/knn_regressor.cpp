@@ -23,10 +23,7 @@ KnnRegressor::KnnRegressor(KnnRegressorOptions options) : Estimator(std::move(op
 
 KnnRegressor& KnnRegressor::fit(const Tensor& X, const Vector& y) {
   const char* who = "KnnRegressor::fit";
-  check_not_empty(X, who);
-  check_same_rows(X, y, who);
-  check_finite(X, who);
-  check_finite(y, who);
+  check_regression_data(X, y, who);
   if (options_.num_neighbors > X.rows())
     throw ValueError(fmt::format("{}: expected num_neighbors ≤ {} (the training set size), found {}", who, X.rows(),
                                  options_.num_neighbors));

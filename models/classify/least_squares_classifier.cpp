@@ -6,7 +6,7 @@
 #include <Eigen/QR>
 
 #include "graph/error.h"
-#include "models/classify/class_scores.h"
+#include "models/classify/score_labels.h"
 #include "models/data/labels.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
@@ -33,9 +33,7 @@ Tensor LeastSquaresClassifier::features(const Tensor& X, const char* who) const 
 
 LeastSquaresClassifier& LeastSquaresClassifier::fit(const Tensor& X, const Vector& y) {
   const char* who = "LeastSquaresClassifier::fit";
-  check_not_empty(X, who);
-  check_same_rows(X, y, who);
-  const Index K = check_classes(y, who);
+  const Index K = check_classification_data(X, y, who);
   const Tensor F = features(X, who);
   const Index n = F.rows(), D = F.cols();
   // Targets: ±1 for two classes, one-hot for more.

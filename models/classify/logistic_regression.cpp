@@ -10,7 +10,7 @@
 #include "autodiff/norms.h"
 #include "autodiff/reduce.h"
 #include "graph/error.h"
-#include "models/classify/class_scores.h"
+#include "models/classify/score_labels.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
 #include "optim/gradient_descent.h"

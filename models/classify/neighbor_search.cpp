@@ -65,8 +65,7 @@ NeighborSearch::NeighborSearch(NeighborSearchOptions options) : options_(std::mo
 
 void NeighborSearch::fit(const Tensor& X) {
   const char* who = "NeighborSearch::fit";
-  check_not_empty(X, who);
-  check_finite(X, who);
+  check_fit_data(X, who);
   X_ = X;
   sq_norms_ = X_.rowwise().squaredNorm();
   if (options_.metric == DistanceMetric::Kernel) {
@@ -228,8 +227,7 @@ Neighbors NeighborSearch::query(const Tensor& Q, Index k) const {
   check_not_empty(Q, who);
   check_columns(Q, X_.cols(), who);
   check_finite(Q, who);
-  if (k < 1 || k > X_.rows())
-    throw ValueError(fmt::format("{}: expected 1 ≤ k ≤ {} (the training set size), found k = {}", who, X_.rows(), k));
+  check_neighbor_count(k, X_.rows(), who);
   Neighbors out{decltype(Neighbors::indices)(Q.rows(), k), Tensor(Q.rows(), k)};
   const Index blocks = (Q.rows() + kQueriesPerTask - 1) / kQueriesPerTask;
   tbb::parallel_for(tbb::blocked_range<Index>(0, blocks, 1), [&](const tbb::blocked_range<Index>& r) {
@@ -252,6 +250,11 @@ Neighbors NeighborSearch::query(const Tensor& Q, Index k) const {
 }  // namespace dagml
 
 namespace dagml {
+
+void check_neighbor_count(Index k, Index n, const char* who) {
+  if (k < 1 || k > n)
+    throw ValueError(fmt::format("{}: expected 1 ≤ k ≤ {} (the training set size), found k = {}", who, n, k));
+}
 
 Tensor neighbor_weights(const Tensor& distances, NeighborWeights weights) {
   if (weights == NeighborWeights::Uniform) return Tensor::Ones(distances.rows(), distances.cols());

@@ -83,6 +83,9 @@ constexpr auto enum_names(NeighborWeights) {
 // n_queries × k weights for the neighbour distances.
 Tensor neighbor_weights(const Tensor& distances, NeighborWeights weights);
 
+// Throws ValueError naming `who` unless 1 ≤ k ≤ n, the training set size.
+void check_neighbor_count(Index k, Index n, const char* who);
+
 class NeighborSearch {
  public:
   // Throws ValueError: p < 1 or not finite, a kernel metric without a kernel, leaf_size < 1.

@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "graph/tensor.h"
-#include "models/classify/class_scores.h"
 #include "models/classify/score_labels.h"
 #include "models/data/validate.h"
 #include "models/metrics/classification_metrics.h"

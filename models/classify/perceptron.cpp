@@ -7,7 +7,6 @@
 
 #include "graph/error.h"
 #include "graph/random.h"
-#include "models/classify/class_scores.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
 #include "optim/iteration_loop.h"

@@ -6,6 +6,7 @@
 
 #include "graph/error.h"
 #include "models/classify/class_scores.h"
+#include "models/classify/score_labels.h"
 #include "models/data/validate.h"
 #include "models/io/loaded_checks.h"
 #include "models/io/model_file.h"
@@ -28,7 +29,7 @@ QuadraticDiscriminantAnalysis::QuadraticDiscriminantAnalysis(QuadraticDiscrimina
 }
 
 QuadraticDiscriminantAnalysis& QuadraticDiscriminantAnalysis::fit(const Tensor& X, const Vector& y) {
-  const Index K = check_classification_data(X, y, "QuadraticDiscriminantAnalysis::fit", true, 2);
+  const Index K = check_classification_data(X, y, "QuadraticDiscriminantAnalysis::fit", 2);
   ClassStatistics stats = class_statistics(X, y, K);
   // Fitted on a fresh model, so that a fit that throws leaves this one as it was.
   QuadraticDiscriminantAnalysis fresh(options_);

@@ -12,7 +12,7 @@
 #include "graph/error.h"
 #include "graph/graph.h"
 #include "graph/random.h"
-#include "models/classify/class_scores.h"
+#include "models/classify/score_labels.h"
 #include "models/cluster/k_means.h"
 #include "models/data/labels.h"
 #include "models/data/split.h"
@@ -71,7 +71,7 @@ RbfNetwork::RbfNetwork(RbfNetworkOptions options) : Estimator(std::move(options)
 
 RbfNetwork& RbfNetwork::fit(const Tensor& X, const Vector& y) {
   const char* who = "RbfNetwork::fit";
-  const Index K = check_classification_data(X, y, who, false);
+  const Index K = check_classification_data(X, y, who, 0);
   const Index n = X.rows();
   if (options_.centers != RbfCenters::TrainingPoints && options_.num_centers > n)
     throw ValueError(

@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <vector>
 
 #include "graph/error.h"
-#include "models/classify/class_scores.h"
-#include "models/data/labels.h"
 #include "models/data/validate.h"
 
 namespace dagml {
@@ -39,24 +39,48 @@ Vector labels_from_pair_votes(const Tensor& scores, Index num_classes) {
   return labels;
 }
 
-Index check_classes(const Vector& y, const char* who, Index min_per_class) {
-  const Index K = check_labels(y, who);
-  const auto counts = class_counts(y, K);
-  Index present = 0, last = 0;
-  for (Index k = 0; k < K; ++k)
-    if (counts[static_cast<size_t>(k)] > 0) ++present, last = k;
-  if (present < 2) throw ValueError(fmt::format("{}: expected at least two classes, found only class {}", who, last));
-  for (Index k = 0; k < K; ++k) {
-    const Index c = counts[static_cast<size_t>(k)];
-    if (c >= min_per_class) continue;
-    if (c == 0)
-      throw ValueError(
-          fmt::format("{}: expected at least {} sample(s) of each class 0..{}, found no sample of class {}", who,
-                      min_per_class, K - 1, k));
-    throw ValueError(fmt::format("{}: expected at least {} sample(s) of each class 0..{}, found only {} of class {}",
-                                 who, min_per_class, K - 1, c, k));
+Vector argmax_rows(const Tensor& scores) {
+  if (scores.cols() == 0 && scores.rows() > 0)
+    throw ShapeError(
+        fmt::format("argmax_rows: expected at least one column (class), found {}", to_string(shape_of(scores))));
+  Vector labels(scores.rows());
+  for (Index i = 0; i < scores.rows(); ++i) {
+    Index best = 0;
+    for (Index k = 1; k < scores.cols() && !std::isnan(scores(i, best)); ++k)
+      if (scores(i, k) > scores(i, best) || std::isnan(scores(i, k))) best = k;
+    labels(i) = static_cast<Scalar>(best);
   }
-  return K;
+  return labels;
 }
+
+namespace {
+// Elementwise exp by the C library: exact 0 for −∞ and within an ulp elsewhere (Eigen's
+// vectorised exp clamps its argument, so exp(−∞) would be a denormal, not 0).
+Scalar exact_exp(Scalar v) { return std::exp(v); }
+}  // namespace
+
+Tensor log_softmax_rows(const Tensor& scores) {
+  constexpr Scalar kInf = std::numeric_limits<Scalar>::infinity();
+  Tensor out(scores.rows(), scores.cols());
+  if (scores.cols() == 0) return out;
+  for (Index i = 0; i < scores.rows(); ++i) {
+    const auto s = scores.row(i);
+    if (s.hasNaN() || (s.array() == kInf).any()) {
+      out.row(i).setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+      continue;
+    }
+    const Scalar m = s.maxCoeff();
+    if (m == -kInf) {
+      out.row(i).setConstant(-std::log(static_cast<Scalar>(scores.cols())));
+      continue;
+    }
+    // (s − m) − log Σ exp(s − m): shifting first keeps s − m exact for scores near m.
+    const auto shifted = s.array() - m;
+    out.row(i) = shifted - std::log(shifted.unaryExpr(&exact_exp).sum());
+  }
+  return out;
+}
+
+Tensor softmax_rows(const Tensor& scores) { return log_softmax_rows(scores).unaryExpr(&exact_exp); }
 
 }  // namespace dagml

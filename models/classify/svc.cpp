@@ -9,7 +9,6 @@
 #include <cmath>
 
 #include "graph/error.h"
-#include "models/classify/class_scores.h"
 #include "models/data/validate.h"
 #include "models/io/loaded_checks.h"
 #include "models/io/model_file.h"

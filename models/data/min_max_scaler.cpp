@@ -18,8 +18,7 @@ MinMaxScaler::MinMaxScaler(const MinMaxScalerOptions& options) : Estimator(optio
 }
 
 MinMaxScaler& MinMaxScaler::fit(const Tensor& X) {
-  check_not_empty(X, "MinMaxScaler::fit");
-  check_finite(X, "MinMaxScaler::fit");
+  check_fit_data(X, "MinMaxScaler::fit");
   min_ = X.colwise().minCoeff().transpose();
   max_ = X.colwise().maxCoeff().transpose();
   scale_.resize(X.cols());

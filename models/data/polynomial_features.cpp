@@ -52,8 +52,7 @@ PolynomialFeatures::PolynomialFeatures(const PolynomialFeaturesOptions& options)
 }
 
 PolynomialFeatures& PolynomialFeatures::fit(const Tensor& X) {
-  check_not_empty(X, "PolynomialFeatures::fit");
-  check_finite(X, "PolynomialFeatures::fit");
+  check_fit_data(X, "PolynomialFeatures::fit");
   build(X.cols());
   return *this;
 }

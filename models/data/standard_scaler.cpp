@@ -11,8 +11,7 @@ namespace dagml {
 template class Estimator<StandardScaler, StandardScalerOptions>;
 
 StandardScaler& StandardScaler::fit(const Tensor& X) {
-  check_not_empty(X, "StandardScaler::fit");
-  check_finite(X, "StandardScaler::fit");
+  check_fit_data(X, "StandardScaler::fit");
   const Index n = X.rows(), d = X.cols();
   mean_.setZero(d);
   variance_.setZero(d);

@@ -1,6 +1,9 @@
 #include "models/data/validate.h"
 
 #include <cmath>
+#include <vector>
+
+#include "models/data/labels.h"
 
 namespace dagml {
 
@@ -66,6 +69,53 @@ Index check_labels(const Vector& y, const char* who, Index num_classes) {
     max_label = std::max(max_label, v);
   }
   return num_classes > 0 ? num_classes : static_cast<Index>(max_label) + 1;
+}
+
+Index check_classes(const Vector& y, const char* who, Index min_per_class) {
+  const Index K = check_labels(y, who);
+  const std::vector<Index> counts = class_counts(y, K);
+  Index present = 0, last = 0;
+  for (Index k = 0; k < K; ++k)
+    if (counts[static_cast<size_t>(k)] > 0) ++present, last = k;
+  if (present < 2) throw ValueError(fmt::format("{}: expected at least two classes, found only class {}", who, last));
+  for (Index k = 0; k < K; ++k) {
+    const Index c = counts[static_cast<size_t>(k)];
+    if (c >= min_per_class) continue;
+    if (c == 0)
+      throw ValueError(
+          fmt::format("{}: expected at least {} sample(s) of each class 0..{}, found no sample of class {}", who,
+                      min_per_class, K - 1, k));
+    throw ValueError(fmt::format("{}: expected at least {} sample(s) of each class 0..{}, found only {} of class {}",
+                                 who, min_per_class, K - 1, c, k));
+  }
+  return K;
+}
+
+void check_fit_data(const Tensor& X, const char* who) {
+  check_not_empty(X, who);
+  check_finite(X, who);
+}
+
+namespace {
+// What every supervised fit checks first: X non-empty, y one entry per row of X, X finite.
+void check_supervised_inputs(const Tensor& X, const Vector& y, const char* who) {
+  check_not_empty(X, who);
+  check_same_rows(X, y, who);
+  check_finite(X, who);
+}
+}  // namespace
+
+void check_regression_data(const Tensor& X, const Vector& y, const char* who, Index min_samples) {
+  check_supervised_inputs(X, y, who);
+  if (X.rows() < min_samples) {
+    throw ValueError(fmt::format("{}: expected at least {} samples, found {}", who, min_samples, X.rows()));
+  }
+  check_finite(y, who);
+}
+
+Index check_classification_data(const Tensor& X, const Vector& y, const char* who, Index min_per_class) {
+  check_supervised_inputs(X, y, who);
+  return check_classes(y, who, min_per_class);
 }
 
 void check_fitted(bool fitted, const char* who) {

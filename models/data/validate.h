@@ -1,7 +1,8 @@
 // Input checks shared by every estimator and transformer: finiteness, column counts, sizes,
-// class labels. Each throws a dagml error whose message starts with `who` (the caller, e.g.
-// "StandardScaler::transform") and says what was expected and what was found. Row and column
-// numbers in these messages are 0-based, as in code.
+// class labels, and the training-data checks of fit built from them. Each throws a dagml error
+// whose message starts with `who` (the caller, e.g. "StandardScaler::transform") and says what
+// was expected and what was found. Row and column numbers in these messages are 0-based, as in
+// code.
 #pragma once
 
 #include "graph/error.h"
@@ -27,6 +28,22 @@ void check_same_rows(const Tensor& X, const Vector& y, const char* who);
 // that is not a non-negative integer (or is ≥ num_classes when num_classes > 0). Returns K: the
 // given num_classes, or max(label) + 1 when num_classes is 0. An empty y returns num_classes.
 Index check_labels(const Vector& y, const char* who, Index num_classes = 0);
+
+// Classes for a K-class classifier: checks that y holds integers 0..K−1 (check_labels, K = max
+// label + 1) with at least two classes present and at least min_per_class samples of every class
+// 0..K−1 (min_per_class = 0: only the two-class check). ValueError naming `who` and the short
+// class otherwise; returns K.
+Index check_classes(const Vector& y, const char* who, Index min_per_class = 1);
+
+// The training data of fit. Each throws the first failure, in this order, with a message
+// starting with `who`: X empty (ValueError); y not one entry per row of X (ShapeError); a
+// non-finite entry of X (ValueError); then
+//   check_fit_data             (no y: unsupervised fits) nothing more;
+//   check_regression_data      fewer than min_samples rows (ValueError), a non-finite y (ValueError);
+//   check_classification_data  check_classes(y, who, min_per_class); returns K.
+void check_fit_data(const Tensor& X, const char* who);
+void check_regression_data(const Tensor& X, const Vector& y, const char* who, Index min_samples = 1);
+Index check_classification_data(const Tensor& X, const Vector& y, const char* who, Index min_per_class = 1);
 
 // Throws NotFittedError("<who>: called before fit") unless fitted.
 void check_fitted(bool fitted, const char* who);

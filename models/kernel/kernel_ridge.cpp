@@ -5,7 +5,6 @@
 
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
-#include "models/linear/linear_model.h"
 #include "models/metrics/regression_metrics.h"
 
 namespace dagml {

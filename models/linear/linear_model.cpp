@@ -8,16 +8,6 @@
 
 namespace dagml {
 
-void check_regression_data(const Tensor& X, const Vector& y, const char* who, Index min_samples) {
-  check_not_empty(X, who);
-  check_same_rows(X, y, who);
-  if (X.rows() < min_samples) {
-    throw ValueError(fmt::format("{}: expected at least {} samples, found {}", who, min_samples, X.rows()));
-  }
-  check_finite(X, who);
-  check_finite(y, who);
-}
-
 CenteredData center_data(const Tensor& X, const Vector& y, bool fit_intercept) {
   CenteredData c;
   if (!fit_intercept) {

@@ -1,5 +1,6 @@
-// What the linear regressors share: the input checks of fit, centring for an unpenalised
-// intercept, and the fitted predictor ŷ = X w + b with its score and accessors.
+// What the linear regressors share: centring for an unpenalised intercept, least squares, and
+// the fitted predictor ŷ = X w + b with its score and accessors. The input checks of fit are
+// check_regression_data (models/data/validate.h).
 #pragma once
 
 #include <string>
@@ -9,11 +10,6 @@
 #include "models/io/estimator.h"
 
 namespace dagml {
-
-// Checks the training data of a regressor: X non-empty with finite entries, y finite with one
-// entry per row of X, and at least `min_samples` rows. Throws ValueError or ShapeError whose
-// message starts with `who`.
-void check_regression_data(const Tensor& X, const Vector& y, const char* who, Index min_samples = 1);
 
 // Note [Unpenalised intercept by centring]
 // With an intercept b that no penalty touches, minimising ‖X w + b 1 − y‖² + pen(w) over b gives

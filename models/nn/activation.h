@@ -43,7 +43,7 @@ class Activation final : public Layer {
   explicit Activation(ActivationKind kind, Scalar slope = 0.01);
   std::string describe() const override;
   std::unique_ptr<Layer> clone() const override { return std::make_unique<Activation>(*this); }
-  Var build(Var x, BuildContext&) override { return activate(x, kind_, slope_); }
+  Var build(Var x, BuildContext&) const override { return activate(x, kind_, slope_); }
   ActivationKind kind() const { return kind_; }
 
  private:

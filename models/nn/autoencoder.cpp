@@ -66,8 +66,7 @@ Index Autoencoder::network_size(Index num_features) const {
 }
 
 Autoencoder& Autoencoder::fit(const Tensor& X, const CallbackList& callbacks) {
-  check_not_empty(X, "Autoencoder::fit");
-  check_finite(X, "Autoencoder::fit");
+  check_fit_data(X, "Autoencoder::fit");
   if (options_.reconstruction == Reconstruction::Bernoulli && (X.minCoeff() < 0 || X.maxCoeff() > 1))
     throw ValueError(
         fmt::format("Autoencoder::fit: Bernoulli reconstruction needs X in [0, 1], found values in [{}, {}]",

@@ -55,6 +55,7 @@ class Autoencoder : public NetworkEstimator<Autoencoder, AutoencoderOptions> {
 
   // X n×d finite; Bernoulli needs entries in [0, 1] (ValueError otherwise).
   Autoencoder& fit(const Tensor& X, const CallbackList& callbacks = {});
+  // The const members change nothing; several threads may call them on one model at once.
   Tensor transform(const Tensor& X) const;          // codes, n × q
   Tensor inverse_transform(const Tensor& Z) const;  // reconstructions from codes, n × d
   Tensor reconstruct(const Tensor& X) const;        // inverse_transform(transform(X))
@@ -75,7 +76,7 @@ class Autoencoder : public NetworkEstimator<Autoencoder, AutoencoderOptions> {
   void build_networks(Index num_features);
   Index network_size(Index num_features) const;
 
-  mutable Sequential encoder_, decoder_;  // evaluation builds graphs over it (Layer::build is not const)
+  Sequential encoder_, decoder_;
 };
 
 }  // namespace dagml::nn

@@ -24,15 +24,15 @@ BatchNorm::BatchNorm(const BatchNormOptions& options) : options_(options) {
 
 std::string BatchNorm::describe() const { return fmt::format("batch_norm ({} features)", options_.features); }
 
-Var BatchNorm::build(Var x, BuildContext& ctx) {
+Var BatchNorm::build(Var x, BuildContext& ctx) const {
   const Var gamma = ctx.parameter(gamma_), beta = ctx.parameter(beta_);
   Graph& g = ctx.graph();
   if (ctx.training()) {
     const Var mu = col_means(x);
     const Var centered = x - mu;
     const Var var = col_means(square(centered));
-    ctx.record_statistic(running_mean_.value, mu, options_.momentum);
-    ctx.record_statistic(running_var_.value, var, options_.momentum);
+    ctx.record_statistic(running_mean_, mu, options_.momentum);
+    ctx.record_statistic(running_var_, var, options_.momentum);
     return centered / sqrt(var + options_.epsilon) * gamma + beta;
   }
   const Tensor inv_sd = (running_var_.value.array() + options_.epsilon).rsqrt().matrix();

@@ -25,14 +25,14 @@ class BatchNorm final : public Layer {
   explicit BatchNorm(const BatchNormOptions& options);
   std::string describe() const override;
   std::unique_ptr<Layer> clone() const override { return std::make_unique<BatchNorm>(*this); }
-  Var build(Var x, BuildContext& ctx) override;
-  std::vector<Parameter*> parameters() override { return {&gamma_, &beta_}; }
-  std::vector<Parameter*> buffers() override { return {&running_mean_, &running_var_}; }
+  Var build(Var x, BuildContext& ctx) const override;
 
   const Tensor& running_mean() const { return running_mean_.value; }
   const Tensor& running_var() const { return running_var_.value; }
 
  private:
+  std::vector<const Parameter*> list_parameters() const override { return {&gamma_, &beta_}; }
+  std::vector<const Parameter*> list_buffers() const override { return {&running_mean_, &running_var_}; }
   BatchNormOptions options_;
   Parameter gamma_, beta_, running_mean_, running_var_;
 };

@@ -7,6 +7,7 @@
 
 #include "graph/error.h"
 #include "graph/random.h"
+#include "models/classify/score_labels.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
 #include "models/io/option_fields.h"
@@ -151,12 +152,8 @@ Index CnnClassifier::network_size(Index num_features) const {
 
 CnnClassifier& CnnClassifier::fit(const Tensor& X, const Vector& y, const CallbackList& callbacks) {
   check_not_empty(X, "CnnClassifier::fit");
-  check_columns(X, options_.architecture.input.shape().size(), "CnnClassifier::fit");
-  check_finite(X, "CnnClassifier::fit");
-  check_same_rows(X, y, "CnnClassifier::fit");
-  const Index k = check_labels(y, "CnnClassifier::fit");
-  if (k < 2) throw ValueError(fmt::format("CnnClassifier::fit: expected at least 2 classes, found {} (labels 0..{})", k, k - 1));
-  classes_ = k;
+  check_columns(X, options_.architecture.input.shape().size(), "CnnClassifier::fit");  // the image geometry first
+  classes_ = check_classification_data(X, y, "CnnClassifier::fit", 0);
   build_networks(X.cols());
   SupervisedNetwork model(network_, LossKind::SoftmaxCrossEntropy, options_.lambda);
   train(model, X, Tensor(y), callbacks);

@@ -100,8 +100,10 @@ class CnnClassifier : public NetworkEstimator<CnnClassifier, CnnClassifierOption
   // Throws ValueError for bad options.
   explicit CnnClassifier(const CnnClassifierOptions& options = {});
 
-  // X n × (C·H·W) finite (the architecture's input shape), y labels 0..K−1 with K ≥ 2.
+  // X n × (C·H·W) finite (the architecture's input shape), y labels 0..K−1 with at least two classes
+  // present, K = max label + 1 (ValueError / ShapeError otherwise).
   CnnClassifier& fit(const Tensor& X, const Vector& y, const CallbackList& callbacks = {});
+  // The const members change nothing; several threads may call them on one model at once.
   Vector predict(const Tensor& X) const;
   Tensor predict_proba(const Tensor& X) const;
   Tensor decision_function(const Tensor& X) const;
@@ -126,7 +128,7 @@ class CnnClassifier : public NetworkEstimator<CnnClassifier, CnnClassifierOption
   Index network_size(Index num_features) const;
 
   Index classes_ = 0;
-  mutable Sequential network_;  // evaluation builds graphs over it (Layer::build is not const)
+  Sequential network_;
 };
 
 }  // namespace dagml::nn

@@ -29,12 +29,12 @@ std::string Conv2d::describe() const {
                      options_.padding);
 }
 
-Var Conv2d::build(Var x, BuildContext& ctx) {
+Var Conv2d::build(Var x, BuildContext& ctx) const {
   if (options_.bias) return conv2d(x, ctx.parameter(filters_), ctx.parameter(bias_), geometry_);
   return conv2d(x, ctx.parameter(filters_), geometry_);
 }
 
-std::vector<Parameter*> Conv2d::parameters() {
+std::vector<const Parameter*> Conv2d::list_parameters() const {
   if (options_.bias) return {&filters_, &bias_};
   return {&filters_};
 }

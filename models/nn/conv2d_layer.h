@@ -34,8 +34,7 @@ class Conv2d final : public Layer {
   explicit Conv2d(const Conv2dOptions& options);
   std::string describe() const override;
   std::unique_ptr<Layer> clone() const override { return std::make_unique<Conv2d>(*this); }
-  Var build(Var x, BuildContext& ctx) override;
-  std::vector<Parameter*> parameters() override;
+  Var build(Var x, BuildContext& ctx) const override;
 
   const Conv2dGeometry& geometry() const { return geometry_; }
   ImageShape output() const { return geometry_.output(); }
@@ -43,6 +42,7 @@ class Conv2d final : public Layer {
   Parameter& bias() { return bias_; }
 
  private:
+  std::vector<const Parameter*> list_parameters() const override;
   Conv2dOptions options_;
   Conv2dGeometry geometry_;
   Parameter filters_;

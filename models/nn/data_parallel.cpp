@@ -52,6 +52,17 @@ DataParallelGradient::DataParallelGradient(Trainable& model, Index x_cols, Index
   }
   if (ctx.parameter_nodes().size() != parameters.size())
     throw ValueError("DataParallelGradient: the replicas of the loss use different parameters");
+  // The statistics are written through the model's own (writable) buffers.
+  const std::vector<Parameter*> buffers = model.buffers();
+  for (const StatisticNode& s : replicas_.front().statistics) {
+    const auto it = std::find(buffers.begin(), buffers.end(), s.running);
+    if (it == buffers.end())
+      throw ValueError(fmt::format(
+          "DataParallelGradient: the loss records the running statistic '{}', which the model does not list in "
+          "buffers()",
+          s.running->name));
+    running_.push_back(*it);
+  }
   // Parameter values keep their shape, and node values never move: their addresses are stable.
   for (auto& [p, v] : parameter_nodes_) parameter_data_.push_back(graph_.parameter_value(v).data());
   constexpr Index kPiece = 16384;
@@ -167,13 +178,14 @@ Scalar DataParallelGradient::compute(const Tensor& X, const Tensor& Y, std::span
   });
   for (std::size_t s = 0; s < first.statistics.size(); ++s) {
     const StatisticNode& stat = first.statistics[s];
-    statistic_sum_.setZero(stat.running->rows(), stat.running->cols());
+    Tensor& running = running_[s]->value;
+    statistic_sum_.setZero(running.rows(), running.cols());
     for (Index c = 0; c < used; ++c) {
       const Replica& r = replicas_[static_cast<std::size_t>(c)];
       statistic_sum_ +=
           (static_cast<Scalar>(r.x.rows()) / static_cast<Scalar>(n)) * r.statistics[s].batch_value.value();
     }
-    *stat.running = (1 - stat.momentum) * *stat.running + stat.momentum * statistic_sum_;
+    running = (1 - stat.momentum) * running + stat.momentum * statistic_sum_;
   }
   return loss;
 }

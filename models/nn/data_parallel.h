@@ -30,6 +30,9 @@ class Trainable {
   virtual ~Trainable() = default;
   // The trained tensors, in a fixed order (the order of the flat parameter vector).
   virtual std::vector<Parameter*> parameters() = 0;
+  // The running statistics the loss records (batch normalisation's buffers), which the trainer
+  // updates after every step. A model without any lists none.
+  virtual std::vector<Parameter*> buffers() { return {}; }
   // The mean training loss over the rows of x (1×1), built in ctx's graph (training mode). y is
   // invalid when the model has no targets (autoencoders).
   virtual Var loss(Var x, Var y, BuildContext& ctx) = 0;
@@ -89,6 +92,7 @@ class DataParallelGradient {
 
   Graph graph_;
   std::vector<std::pair<Parameter*, Var>> parameter_nodes_;
+  std::vector<Parameter*> running_;  // the buffer of each statistic node, in replica order
   std::vector<Piece> pieces_;
   std::vector<Scalar*> parameter_data_;  // each parameter node's value, written by set_parameters
   std::vector<Replica> replicas_;

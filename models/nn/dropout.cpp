@@ -13,7 +13,7 @@ Dropout::Dropout(Scalar p) : p_(p) {
 
 std::string Dropout::describe() const { return fmt::format("dropout (p = {})", p_); }
 
-Var Dropout::build(Var x, BuildContext& ctx) {
+Var Dropout::build(Var x, BuildContext& ctx) const {
   if (!ctx.training() || p_ == 0) return x;
   return x * ctx.noise(NoiseKind::DropoutMask, x.rows(), x.cols(), 1 - p_);
 }

@@ -17,7 +17,7 @@ class Dropout final : public Layer {
   std::string describe() const override;
   std::unique_ptr<Layer> clone() const override { return std::make_unique<Dropout>(*this); }
   // Train: x ⊙ m with mᵢⱼ = Bernoulli(1 − p)/(1 − p). Eval: x.
-  Var build(Var x, BuildContext& ctx) override;
+  Var build(Var x, BuildContext& ctx) const override;
   Scalar p() const { return p_; }
 
  private:

@@ -7,7 +7,7 @@
 
 namespace dagml::nn {
 
-Tensor forward_batches(Layer& network, const Tensor& X, Index batch_size) {
+Tensor forward_batches(const Layer& network, const Tensor& X, Index batch_size) {
   if (X.rows() < 1 || X.cols() < 1) throw ValueError("forward_batches: X is empty");
   if (batch_size < 1) throw ValueError(fmt::format("forward_batches: batch_size must be >= 1, found {}", batch_size));
   const Index first = std::min(batch_size, X.rows());
@@ -25,24 +25,6 @@ Tensor forward_batches(Layer& network, const Tensor& X, Index batch_size) {
     out.middleRows(begin, m) = y.value();
   }
   return out;
-}
-
-Vector argmax_rows(const Tensor& scores) {
-  Vector labels(scores.rows());
-  for (Index i = 0; i < scores.rows(); ++i) {
-    Index best = 0;
-    scores.row(i).maxCoeff(&best);
-    labels(i) = static_cast<Scalar>(best);
-  }
-  return labels;
-}
-
-Tensor softmax_rows(Tensor z) {
-  for (Index i = 0; i < z.rows(); ++i) {
-    z.row(i) = (z.row(i).array() - z.row(i).maxCoeff()).exp().matrix();
-    z.row(i) /= z.row(i).sum();
-  }
-  return z;
 }
 
 Vector flatten_parameters(const std::vector<Parameter*>& parameters) {

@@ -14,7 +14,7 @@ void draw_noise(const NoiseNode& noise, Index rows, std::mt19937_64& rng, Tensor
   }
 }
 
-Var BuildContext::parameter(Parameter& p) {
+Var BuildContext::parameter(const Parameter& p) {
   auto it = nodes_.find(&p);
   if (it != nodes_.end()) return it->second;
   const Var v = graph_->parameter(p.name, p.value);
@@ -32,8 +32,23 @@ Var BuildContext::noise(NoiseKind kind, Index rows, Index cols, Scalar keep) {
   return n.input;
 }
 
-void BuildContext::record_statistic(Tensor& running, Var batch_value, Scalar momentum) {
+void BuildContext::record_statistic(const Parameter& running, Var batch_value, Scalar momentum) {
   statistics_.push_back({&running, batch_value, momentum});
 }
+
+namespace {
+// The writable overloads are the read-only ones with const removed (the idiom of Effective C++,
+// item 3): they run on a non-const layer, and a layer lists only tensors it owns, so none of
+// them is a const object.
+std::vector<Parameter*> writable(const std::vector<const Parameter*>& tensors) {
+  std::vector<Parameter*> out;
+  out.reserve(tensors.size());
+  for (const Parameter* p : tensors) out.push_back(const_cast<Parameter*>(p));
+  return out;
+}
+}  // namespace
+
+std::vector<Parameter*> Layer::parameters() { return writable(list_parameters()); }
+std::vector<Parameter*> Layer::buffers() { return writable(list_buffers()); }
 
 }  // namespace dagml::nn

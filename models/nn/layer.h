@@ -7,8 +7,17 @@
 // the evaluation graph holds neither. Randomness inside a training graph is an input node (a
 // "noise" node) that the trainer refills before every step from a seed derived from (seed, step,
 // chunk, noise index), so a training run is reproducible and independent of the thread count.
-// Running statistics (batch normalisation) are recorded as (running tensor, batch-value node)
+// Running statistics (batch normalisation) are recorded as (running buffer, batch-value node)
 // pairs; the trainer folds the batch values in after every step.
+//
+// Note [Building is const]
+// Building a layer reads its tensors and changes nothing: Layer::build is const, and the context
+// turns each Parameter into a graph node holding a copy of its value. So a fitted network can be
+// evaluated through a const reference, and several threads may each build and run their own
+// evaluation graph over one network at once (forward_batches, and every network estimator's
+// predict). Training writes tensors through other paths, which need the network non-const: the
+// trainer writes θ back through Trainable::parameters() and folds running statistics into the
+// buffers the model lists in Trainable::buffers().
 #pragma once
 
 #include <cstdint>
@@ -46,9 +55,10 @@ struct NoiseNode {
 // Fills `out` (rows × cols of the node) with fresh draws of the node's kind.
 void draw_noise(const NoiseNode& noise, Index rows, std::mt19937_64& rng, Tensor& out);
 
-// running ← (1 − momentum)·running + momentum·(batch value), after each step.
+// running ← (1 − momentum)·running + momentum·(batch value), after each step; `running` is one
+// of the layer's buffers().
 struct StatisticNode {
-  Tensor* running;
+  const Parameter* running;
   Var batch_value;
   Scalar momentum;
 };
@@ -62,14 +72,16 @@ class BuildContext {
   Mode mode() const { return mode_; }
   bool training() const { return mode_ == Mode::Train; }
 
-  // The parameter node holding p's value: created on first use, the same node afterwards.
-  Var parameter(Parameter& p);
+  // The parameter node holding (a copy of) p's value: created on first use, the same node
+  // afterwards (p is found by address).
+  Var parameter(const Parameter& p);
   // A fresh noise input of rows × cols, recorded for the trainer.
   Var noise(NoiseKind kind, Index rows, Index cols, Scalar keep = 1);
-  void record_statistic(Tensor& running, Var batch_value, Scalar momentum);
+  // Records a running statistic (training mode): `running` is a buffer of the layer.
+  void record_statistic(const Parameter& running, Var batch_value, Scalar momentum);
 
   // The parameter nodes made so far, in order of first use.
-  const std::vector<std::pair<Parameter*, Var>>& parameter_nodes() const { return parameters_; }
+  const std::vector<std::pair<const Parameter*, Var>>& parameter_nodes() const { return parameters_; }
   // Noise and statistic nodes recorded since the last take (one replica's worth).
   std::vector<NoiseNode> take_noise() { return std::exchange(noise_, {}); }
   std::vector<StatisticNode> take_statistics() { return std::exchange(statistics_, {}); }
@@ -79,7 +91,7 @@ class BuildContext {
   Mode mode_;
   std::mt19937_64 rng_;
   std::map<const Parameter*, Var> nodes_;
-  std::vector<std::pair<Parameter*, Var>> parameters_;
+  std::vector<std::pair<const Parameter*, Var>> parameters_;
   std::vector<NoiseNode> noise_;
   std::vector<StatisticNode> statistics_;
 };
@@ -92,13 +104,23 @@ class Layer {
   // A deep copy: the copy owns its own parameters and buffers, so training one leaves the other
   // unchanged.
   virtual std::unique_ptr<Layer> clone() const = 0;
-  // Appends the layer to x's graph and returns its output. Throws ShapeError (from the ops)
-  // when x does not have the layer's input width.
-  virtual Var build(Var x, BuildContext& ctx) = 0;
-  // The trained tensors, in a fixed order.
-  virtual std::vector<Parameter*> parameters() { return {}; }
-  // Saved but untrained tensors (running statistics).
-  virtual std::vector<Parameter*> buffers() { return {}; }
+  // Appends the layer to x's graph and returns its output; changes nothing in the layer (Note
+  // [Building is const]). Throws ShapeError (from the ops) when x does not have the layer's input
+  // width.
+  virtual Var build(Var x, BuildContext& ctx) const = 0;
+
+  // The trained tensors, in a fixed order, read-only or writable (for trainers and loaders).
+  std::vector<const Parameter*> parameters() const { return list_parameters(); }
+  std::vector<Parameter*> parameters();
+  // Saved but untrained tensors (running statistics), in a fixed order.
+  std::vector<const Parameter*> buffers() const { return list_buffers(); }
+  std::vector<Parameter*> buffers();
+
+ private:
+  // What parameters() and buffers() list: tensors the layer owns (members of it or of the layers
+  // it owns), never another object's. A layer with tensors overrides these.
+  virtual std::vector<const Parameter*> list_parameters() const { return {}; }
+  virtual std::vector<const Parameter*> list_buffers() const { return {}; }
 };
 
 }  // namespace dagml::nn

@@ -20,12 +20,12 @@ std::string Linear::describe() const {
   return fmt::format("linear {}→{}{}", options_.in, options_.out, options_.bias ? "" : " (no bias)");
 }
 
-Var Linear::build(Var x, BuildContext& ctx) {
+Var Linear::build(Var x, BuildContext& ctx) const {
   const Var y = matmul(x, ctx.parameter(weight_));
   return options_.bias ? y + ctx.parameter(bias_) : y;
 }
 
-std::vector<Parameter*> Linear::parameters() {
+std::vector<const Parameter*> Linear::list_parameters() const {
   if (options_.bias) return {&weight_, &bias_};
   return {&weight_};
 }

@@ -26,14 +26,14 @@ class Linear final : public Layer {
   explicit Linear(const LinearOptions& options);
   std::string describe() const override;
   std::unique_ptr<Layer> clone() const override { return std::make_unique<Linear>(*this); }
-  Var build(Var x, BuildContext& ctx) override;
-  std::vector<Parameter*> parameters() override;
+  Var build(Var x, BuildContext& ctx) const override;
 
   Parameter& weight() { return weight_; }
   Parameter& bias() { return bias_; }
   const LinearOptions& options() const { return options_; }
 
  private:
+  std::vector<const Parameter*> list_parameters() const override;
   LinearOptions options_;
   Parameter weight_;
   Parameter bias_;

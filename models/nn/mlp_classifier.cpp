@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "graph/error.h"
+#include "models/classify/score_labels.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
 #include "models/metrics/classification_metrics.h"
@@ -32,12 +33,7 @@ Index MlpClassifier::network_size(Index num_features) const {
 }
 
 MlpClassifier& MlpClassifier::fit(const Tensor& X, const Vector& y, const CallbackList& callbacks) {
-  check_not_empty(X, "MlpClassifier::fit");
-  check_finite(X, "MlpClassifier::fit");
-  check_same_rows(X, y, "MlpClassifier::fit");
-  const Index k = check_labels(y, "MlpClassifier::fit");
-  if (k < 2) throw ValueError(fmt::format("MlpClassifier::fit: expected at least 2 classes, found {} (labels 0..{})", k, k - 1));
-  classes_ = k;
+  classes_ = check_classification_data(X, y, "MlpClassifier::fit", 0);
   build_networks(X.cols());
   SupervisedNetwork model(network_, LossKind::SoftmaxCrossEntropy, options_.lambda);
   train(model, X, Tensor(y), callbacks);

@@ -37,9 +37,11 @@ class MlpClassifier : public NetworkEstimator<MlpClassifier, MlpClassifierOption
   // Throws ValueError for bad options.
   explicit MlpClassifier(const MlpClassifierOptions& options = {});
 
-  // X n×d finite, y n labels 0..K−1 with K ≥ 2 (ValueError / ShapeError otherwise). Extra
-  // callbacks (progress, history, early stopping) are called once per epoch.
+  // X n×d finite, y n labels 0..K−1 with at least two classes present, K = max label + 1
+  // (ValueError / ShapeError otherwise). Extra callbacks (progress, history, early stopping)
+  // are called once per epoch.
   MlpClassifier& fit(const Tensor& X, const Vector& y, const CallbackList& callbacks = {});
+  // The const members change nothing; several threads may call them on one model at once.
   Vector predict(const Tensor& X) const;
   Tensor predict_proba(const Tensor& X) const;
   Tensor decision_function(const Tensor& X) const;       // the logits, n × K
@@ -64,7 +66,7 @@ class MlpClassifier : public NetworkEstimator<MlpClassifier, MlpClassifierOption
   Index network_size(Index num_features) const;
 
   Index classes_ = 0;
-  mutable Sequential network_;  // evaluation builds graphs over it (Layer::build is not const)
+  Sequential network_;
 };
 
 }  // namespace dagml::nn

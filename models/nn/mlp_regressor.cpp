@@ -29,10 +29,7 @@ void MlpRegressor::build_networks(Index num_features) {
 Index MlpRegressor::network_size(Index num_features) const { return mlp_size(num_features, 1, options_.architecture); }
 
 MlpRegressor& MlpRegressor::fit(const Tensor& X, const Vector& y, const CallbackList& callbacks) {
-  check_not_empty(X, "MlpRegressor::fit");
-  check_finite(X, "MlpRegressor::fit");
-  check_same_rows(X, y, "MlpRegressor::fit");
-  check_finite(y, "MlpRegressor::fit");
+  check_regression_data(X, y, "MlpRegressor::fit");
   build_networks(X.cols());
   SupervisedNetwork model(network_, LossKind::MeanSquaredError, options_.lambda);
   train(model, X, Tensor(y), callbacks);

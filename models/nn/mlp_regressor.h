@@ -39,6 +39,7 @@ class MlpRegressor : public NetworkEstimator<MlpRegressor, MlpRegressorOptions> 
 
   // X n×d and y n finite (ValueError / ShapeError otherwise).
   MlpRegressor& fit(const Tensor& X, const Vector& y, const CallbackList& callbacks = {});
+  // The const members change nothing; several threads may call them on one model at once.
   Vector predict(const Tensor& X) const;
   Scalar score(const Tensor& X, const Vector& y) const;  // R²
 
@@ -58,7 +59,7 @@ class MlpRegressor : public NetworkEstimator<MlpRegressor, MlpRegressorOptions> 
   void build_networks(Index num_features);
   Index network_size(Index num_features) const;
 
-  mutable Sequential network_;  // evaluation builds graphs over it (Layer::build is not const)
+  Sequential network_;
 };
 
 }  // namespace dagml::nn

@@ -25,9 +25,8 @@ std::vector<Parameter*> all_tensors(Layer& network) {
 
 std::vector<Tensor> network_tensors(const Layer& network) {
   std::vector<Tensor> out;
-  // Layer lists its tensors through non-const members only; nothing is written here.
-  for (const Parameter* p : const_cast<Layer&>(network).parameters()) out.push_back(p->value);
-  for (const Parameter* p : const_cast<Layer&>(network).buffers()) out.push_back(p->value);
+  for (const Parameter* p : network.parameters()) out.push_back(p->value);
+  for (const Parameter* p : network.buffers()) out.push_back(p->value);
   return out;
 }
 

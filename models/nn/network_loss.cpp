@@ -22,7 +22,7 @@ Var network_loss(Var output, Var target, LossKind kind) {
   return output;
 }
 
-Scalar evaluate_loss(Layer& network, const Tensor& X, const Tensor& Y, LossKind kind, Index batch_size) {
+Scalar evaluate_loss(const Layer& network, const Tensor& X, const Tensor& Y, LossKind kind, Index batch_size) {
   if (X.rows() != Y.rows())
     throw ShapeError(fmt::format("evaluate_loss: X has {} rows but Y has {}", X.rows(), Y.rows()));
   Graph g;

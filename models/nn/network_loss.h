@@ -22,7 +22,7 @@ Var network_loss(Var output, Var target, LossKind kind);
 // back into the network before the callbacks run:
 //   EarlyStopping early([&](const Vector&) { return evaluate_loss(net, X_val, Y_val, kind); });
 // Throws ShapeError when X and Y disagree on rows or the shapes do not fit the loss.
-Scalar evaluate_loss(Layer& network, const Tensor& X, const Tensor& Y, LossKind kind, Index batch_size = 256);
+Scalar evaluate_loss(const Layer& network, const Tensor& X, const Tensor& Y, LossKind kind, Index batch_size = 256);
 
 // A network trained on loss(f(x), y) + (λ/2) Σ‖W‖² over the weight matrices and filters (the
 // parameters named "weight" or "filters"; biases and batch-norm scales are not penalised).
@@ -32,6 +32,7 @@ class SupervisedNetwork final : public Trainable {
   SupervisedNetwork(Sequential& network, LossKind kind, Scalar l2 = 0, bool reconstruct = false)
       : network_(&network), kind_(kind), l2_(l2), reconstruct_(reconstruct) {}
   std::vector<Parameter*> parameters() override { return network_->parameters(); }
+  std::vector<Parameter*> buffers() override { return network_->buffers(); }
   Var loss(Var x, Var y, BuildContext& ctx) override;
 
  private:

@@ -15,7 +15,7 @@ class MaxPool2d final : public Layer {
   explicit MaxPool2d(const Pool2dGeometry& geometry);
   std::string describe() const override;
   std::unique_ptr<Layer> clone() const override { return std::make_unique<MaxPool2d>(*this); }
-  Var build(Var x, BuildContext&) override { return max_pool2d(x, geometry_); }
+  Var build(Var x, BuildContext&) const override { return max_pool2d(x, geometry_); }
   ImageShape output() const { return geometry_.output(); }
 
  private:
@@ -27,7 +27,7 @@ class AvgPool2d final : public Layer {
   explicit AvgPool2d(const Pool2dGeometry& geometry);
   std::string describe() const override;
   std::unique_ptr<Layer> clone() const override { return std::make_unique<AvgPool2d>(*this); }
-  Var build(Var x, BuildContext&) override { return avg_pool2d(x, geometry_); }
+  Var build(Var x, BuildContext&) const override { return avg_pool2d(x, geometry_); }
   ImageShape output() const { return geometry_.output(); }
 
  private:
@@ -40,7 +40,7 @@ class Flatten final : public Layer {
  public:
   std::string describe() const override { return "flatten"; }
   std::unique_ptr<Layer> clone() const override { return std::make_unique<Flatten>(*this); }
-  Var build(Var x, BuildContext&) override { return x; }
+  Var build(Var x, BuildContext&) const override { return x; }
 };
 
 }  // namespace dagml::nn

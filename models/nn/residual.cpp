@@ -8,7 +8,7 @@
 
 namespace dagml::nn {
 
-Var Residual::build(Var x, BuildContext& ctx) {
+Var Residual::build(Var x, BuildContext& ctx) const {
   const Var fx = body_.build(x, ctx);
   if (fx.shape() != x.shape())
     throw ShapeError(fmt::format("Residual: the body maps {} to {}; a residual block needs the same shape",
@@ -22,24 +22,24 @@ std::string ChannelConcat::describe() const {
   return s + "]";
 }
 
-Var ChannelConcat::build(Var x, BuildContext& ctx) {
+Var ChannelConcat::build(Var x, BuildContext& ctx) const {
   if (branches_.empty()) throw ValueError("ChannelConcat: needs at least one branch");
   std::vector<Var> parts;
-  for (Sequential& b : branches_) parts.push_back(b.build(x, ctx));
+  for (const Sequential& b : branches_) parts.push_back(b.build(x, ctx));
   return concat_cols(parts);
 }
 
-std::vector<Parameter*> ChannelConcat::parameters() {
-  std::vector<Parameter*> all;
-  for (Sequential& b : branches_)
-    for (Parameter* p : b.parameters()) all.push_back(p);
+std::vector<const Parameter*> ChannelConcat::list_parameters() const {
+  std::vector<const Parameter*> all;
+  for (const Sequential& b : branches_)
+    for (const Parameter* p : b.parameters()) all.push_back(p);
   return all;
 }
 
-std::vector<Parameter*> ChannelConcat::buffers() {
-  std::vector<Parameter*> all;
-  for (Sequential& b : branches_)
-    for (Parameter* p : b.buffers()) all.push_back(p);
+std::vector<const Parameter*> ChannelConcat::list_buffers() const {
+  std::vector<const Parameter*> all;
+  for (const Sequential& b : branches_)
+    for (const Parameter* p : b.buffers()) all.push_back(p);
   return all;
 }
 

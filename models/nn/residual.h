@@ -20,11 +20,11 @@ class Residual final : public Layer {
   std::string describe() const override { return "residual (" + body_.describe() + ")"; }
   std::unique_ptr<Layer> clone() const override { return std::make_unique<Residual>(*this); }
   // Throws ShapeError when f(x) does not have x's shape.
-  Var build(Var x, BuildContext& ctx) override;
-  std::vector<Parameter*> parameters() override { return body_.parameters(); }
-  std::vector<Parameter*> buffers() override { return body_.buffers(); }
+  Var build(Var x, BuildContext& ctx) const override;
 
  private:
+  std::vector<const Parameter*> list_parameters() const override { return body_.parameters(); }
+  std::vector<const Parameter*> list_buffers() const override { return body_.buffers(); }
   Sequential body_;
 };
 
@@ -33,11 +33,11 @@ class ChannelConcat final : public Layer {
   explicit ChannelConcat(std::vector<Sequential> branches) : branches_(std::move(branches)) {}
   std::string describe() const override;
   std::unique_ptr<Layer> clone() const override { return std::make_unique<ChannelConcat>(*this); }
-  Var build(Var x, BuildContext& ctx) override;
-  std::vector<Parameter*> parameters() override;
-  std::vector<Parameter*> buffers() override;
+  Var build(Var x, BuildContext& ctx) const override;
 
  private:
+  std::vector<const Parameter*> list_parameters() const override;
+  std::vector<const Parameter*> list_buffers() const override;
   std::vector<Sequential> branches_;
 };
 

@@ -1,5 +1,7 @@
 #include "models/nn/sequential.h"
 
+#include <utility>
+
 namespace dagml::nn {
 
 Sequential::Sequential(const Sequential& other) {
@@ -18,22 +20,22 @@ std::string Sequential::describe() const {
   return s + "]";
 }
 
-Var Sequential::build(Var x, BuildContext& ctx) {
-  for (auto& layer : layers_) x = layer->build(x, ctx);
+Var Sequential::build(Var x, BuildContext& ctx) const {
+  for (const auto& layer : layers_) x = layer->build(x, ctx);
   return x;
 }
 
-std::vector<Parameter*> Sequential::parameters() {
-  std::vector<Parameter*> all;
-  for (auto& layer : layers_)
-    for (Parameter* p : layer->parameters()) all.push_back(p);
+std::vector<const Parameter*> Sequential::list_parameters() const {
+  std::vector<const Parameter*> all;
+  for (const auto& layer : layers_)
+    for (const Parameter* p : std::as_const(*layer).parameters()) all.push_back(p);
   return all;
 }
 
-std::vector<Parameter*> Sequential::buffers() {
-  std::vector<Parameter*> all;
-  for (auto& layer : layers_)
-    for (Parameter* p : layer->buffers()) all.push_back(p);
+std::vector<const Parameter*> Sequential::list_buffers() const {
+  std::vector<const Parameter*> all;
+  for (const auto& layer : layers_)
+    for (const Parameter* p : std::as_const(*layer).buffers()) all.push_back(p);
   return all;
 }
 

@@ -29,14 +29,14 @@ class Sequential final : public Layer {
 
   std::string describe() const override;
   std::unique_ptr<Layer> clone() const override { return std::make_unique<Sequential>(*this); }
-  Var build(Var x, BuildContext& ctx) override;
-  std::vector<Parameter*> parameters() override;
-  std::vector<Parameter*> buffers() override;
+  Var build(Var x, BuildContext& ctx) const override;
 
   std::size_t size() const { return layers_.size(); }
   Layer& layer(std::size_t i) { return *layers_.at(i); }
 
  private:
+  std::vector<const Parameter*> list_parameters() const override;
+  std::vector<const Parameter*> list_buffers() const override;
   std::vector<std::unique_ptr<Layer>> layers_;
 };
 

@@ -19,7 +19,7 @@ Var unit_score(Var out, Index unit, const char* who) {
 }
 }  // namespace
 
-Tensor saliency_map(Layer& network, const Tensor& X, Index unit) {
+Tensor saliency_map(const Layer& network, const Tensor& X, Index unit) {
   check_not_empty(X, "saliency_map");
   check_finite(X, "saliency_map");
   Graph g;
@@ -29,7 +29,7 @@ Tensor saliency_map(Layer& network, const Tensor& X, Index unit) {
   return gradient(unit_score(network.build(x, ctx), unit, "saliency_map"), x).value();
 }
 
-Tensor maximize_activation(Layer& network, Index input_size, Index unit, const ActivationMaximizationOptions& o) {
+Tensor maximize_activation(const Layer& network, Index input_size, Index unit, const ActivationMaximizationOptions& o) {
   if (input_size < 1)
     throw ValueError(fmt::format("maximize_activation: input_size must be >= 1, found {}", input_size));
   if (o.steps < 1) throw ValueError(fmt::format("maximize_activation: steps must be >= 1, found {}", o.steps));

@@ -12,7 +12,7 @@ namespace dagml::nn {
 // The saliency map of output unit `unit` (a class score): ∂f(x)_unit/∂x for each row x of X,
 // n × d (Simonyan et al., 2014; show |·|, or the maximum of |·| over channels). Throws ValueError
 // when unit is not an output of the network.
-Tensor saliency_map(Layer& network, const Tensor& X, Index unit);
+Tensor saliency_map(const Layer& network, const Tensor& X, Index unit);
 
 struct ActivationMaximizationOptions {
   Index steps = 200;            // ≥ 1
@@ -27,7 +27,7 @@ struct ActivationMaximizationOptions {
 //   x ← clip(x + α (∂f(x)_unit/∂x − λ x), lower, upper),
 // from x₀ as in the options, for `steps` steps; returns x (1 × d). The graph is built once and
 // replayed. Throws ValueError for bad options or an out-of-range unit.
-Tensor maximize_activation(Layer& network, Index input_size, Index unit,
+Tensor maximize_activation(const Layer& network, Index input_size, Index unit,
                            const ActivationMaximizationOptions& options = {});
 
 // The filters of a convolution layer as images: K × (C·kh·kw), filter k row-major C × kh × kw.

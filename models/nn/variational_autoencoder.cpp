@@ -24,10 +24,10 @@ namespace {
 // The mean −ELBO of a batch (see the header), on the graph of x. `eps` is the n×k noise node.
 Var negative_elbo_node(const Sequential& encoder, const Sequential& decoder, Var x, Var eps, Index k, Scalar beta,
                        BuildContext& ctx) {
-  const Var h = const_cast<Sequential&>(encoder).build(x, ctx);  // Layer::build is not const
+  const Var h = encoder.build(x, ctx);
   const Var mu = slice_cols(h, 0, k), log_var = slice_cols(h, k, k);
   const Var z = mu + exp(log_var * 0.5) * eps;  // reparameterisation: μ + σ ⊙ ε
-  const Var logits = const_cast<Sequential&>(decoder).build(z, ctx);
+  const Var logits = decoder.build(z, ctx);
   // Σⱼ BCE per row, averaged over rows = (mean over entries)·d.
   const Var reconstruction = binary_cross_entropy_with_logits(logits, x) * static_cast<Scalar>(x.cols());
   // ½ Σⱼ (μ² + σ² − log σ² − 1) per row, averaged over rows = (mean over entries)·k/2.
@@ -64,8 +64,7 @@ MlpArchitecture encoder_architecture(const VariationalAutoencoderOptions& o) {
 
 // Throws ValueError naming `who` unless X is non-empty, finite and in [0, 1].
 void check_unit_interval(const Tensor& X, const char* who) {
-  check_not_empty(X, who);
-  check_finite(X, who);
+  check_fit_data(X, who);
   if (X.minCoeff() < 0 || X.maxCoeff() > 1)
     throw ValueError(fmt::format("{}: the Bernoulli decoder needs X in [0, 1], found values in [{}, {}]", who,
                                  X.minCoeff(), X.maxCoeff()));

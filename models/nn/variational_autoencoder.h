@@ -49,6 +49,7 @@ class VariationalAutoencoder : public NetworkEstimator<VariationalAutoencoder, V
 
   // X n×d with entries in [0, 1] (ValueError otherwise).
   VariationalAutoencoder& fit(const Tensor& X, const CallbackList& callbacks = {});
+  // The const members change nothing; several threads may call them on one model at once.
   // The encoder's mean μ_φ(x) (n × k) and log-variance log σ²_φ(x) (n × k).
   Tensor encode_mean(const Tensor& X) const;
   Tensor encode_log_variance(const Tensor& X) const;
@@ -77,7 +78,7 @@ class VariationalAutoencoder : public NetworkEstimator<VariationalAutoencoder, V
   void build_networks(Index num_features);
   Index network_size(Index num_features) const;
 
-  mutable Sequential encoder_, decoder_;  // evaluation builds graphs over it (Layer::build is not const)
+  Sequential encoder_, decoder_;
 };
 
 }  // namespace dagml::nn

@@ -8,7 +8,7 @@
 #include "autodiff/losses.h"
 #include "autodiff/solvers.h"
 #include "models/data/split.h"
-#include "models/linear/linear_model.h"
+#include "models/data/validate.h"
 #include "models/select/hyperparameter_search.h"
 #include "optim/graph_objective.h"
 

@@ -9,6 +9,7 @@
 #include "autodiff/solvers.h"
 #include "graph/executor.h"
 #include "models/data/split.h"
+#include "models/data/validate.h"
 #include "models/linear/linear_model.h"
 #include "models/select/hyperparameter_search.h"
 #include "optim/graph_objective.h"

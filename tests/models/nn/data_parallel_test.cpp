@@ -126,8 +126,9 @@ TEST(DataParallelGradient, FoldsBatchStatisticsIntoRunningOnes) {
   EXPECT_TRUE(bn.running_mean().isApprox(expected, 1e-12));
 }
 
-// A model that lists only its first layer's parameters.
-class PartialList final : public Trainable {
+// A model that lists only its first layer's parameters, or (NoBuffers) all its parameters but
+// none of its running statistics.
+class PartialList : public Trainable {
  public:
   explicit PartialList(Sequential& net) : net_(&net) {}
   std::vector<Parameter*> parameters() override { return net_->layer(0).parameters(); }
@@ -135,8 +136,14 @@ class PartialList final : public Trainable {
     return network_loss(net_->build(x, ctx), y, LossKind::SoftmaxCrossEntropy);
   }
 
- private:
+ protected:
   Sequential* net_;
+};
+
+class NoBuffers final : public PartialList {
+ public:
+  using PartialList::PartialList;
+  std::vector<Parameter*> parameters() override { return net_->parameters(); }
 };
 
 TEST(DataParallelGradient, ClearErrors) {
@@ -145,6 +152,14 @@ TEST(DataParallelGradient, ClearErrors) {
   EXPECT_THAT(
       [&] { DataParallelGradient(partial, 5, 1, 8); },
       ::testing::ThrowsMessage<ValueError>(::testing::HasSubstr("uses 4 distinct parameters but the model lists 2")));
+  Sequential normalised;
+  normalised.add(Linear({.in = 5, .out = 8, .bias = false, .seed = 1}));
+  normalised.add(BatchNorm({.features = 8}));
+  normalised.add(Linear({.in = 8, .out = 3, .seed = 2}));
+  NoBuffers no_buffers(normalised);
+  EXPECT_THAT([&] { DataParallelGradient(no_buffers, 5, 1, 8); },
+              ::testing::ThrowsMessage<ValueError>(::testing::HasSubstr(
+                  "records the running statistic 'running_mean', which the model does not list in buffers()")));
   Sequential net = small_mlp();
   SupervisedNetwork model(net, LossKind::SoftmaxCrossEntropy);
   EXPECT_THROW(DataParallelGradient(model, 5, 1, 8, {.chunks = 0}), ValueError);

@@ -3,7 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+#include <vector>
 
 #include "autodiff/conv.h"
 #include "autodiff/elementwise.h"
@@ -195,9 +197,8 @@ TEST(ChannelConcat, StacksBranchChannelsAndGradchecks) {
   expect_gradcheck(concat, 2, 16);
 }
 
-// clone() and Sequential's copy are deep, through nested blocks: the copy computes the same
-// function with its own parameters and buffers, and changing them leaves the original unchanged.
-TEST(Sequential, CopiesAreDeep) {
+// A network with every kind of layer, nested blocks included (input 16 = 1×4×4, output 1).
+Sequential nested_network() {
   Sequential net;
   net.add(Conv2d({.input = {1, 4, 4}, .filters = 2, .kernel = 3, .padding = 1, .seed = 1}));
   std::vector<Sequential> branches(2);
@@ -213,6 +214,13 @@ TEST(Sequential, CopiesAreDeep) {
   net.add(BatchNorm({.features = 4}));
   net.add(Dropout(0.5));
   net.add(MaxPool2d({.input = {1, 2, 2}, .window = 2}));
+  return net;
+}
+
+// clone() and Sequential's copy are deep, through nested blocks: the copy computes the same
+// function with its own parameters and buffers, and changing them leaves the original unchanged.
+TEST(Sequential, CopiesAreDeep) {
+  Sequential net = nested_network();
   const Tensor X = random_tensor(3, 16, 5);
   auto output = [&](Layer& layer) {
     Graph g;
@@ -235,6 +243,40 @@ TEST(Sequential, CopiesAreDeep) {
   EXPECT_EQ(output(*clone), before);
   copy = *static_cast<Sequential*>(clone.get());  // copy assignment
   EXPECT_EQ(output(copy), before);
+}
+
+// Note [Building is const]: a network builds through a const reference, in both modes, without
+// changing a tensor; its read-only and writable tensor lists name the same tensors.
+TEST(Sequential, BuildsThroughAConstReferenceAndChangesNothing) {
+  Sequential net = nested_network();
+  const Sequential& view = net;
+  const std::vector<const Parameter*> read_only = view.parameters(), read_only_buffers = view.buffers();
+  const std::vector<Parameter*> writable = net.parameters(), writable_buffers = net.buffers();
+  ASSERT_EQ(read_only.size(), 9u);  // conv 2, branch conv 2, residual's linear 2, linear 1, batch norm 2
+  ASSERT_EQ(read_only.size(), writable.size());
+  for (std::size_t i = 0; i < read_only.size(); ++i) EXPECT_EQ(read_only[i], writable[i]);
+  ASSERT_EQ(read_only_buffers.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) EXPECT_EQ(read_only_buffers[i], writable_buffers[i]);
+  std::vector<Tensor> before;
+  for (const Parameter* p : read_only) before.push_back(p->value);
+  for (const Parameter* p : read_only_buffers) before.push_back(p->value);
+  for (Mode mode : {Mode::Train, Mode::Eval}) {
+    Graph g;
+    BuildContext ctx(g, mode, 1);
+    EXPECT_EQ(view.build(g.input("x", random_tensor(3, 16, 5)), ctx).cols(), 1);
+    // The context's nodes are keyed by the network's own tensors.
+    ASSERT_EQ(ctx.parameter_nodes().size(), read_only.size());
+    for (const auto& [p, node] : ctx.parameter_nodes())
+      EXPECT_NE(std::find(read_only.begin(), read_only.end(), p), read_only.end());
+    const auto statistics = ctx.take_statistics();
+    ASSERT_EQ(statistics.size(), mode == Mode::Train ? 2u : 0u);
+    if (mode == Mode::Train) {
+      EXPECT_EQ(statistics[0].running, read_only_buffers[0]);
+    }
+  }
+  std::size_t k = 0;
+  for (const Parameter* p : read_only) EXPECT_EQ(p->value, before[k++]);
+  for (const Parameter* p : read_only_buffers) EXPECT_EQ(p->value, before[k++]);
 }
 
 TEST(Initializers, VariancesFollowTheirFormulas) {

@@ -69,8 +69,11 @@ TEST(NetworkOptions, SeedsRoundTripExactly) {
     MlpClassifierOptions parsed;
     std::vector<OptionInfo> schema;
     list_options(training, schema);
-    for (const OptionInfo& o : schema)
-      if (o.name == "seed") ASSERT_TRUE(set_option(parsed, "training.seed", o.default_value));
+    for (const OptionInfo& o : schema) {
+      if (o.name == "seed") {
+        ASSERT_TRUE(set_option(parsed, "training.seed", o.default_value));
+      }
+    }
     EXPECT_EQ(parsed.training.seed, seed);
   }
 }
