@@ -67,9 +67,8 @@ CnnClassifier::CnnClassifier(const CnnClassifierOptions& options) : options_(opt
 }
 
 CnnClassifier& CnnClassifier::fit(const Tensor& X, const Vector& y, const CallbackList& callbacks) {
-  const Index k = check_classification_data(X, y, "CnnClassifier::fit", 0);
   check_columns(X, options_.architecture.input.size(), "CnnClassifier::fit");
-  classes_ = k;
+  classes_ = check_classification_data(X, y, "CnnClassifier::fit", 0);
   network_ = make_cnn(options_.architecture, classes_, options_.training.seed);
   SupervisedNetwork model(network_, LossKind::SoftmaxCrossEntropy, options_.l2);
   const FitCallbacks all(options_.training.verbose, callbacks);
