@@ -153,8 +153,7 @@ void Graph::release() noexcept {
 }
 
 detail::GraphSlot* Graph::own_slot() {
-  if (slot_ == nullptr) [[unlikely]]
-    slot_ = slot_table().acquire(this, generation_);
+  if (slot_ == nullptr) slot_ = slot_table().acquire(this, generation_);
   return slot_;
 }
 
@@ -165,7 +164,8 @@ const char* Graph::not_owned(const Var& v) const {
 }
 
 Node& Graph::emplace_node() {
-  own_slot();
+  if (slot_ == nullptr) [[unlikely]]
+    own_slot();
   if ((size_ & (kChunkSize - 1)) == 0) chunks_.push_back(std::make_unique<Node[]>(kChunkSize));
   return at(size_++);
 }
