@@ -23,15 +23,20 @@ option(DAGML_PCH "Precompile the third-party headers (Eigen, fmt, GoogleTest) on
 # Note [Unity builds]
 # A unity build compiles several .cpp files of a target as one translation unit (CMake's
 # UNITY_BUILD, batches of DAGML_UNITY_BATCH_SIZE files in the order of the source list), so the
-# headers they share are read once per batch. It is used where the names allow it: in graph/,
-# autodiff/ and optim/ no two files give the same name to an internal (anonymous-namespace or
-# static) entity, and files added there must keep it so. models/ is compiled file by file: most
-# estimator files name their model `kName` in an anonymous namespace, and those would collide in
-# one batch. A collision shows as a "redefinition" error naming both files; -DDAGML_UNITY=OFF
-# compiles every file alone. Touching one file recompiles its batch (up to 8 small files).
-option(DAGML_UNITY "Compile graph, autodiff and optim in unity batches (several .cpp files per compiler run)" ON)
+# headers they share are read once per batch and the templates they share (Eigen's products and
+# decompositions, GoogleTest's assertions) are instantiated once per batch instead of once per
+# file. Every library layer and every test executable is built this way, so no two files of one
+# target may give the same name to an internal (anonymous-namespace or static) entity: name such
+# helpers after what they do in their file (kGaussianNBName, not kName). A collision shows as a
+# "redefinition" error naming both files; -DDAGML_UNITY=OFF compiles every file alone, which is
+# also how to check that each file includes what it uses. Touching one file recompiles its batch.
+option(DAGML_UNITY "Compile every library layer and test executable in unity batches (several .cpp files per compiler run)" ON)
 set(DAGML_UNITY_BATCH_SIZE 8 CACHE STRING "Source files per unity batch")
-set(DAGML_UNITY_LAYERS graph autodiff optim)
+
+# dagml_unity(TARGET) compiles TARGET in unity batches when DAGML_UNITY is on.
+function(dagml_unity target)
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ${DAGML_UNITY} UNITY_BUILD_BATCH_SIZE ${DAGML_UNITY_BATCH_SIZE})
+endfunction()
 
 # --- ccache --------------------------------------------------------------------------------------
 # Used when installed and no other compiler launcher was chosen. ccache caches compilations that

@@ -1,5 +1,7 @@
 #include "graph/random.h"
 
+#include <cmath>
+#include <numbers>
 #include <numeric>
 #include <utility>
 
@@ -53,6 +55,14 @@ std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
+}
+
+Scalar uniform01(std::mt19937_64& rng) { return static_cast<Scalar>(rng() >> 11) * 0x1.0p-53; }
+
+Scalar standard_normal(std::mt19937_64& rng) {
+  const Scalar u1 = 1.0 - uniform01(rng);  // in (0, 1], so the logarithm is finite
+  const Scalar u2 = uniform01(rng);
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
 }
 
 }  // namespace dagml

@@ -36,6 +36,13 @@ std::vector<Index> random_permutation(Index n, std::uint64_t seed);
 // coordinate sweeps use it.
 std::vector<Index> epoch_order(Index n, std::uint64_t seed, Index epoch, bool shuffle);
 
+// A uniform double in [0, 1): the top 53 bits of one raw word, times 2⁻⁵³.
+Scalar uniform01(std::mt19937_64& rng);
+
+// A standard normal by Box–Muller, z = √(−2 ln u₁) cos(2π u₂) with u₁ = 1 − uniform01 ∈ (0, 1]
+// (the cosine branch only, so each call consumes exactly two words).
+Scalar standard_normal(std::mt19937_64& rng);
+
 // A seed derived from (seed, stream) by the SplitMix64 finaliser, for independent generators
 // such as one per epoch; distinct streams give well-mixed, distinct seeds.
 std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream);

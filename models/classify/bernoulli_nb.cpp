@@ -17,7 +17,7 @@ namespace dagml {
 template class Estimator<BernoulliNB, BernoulliNBOptions>;
 
 namespace {
-constexpr const char* kName = "BernoulliNB";
+constexpr const char* kBernoulliNBName = "BernoulliNB";
 
 bool valid_rate(Scalar v) { return v >= 0 && std::isfinite(v); }
 }  // namespace
@@ -25,10 +25,11 @@ bool valid_rate(Scalar v) { return v >= 0 && std::isfinite(v); }
 BernoulliNB::BernoulliNB(BernoulliNBOptions options) : Estimator(std::move(options)) {
   if (std::isnan(options_.beta)) options_.beta = options_.alpha;
   if (!valid_rate(options_.alpha) || !valid_rate(options_.beta) || !valid_rate(options_.class_prior_alpha)) {
-    throw ValueError(fmt::format("{}: expected alpha, beta and class_prior_alpha ≥ 0, found {}, {}, {}", kName,
-                                 options_.alpha, options_.beta, options_.class_prior_alpha));
+    throw ValueError(fmt::format("{}: expected alpha, beta and class_prior_alpha ≥ 0, found {}, {}, {}",
+                                 kBernoulliNBName, options_.alpha, options_.beta, options_.class_prior_alpha));
   }
-  if (std::isinf(options_.binarize)) throw ValueError(fmt::format("{}: binarize must be finite or NaN", kName));
+  if (std::isinf(options_.binarize))
+    throw ValueError(fmt::format("{}: binarize must be finite or NaN", kBernoulliNBName));
 }
 
 Tensor BernoulliNB::binarized(const Tensor& X, const char* who) const {

@@ -18,7 +18,7 @@ template class Estimator<CategoricalNB, CategoricalNBOptions>;
 
 namespace {
 
-constexpr const char* kName = "CategoricalNB";
+constexpr const char* kCategoricalNBName = "CategoricalNB";
 
 // Throws ValueError naming `who` unless every entry is an integer ≥ 0 (and < C_j when given).
 void check_categories(const Tensor& X, const char* who, const Vector* limits) {
@@ -39,9 +39,10 @@ void check_categories(const Tensor& X, const char* who, const Vector* limits) {
 
 CategoricalNB::CategoricalNB(CategoricalNBOptions options) : Estimator(std::move(options)) {
   if (!(options_.alpha >= 0) || !std::isfinite(options_.alpha))
-    throw ValueError(fmt::format("{}: expected alpha ≥ 0, found {}", kName, options_.alpha));
+    throw ValueError(fmt::format("{}: expected alpha ≥ 0, found {}", kCategoricalNBName, options_.alpha));
   if (options_.num_categories < 0)
-    throw ValueError(fmt::format("{}: expected num_categories ≥ 0, found {}", kName, options_.num_categories));
+    throw ValueError(
+        fmt::format("{}: expected num_categories ≥ 0, found {}", kCategoricalNBName, options_.num_categories));
 }
 
 CategoricalNB& CategoricalNB::fit(const Tensor& X, const Vector& y) {

@@ -20,13 +20,13 @@ namespace dagml {
 template class Estimator<GaussianNB, GaussianNBOptions>;
 
 namespace {
-constexpr const char* kName = "GaussianNB";
-constexpr Index kRowsPerTask = 64;  // fixed split: results do not depend on the thread count
+constexpr const char* kGaussianNBName = "GaussianNB";
+constexpr Index kScoreRowsPerTask = 64;  // fixed split: results do not depend on the thread count
 }  // namespace
 
 GaussianNB::GaussianNB(GaussianNBOptions options) : Estimator(std::move(options)) {
   if (!(options_.var_smoothing >= 0) || !std::isfinite(options_.var_smoothing))
-    throw ValueError(fmt::format("{}: expected var_smoothing ≥ 0, found {}", kName, options_.var_smoothing));
+    throw ValueError(fmt::format("{}: expected var_smoothing ≥ 0, found {}", kGaussianNBName, options_.var_smoothing));
 }
 
 GaussianNB& GaussianNB::fit(const Tensor& X, const Vector& y) {
@@ -46,8 +46,9 @@ GaussianNB& GaussianNB::fit(const Tensor& X, const Vector& y) {
       options_.var_smoothing * (centred.array().square().colwise().sum() / static_cast<Scalar>(n)).maxCoeff();
   var.array() += epsilon;
   if (!(var.minCoeff() > 0)) {
-    throw NumericalError(fmt::format(
-        "{}::fit: a feature is constant within a class, giving a zero variance; set var_smoothing > 0", kName));
+    throw NumericalError(
+        fmt::format("{}::fit: a feature is constant within a class, giving a zero variance; set var_smoothing > 0",
+                    kGaussianNBName));
   }
   theta_ = std::move(stats.means);
   count_ = std::move(stats.counts);
@@ -75,11 +76,11 @@ Tensor GaussianNB::joint_log_likelihood(const Tensor& X) const {
   const Tensor log_norm = (2 * std::numbers::pi * var_).array().log().matrix();  // log(2π σ²_kj)
   const Vector base = prior_.array().log().matrix() - 0.5 * log_norm.rowwise().sum();
   Tensor J(X.rows(), K);
-  const Index blocks = (X.rows() + kRowsPerTask - 1) / kRowsPerTask;
+  const Index blocks = (X.rows() + kScoreRowsPerTask - 1) / kScoreRowsPerTask;
   tbb::parallel_for(tbb::blocked_range<Index>(0, blocks, 1), [&](const tbb::blocked_range<Index>& r) {
     for (Index b = r.begin(); b != r.end(); ++b) {
-      const Index end = std::min(X.rows(), (b + 1) * kRowsPerTask);
-      for (Index i = b * kRowsPerTask; i < end; ++i) {
+      const Index end = std::min(X.rows(), (b + 1) * kScoreRowsPerTask);
+      for (Index i = b * kScoreRowsPerTask; i < end; ++i) {
         const auto x = X.row(i);
         if (!x.hasNaN()) {  // the common case, vectorised: Σ_j (x_j − θ_kj)² / σ²_kj
           for (Index k = 0; k < K; ++k)

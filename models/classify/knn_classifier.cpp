@@ -14,12 +14,13 @@ namespace dagml {
 template class Estimator<KnnClassifier, KnnClassifierOptions>;
 
 namespace {
-constexpr const char* kName = "KnnClassifier";
+constexpr const char* kKnnClassifierName = "KnnClassifier";
 }  // namespace
 
 KnnClassifier::KnnClassifier(KnnClassifierOptions options) : Estimator(std::move(options)), search_(options_.search) {
   if (options_.num_neighbors < 1)
-    throw ValueError(fmt::format("{}: expected num_neighbors ≥ 1, found {}", kName, options_.num_neighbors));
+    throw ValueError(
+        fmt::format("{}: expected num_neighbors ≥ 1, found {}", kKnnClassifierName, options_.num_neighbors));
 }
 
 KnnClassifier& KnnClassifier::fit(const Tensor& X, const Vector& y) {

@@ -13,12 +13,13 @@ namespace dagml {
 template class Estimator<KnnRegressor, KnnRegressorOptions>;
 
 namespace {
-constexpr const char* kName = "KnnRegressor";
+constexpr const char* kKnnRegressorName = "KnnRegressor";
 }  // namespace
 
 KnnRegressor::KnnRegressor(KnnRegressorOptions options) : Estimator(std::move(options)), search_(options_.search) {
   if (options_.num_neighbors < 1)
-    throw ValueError(fmt::format("{}: expected num_neighbors ≥ 1, found {}", kName, options_.num_neighbors));
+    throw ValueError(
+        fmt::format("{}: expected num_neighbors ≥ 1, found {}", kKnnRegressorName, options_.num_neighbors));
 }
 
 KnnRegressor& KnnRegressor::fit(const Tensor& X, const Vector& y) {

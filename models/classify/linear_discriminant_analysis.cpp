@@ -20,28 +20,31 @@ namespace dagml {
 template class Estimator<LinearDiscriminantAnalysis, LinearDiscriminantAnalysisOptions>;
 
 namespace {
-constexpr const char* kName = "LinearDiscriminantAnalysis";
+constexpr const char* kLinearDiscriminantAnalysisName = "LinearDiscriminantAnalysis";
 }  // namespace
 
 LinearDiscriminantAnalysis::LinearDiscriminantAnalysis(LinearDiscriminantAnalysisOptions options)
     : Estimator(std::move(options)) {
   if (!(options_.shrinkage >= 0 && options_.shrinkage <= 1))
-    throw ValueError(fmt::format("{}: expected shrinkage in [0, 1], found {}", kName, options_.shrinkage));
-  if (options_.shrinkage > 0 && options_.solver == LdaSolver::Svd)
     throw ValueError(
-        fmt::format("{}: shrinkage needs the Cholesky solver; the Svd solver drops null directions", kName));
+        fmt::format("{}: expected shrinkage in [0, 1], found {}", kLinearDiscriminantAnalysisName, options_.shrinkage));
+  if (options_.shrinkage > 0 && options_.solver == LdaSolver::Svd)
+    throw ValueError(fmt::format("{}: shrinkage needs the Cholesky solver; the Svd solver drops null directions",
+                                 kLinearDiscriminantAnalysisName));
   if (!(options_.tolerance >= 0))
-    throw ValueError(fmt::format("{}: expected tolerance ≥ 0, found {}", kName, options_.tolerance));
+    throw ValueError(
+        fmt::format("{}: expected tolerance ≥ 0, found {}", kLinearDiscriminantAnalysisName, options_.tolerance));
   if (options_.num_components < -1)
-    throw ValueError(fmt::format("{}: expected num_components ≥ 0 or −1, found {}", kName, options_.num_components));
+    throw ValueError(fmt::format("{}: expected num_components ≥ 0 or −1, found {}", kLinearDiscriminantAnalysisName,
+                                 options_.num_components));
 }
 
 LinearDiscriminantAnalysis& LinearDiscriminantAnalysis::fit(const Tensor& X, const Vector& y) {
   const Index K = check_classification_data(X, y, "LinearDiscriminantAnalysis::fit");
   const Index max_components = std::min(K - 1, X.cols());
   if (options_.num_components > max_components)
-    throw ValueError(fmt::format("{}::fit: expected num_components ≤ min(K − 1, d) = {}, found {}", kName,
-                                 max_components, options_.num_components));
+    throw ValueError(fmt::format("{}::fit: expected num_components ≤ min(K − 1, d) = {}, found {}",
+                                 kLinearDiscriminantAnalysisName, max_components, options_.num_components));
   // Fitted on a fresh model, so that a fit that throws leaves this one as it was.
   LinearDiscriminantAnalysis fresh(options_);
   if (options_.solver == LdaSolver::Svd)
@@ -71,10 +74,11 @@ LinearDiscriminantAnalysis& LinearDiscriminantAnalysis::fit(const Tensor& X, con
 // its projection solves the generalised symmetric eigenproblem B a = λ Σ a (notes 004 L322–328).
 void LinearDiscriminantAnalysis::fit_svd(const Tensor& X, const Vector& y) {
   const Index n = X.rows(), d = X.cols();
-  ClassStatistics stats = class_statistics(X, y, check_labels(y, kName));
+  ClassStatistics stats = class_statistics(X, y, check_labels(y, kLinearDiscriminantAnalysisName));
   const Index K = stats.counts.size();
   if (n <= K)
-    throw ValueError(fmt::format("{}::fit: the Svd solver needs more samples ({}) than classes ({})", kName, n, K));
+    throw ValueError(fmt::format("{}::fit: the Svd solver needs more samples ({}) than classes ({})",
+                                 kLinearDiscriminantAnalysisName, n, K));
   means_ = stats.means;
   priors_ = resolve_priors(options_.priors, stats.counts, "LinearDiscriminantAnalysis::fit");
   std::vector<Tensor> G = class_scatter_matrices(X, y, means_);
@@ -93,12 +97,15 @@ void LinearDiscriminantAnalysis::fit_svd(const Tensor& X, const Vector& y) {
   Tensor Z2 = fac * (s.cwiseInverse().asDiagonal() * scatter * s.cwiseInverse().asDiagonal());
   const Eigen::MatrixXd z2 = Z2;
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(z2);
-  if (eig.info() != Eigen::Success) throw NumericalError(fmt::format("{}::fit: eigendecomposition failed", kName));
+  if (eig.info() != Eigen::Success)
+    throw NumericalError(fmt::format("{}::fit: eigendecomposition failed", kLinearDiscriminantAnalysisName));
   // Eigenvalues come ascending; singular values are their square roots, kept in descending order.
   std::vector<Index> kept;
   for (Index r = d - 1; r >= 0; --r)
     if (std::sqrt(std::max(eig.eigenvalues()(r), 0.0)) > options_.tolerance) kept.push_back(r);
-  if (kept.empty()) throw ValueError(fmt::format("{}::fit: every feature is constant within the classes", kName));
+  if (kept.empty())
+    throw ValueError(
+        fmt::format("{}::fit: every feature is constant within the classes", kLinearDiscriminantAnalysisName));
   const auto rank = static_cast<Index>(kept.size());
   Tensor W(d, rank);
   for (Index c = 0; c < rank; ++c) {
@@ -126,7 +133,7 @@ void LinearDiscriminantAnalysis::fit_svd(const Tensor& X, const Vector& y) {
 
 void LinearDiscriminantAnalysis::fit_cholesky(const Tensor& X, const Vector& y) {
   const Index d = X.cols();
-  ClassStatistics stats = class_statistics(X, y, check_labels(y, kName));
+  ClassStatistics stats = class_statistics(X, y, check_labels(y, kLinearDiscriminantAnalysisName));
   const Index K = stats.counts.size();
   means_ = stats.means;
   priors_ = resolve_priors(options_.priors, stats.counts, "LinearDiscriminantAnalysis::fit");
@@ -142,7 +149,7 @@ void LinearDiscriminantAnalysis::fit_cholesky(const Tensor& X, const Vector& y) 
     throw NumericalError(
         fmt::format("{}::fit: the pooled covariance is singular (a constant feature, or fewer samples than features); "
                     "set shrinkage > 0 or use the Svd solver",
-                    kName));
+                    kLinearDiscriminantAnalysisName));
   }
   Eigen::MatrixXd coef_t = means_.transpose();  // Σ coef_kᵀ = μ_k: two triangular solves
   L->triangularView<Eigen::Lower>().solveInPlace(coef_t);

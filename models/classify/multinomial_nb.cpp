@@ -17,7 +17,7 @@ namespace dagml {
 template class Estimator<MultinomialNB, MultinomialNBOptions>;
 
 namespace {
-constexpr const char* kName = "MultinomialNB";
+constexpr const char* kMultinomialNBName = "MultinomialNB";
 
 // Throws ValueError naming `who` and the first negative entry of X.
 void check_non_negative(const Tensor& X, const char* who) {
@@ -34,7 +34,7 @@ void check_non_negative(const Tensor& X, const char* who) {
 
 MultinomialNB::MultinomialNB(MultinomialNBOptions options) : Estimator(std::move(options)) {
   if (!(options_.alpha >= 0) || !std::isfinite(options_.alpha))
-    throw ValueError(fmt::format("{}: expected alpha ≥ 0, found {}", kName, options_.alpha));
+    throw ValueError(fmt::format("{}: expected alpha ≥ 0, found {}", kMultinomialNBName, options_.alpha));
 }
 
 MultinomialNB& MultinomialNB::fit(const Tensor& X, const Vector& y) {

@@ -16,7 +16,7 @@
 namespace dagml {
 namespace {
 
-constexpr const char* kName = "NeighborSearch";
+constexpr const char* kNeighborSearchName = "NeighborSearch";
 constexpr Index kQueriesPerTask = 64;  // fixed split: results do not depend on the thread count
 
 using Candidate = std::pair<Scalar, Index>;  // (reduced distance, training index), compared lexicographically
@@ -54,13 +54,15 @@ void write_smallest(std::vector<Candidate>& c, Index k, Index i, Neighbors& out,
 NeighborSearch::NeighborSearch(NeighborSearchOptions options) : options_(std::move(options)) {
   if (options_.metric == DistanceMetric::Euclidean) options_.p = 2;
   if (!(options_.p >= 1) || !std::isfinite(options_.p))
-    throw ValueError(fmt::format("{}: expected a Minkowski order p ≥ 1, found {}", kName, options_.p));
+    throw ValueError(fmt::format("{}: expected a Minkowski order p ≥ 1, found {}", kNeighborSearchName, options_.p));
   if (options_.metric == DistanceMetric::Kernel && !options_.kernel)
-    throw ValueError(fmt::format("{}: the kernel metric needs a kernel (options.kernel is empty)", kName));
+    throw ValueError(
+        fmt::format("{}: the kernel metric needs a kernel (options.kernel is empty)", kNeighborSearchName));
   if (options_.leaf_size < 1)
-    throw ValueError(fmt::format("{}: expected leaf_size ≥ 1, found {}", kName, options_.leaf_size));
+    throw ValueError(fmt::format("{}: expected leaf_size ≥ 1, found {}", kNeighborSearchName, options_.leaf_size));
   if (options_.metric == DistanceMetric::Kernel && options_.algorithm == NeighborAlgorithm::KdTree)
-    throw ValueError(fmt::format("{}: the k-d tree needs a Minkowski distance, not a kernel distance", kName));
+    throw ValueError(
+        fmt::format("{}: the k-d tree needs a Minkowski distance, not a kernel distance", kNeighborSearchName));
 }
 
 void NeighborSearch::fit(const Tensor& X) {
@@ -185,7 +187,7 @@ void NeighborSearch::query_brute_block(const Tensor& Q, Index begin, Index count
           throw ValueError(fmt::format(
               "{}: the kernel {} is not positive semi-definite: it gives the squared distance {} between query {} "
               "and training row {}",
-              kName, kernel.name(), d2, begin + i, j));
+              kNeighborSearchName, kernel.name(), d2, begin + i, j));
         }
         c.emplace_back(std::max(d2, Scalar(0)), j);
       }
@@ -272,8 +274,8 @@ void NeighborSearch::restore(const ModelInputArchive& ar) {
   *this = NeighborSearch(options_);
   if (X.rows() == 0) return;  // not fitted
   if (X.cols() == 0 || !X.allFinite())
-    ar.fail(fmt::format("{}: expected training rows with finite features, found a {}×{} matrix{}", kName, X.rows(),
-                        X.cols(), X.cols() == 0 ? "" : " with NaN or infinite entries"));
+    ar.fail(fmt::format("{}: expected training rows with finite features, found a {}×{} matrix{}", kNeighborSearchName,
+                        X.rows(), X.cols(), X.cols() == 0 ? "" : " with NaN or infinite entries"));
   fit(X);
 }
 

@@ -17,15 +17,17 @@ namespace dagml {
 template class Estimator<QuadraticDiscriminantAnalysis, QuadraticDiscriminantAnalysisOptions>;
 
 namespace {
-constexpr const char* kName = "QuadraticDiscriminantAnalysis";
+constexpr const char* kQuadraticDiscriminantAnalysisName = "QuadraticDiscriminantAnalysis";
 }  // namespace
 
 QuadraticDiscriminantAnalysis::QuadraticDiscriminantAnalysis(QuadraticDiscriminantAnalysisOptions options)
     : Estimator(std::move(options)) {
   if (!(options_.regularization >= 0 && options_.regularization <= 1))
-    throw ValueError(fmt::format("{}: expected regularization in [0, 1], found {}", kName, options_.regularization));
+    throw ValueError(fmt::format("{}: expected regularization in [0, 1], found {}", kQuadraticDiscriminantAnalysisName,
+                                 options_.regularization));
   if (!(options_.rda_alpha >= 0 && options_.rda_alpha <= 1))
-    throw ValueError(fmt::format("{}: expected rda_alpha in [0, 1], found {}", kName, options_.rda_alpha));
+    throw ValueError(fmt::format("{}: expected rda_alpha in [0, 1], found {}", kQuadraticDiscriminantAnalysisName,
+                                 options_.rda_alpha));
 }
 
 QuadraticDiscriminantAnalysis& QuadraticDiscriminantAnalysis::fit(const Tensor& X, const Vector& y) {
@@ -58,7 +60,7 @@ QuadraticDiscriminantAnalysis& QuadraticDiscriminantAnalysis::fit(const Tensor& 
     throw NumericalError(fmt::format(
         "{}::fit: the covariance of class {} is singular (a feature constant within the class, or no more samples "
         "than features); set regularization > 0",
-        kName, k));
+        kQuadraticDiscriminantAnalysisName, k));
   }
   fresh.set_fitted(X.cols());
   *this = std::move(fresh);

@@ -29,7 +29,7 @@ namespace dagml {
 template class Estimator<RbfNetwork, RbfNetworkOptions>;
 
 namespace {
-constexpr const char* kName = "RbfNetwork";
+constexpr const char* kRbfNetworkName = "RbfNetwork";
 
 // The output layer by L-BFGS on f(W, b) = (1/n)(‖ΦW + 1bᵀ − Y‖²_F + λ‖W‖²_F), from W = 0, b = ȳ.
 RbfFitReport fit_by_gradient(const Tensor& Phi, const Tensor& Y, const RbfNetworkOptions& o, Tensor& W, Vector& b) {
@@ -53,20 +53,22 @@ RbfFitReport fit_by_gradient(const Tensor& Phi, const Tensor& Y, const RbfNetwor
 
 RbfNetwork::RbfNetwork(RbfNetworkOptions options) : Estimator(std::move(options)) {
   const auto& o = options_;
-  if (o.num_centers < 1) throw ValueError(fmt::format("{}: expected num_centers ≥ 1, found {}", kName, o.num_centers));
+  if (o.num_centers < 1)
+    throw ValueError(fmt::format("{}: expected num_centers ≥ 1, found {}", kRbfNetworkName, o.num_centers));
   if (!(o.gamma > 0) || !std::isfinite(o.gamma))
-    throw ValueError(fmt::format("{}: expected gamma > 0, found {}", kName, o.gamma));
+    throw ValueError(fmt::format("{}: expected gamma > 0, found {}", kRbfNetworkName, o.gamma));
   if (!(o.lambda >= 0) || !std::isfinite(o.lambda))
-    throw ValueError(fmt::format("{}: expected lambda ≥ 0, found {}", kName, o.lambda));
+    throw ValueError(fmt::format("{}: expected lambda ≥ 0, found {}", kRbfNetworkName, o.lambda));
   if (o.max_iterations < 1)
-    throw ValueError(fmt::format("{}: expected max_iterations ≥ 1, found {}", kName, o.max_iterations));
+    throw ValueError(fmt::format("{}: expected max_iterations ≥ 1, found {}", kRbfNetworkName, o.max_iterations));
   if (!(o.gradient_tolerance > 0))
-    throw ValueError(fmt::format("{}: expected gradient_tolerance > 0, found {}", kName, o.gradient_tolerance));
+    throw ValueError(
+        fmt::format("{}: expected gradient_tolerance > 0, found {}", kRbfNetworkName, o.gradient_tolerance));
   if (o.output == RbfOutput::LabelWeights && o.centers == RbfCenters::KMeans)
     throw ValueError(
         fmt::format("{}: label weights need centres that are training rows (k-means centroids have no "
                     "label); use TrainingPoints or RandomSubset",
-                    kName));
+                    kRbfNetworkName));
 }
 
 RbfNetwork& RbfNetwork::fit(const Tensor& X, const Vector& y) {

@@ -21,11 +21,8 @@ template class Estimator<KMeans, KMeansOptions>;
 
 namespace {
 
-constexpr const char* kName = "KMeans";
-constexpr Index kRowsPerTask = 256;  // fixed split: results do not depend on the thread count
-
-// A uniform double in [0, 1) from the top 53 bits of one raw draw.
-Scalar uniform01(std::mt19937_64& rng) { return static_cast<Scalar>(rng() >> 11) * 0x1.0p-53; }
+constexpr const char* kKMeansName = "KMeans";
+constexpr Index kAssignRowsPerTask = 256;  // fixed split: results do not depend on the thread count
 
 // ‖x_i − c‖² for every row, computed directly (exact for the k-means++ potentials).
 Vector sq_dist_to(const Tensor& X, const Eigen::Ref<const Vector>& c) {
@@ -147,10 +144,10 @@ void assign_to_centers(const Tensor& X, const Tensor& centers, Vector& labels, V
   labels.resize(n);
   min_sq_dist.resize(n);
   const Vector center_norms = centers.rowwise().squaredNorm();
-  const Index blocks = (n + kRowsPerTask - 1) / kRowsPerTask;
+  const Index blocks = (n + kAssignRowsPerTask - 1) / kAssignRowsPerTask;
   tbb::parallel_for(tbb::blocked_range<Index>(0, blocks, 1), [&](const tbb::blocked_range<Index>& r) {
     for (Index b = r.begin(); b != r.end(); ++b) {
-      const Index begin = b * kRowsPerTask, count = std::min(kRowsPerTask, n - begin);
+      const Index begin = b * kAssignRowsPerTask, count = std::min(kAssignRowsPerTask, n - begin);
       // ‖x − μ‖² = ‖x‖² − 2xᵀμ + ‖μ‖², clamped at 0 against rounding.
       Tensor D = -2 * X.middleRows(begin, count) * centers.transpose();
       D.rowwise() += center_norms.transpose();
@@ -169,17 +166,19 @@ void assign_to_centers(const Tensor& X, const Tensor& centers, Vector& labels, V
 KMeans::KMeans(KMeansOptions options) : Estimator(std::move(options)) {
   const auto& o = options_;
   if (o.num_clusters < 1)
-    throw ValueError(fmt::format("{}: expected num_clusters ≥ 1, found {}", kName, o.num_clusters));
-  if (o.num_init < 1) throw ValueError(fmt::format("{}: expected num_init ≥ 1, found {}", kName, o.num_init));
+    throw ValueError(fmt::format("{}: expected num_clusters ≥ 1, found {}", kKMeansName, o.num_clusters));
+  if (o.num_init < 1) throw ValueError(fmt::format("{}: expected num_init ≥ 1, found {}", kKMeansName, o.num_init));
   if (o.max_iterations < 1)
-    throw ValueError(fmt::format("{}: expected max_iterations ≥ 1, found {}", kName, o.max_iterations));
-  if (!(o.tolerance >= 0)) throw ValueError(fmt::format("{}: expected tolerance ≥ 0, found {}", kName, o.tolerance));
+    throw ValueError(fmt::format("{}: expected max_iterations ≥ 1, found {}", kKMeansName, o.max_iterations));
+  if (!(o.tolerance >= 0))
+    throw ValueError(fmt::format("{}: expected tolerance ≥ 0, found {}", kKMeansName, o.tolerance));
   if (o.init == KMeansInit::Given) {
     if (o.initial_centers.rows() != o.num_clusters)
       throw ValueError(fmt::format("{}: KMeansInit::Given needs initial_centers with num_clusters = {} rows, found {}",
-                                   kName, o.num_clusters, o.initial_centers.rows()));
-    if (o.num_init != 1) throw ValueError(fmt::format("{}: KMeansInit::Given runs once; set num_init = 1", kName));
-    check_finite(o.initial_centers, kName);
+                                   kKMeansName, o.num_clusters, o.initial_centers.rows()));
+    if (o.num_init != 1)
+      throw ValueError(fmt::format("{}: KMeansInit::Given runs once; set num_init = 1", kKMeansName));
+    check_finite(o.initial_centers, kKMeansName);
   }
 }
 
@@ -263,14 +262,15 @@ void KMeans::check_loaded(const ModelInputArchive& ar) const {
   // An unfitted model has no centres.
   const Index K = fitted() ? options_.num_clusters : 0, d = fitted() ? num_features() : 0;
   if (centers_.rows() != K || centers_.cols() != d || (fitted() && d < 1)) {
-    ar.fail(fmt::format("{}: expected num_clusters × d = {}×{} centres (d ≥ 1), found {}×{}", kName, K, d,
+    ar.fail(fmt::format("{}: expected num_clusters × d = {}×{} centres (d ≥ 1), found {}×{}", kKMeansName, K, d,
                         centers_.rows(), centers_.cols()));
   }
   if (!fitted()) return;
-  if (!centers_.allFinite()) ar.fail(fmt::format("{}: expected finite centres, found a NaN or infinite entry", kName));
+  if (!centers_.allFinite())
+    ar.fail(fmt::format("{}: expected finite centres, found a NaN or infinite entry", kKMeansName));
   if (!(inertia_ >= 0) || !std::isfinite(inertia_) || num_iter_ < 0) {
     ar.fail(fmt::format("{}: expected a finite inertia ≥ 0 and an iteration count ≥ 0, found inertia {} after {}",
-                        kName, inertia_, num_iter_));
+                        kKMeansName, inertia_, num_iter_));
   }
 }
 

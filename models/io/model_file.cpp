@@ -148,7 +148,7 @@ void write_file_atomically(const std::string& path, const std::function<void(std
   namespace fs = std::filesystem;
   const fs::path target(path);
   const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string temp = (folder / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+  std::string temp = (folder / fmt::format(".{}.tmp-XXXXXX", target.filename().string())).string();
   const int fd = ::mkstemp(temp.data());
   if (fd < 0) throw IoError(fmt::format("cannot save '{}': cannot create a file in '{}': {}", path, folder.string(), errno_text()));
   ::fchmod(fd, 0644);

@@ -3,20 +3,10 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <numbers>
 
 #include "graph/error.h"
 
 namespace dagml::nn {
-
-Scalar uniform01(std::mt19937_64& rng) { return static_cast<Scalar>(rng() >> 11) * 0x1.0p-53; }
-
-Scalar standard_normal(std::mt19937_64& rng) {
-  // z = √(−2 log u₁) cos(2π u₂), with u₁ ∈ (0, 1] so that the logarithm is finite.
-  const Scalar u1 = 1.0 - uniform01(rng);
-  const Scalar u2 = uniform01(rng);
-  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
-}
 
 Tensor initial_weights(Initializer init, Index rows, Index cols, Index fan_in, Index fan_out, std::mt19937_64& rng) {
   if (init == Initializer::Zeros) return Tensor::Zero(rows, cols);

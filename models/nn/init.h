@@ -7,6 +7,7 @@
 #include <random>
 
 #include "graph/enum_names.h"
+#include "graph/random.h"
 #include "graph/tensor.h"
 
 namespace dagml::nn {
@@ -25,12 +26,6 @@ constexpr auto enum_names(Initializer) {
   using enum Initializer;
   return std::to_array<EnumName<Initializer>>({{Glorot, "glorot"}, {He, "he"}, {FanIn, "fan_in"}, {Zeros, "zeros"}});
 }
-
-// A uniform draw in [0, 1): the top 53 bits of one word, times 2⁻⁵³.
-Scalar uniform01(std::mt19937_64& rng);
-// A standard normal draw by Box–Muller on two uniform draws (the cosine branch only, so each
-// call consumes exactly two words).
-Scalar standard_normal(std::mt19937_64& rng);
 
 // A rows×cols tensor drawn from `init` for a layer with the given fan-in and fan-out. Throws
 // ValueError if a fan is < 1 (for the initialisers that use it).

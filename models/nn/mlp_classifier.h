@@ -17,18 +17,7 @@
 
 namespace dagml::nn {
 
-struct MlpClassifierOptions {
-  MlpArchitecture architecture = {};
-  TrainingOptions training = {};
-  Scalar lambda = 0;  // ≥ 0
-
-  template <class V>
-  void visit(V&& v) {
-    v("architecture", architecture, "the hidden layers");
-    v("training", training, "the update rule and the training loop");
-    v("lambda", lambda, "λ ≥ 0, the weight of the penalty (λ/2)Σ‖W‖² on the weights (not the biases)");
-  }
-};
+using MlpClassifierOptions = MlpOptions;
 
 class MlpClassifier : public NetworkEstimator<MlpClassifier, MlpClassifierOptions> {
  public:

@@ -8,6 +8,7 @@
 
 #include "models/nn/activation.h"
 #include "models/nn/init.h"
+#include "models/nn/network_options.h"
 #include "models/nn/sequential.h"
 
 namespace dagml::nn {
@@ -26,6 +27,20 @@ struct MlpArchitecture {
     v("initializer", initializer, "the initial weights of the hidden layers (the output layer's are glorot)");
     v("dropout", dropout, "in [0, 1), the probability a hidden unit is dropped in training");
     v("batch_normalization", batch_normalization, "batch normalisation after each hidden linear layer");
+  }
+};
+
+// The options of the multilayer-perceptron estimators (MlpClassifier, MlpRegressor).
+struct MlpOptions {
+  MlpArchitecture architecture = {};
+  TrainingOptions training = {};
+  Scalar lambda = 0;  // ≥ 0
+
+  template <class V>
+  void visit(V&& v) {
+    v("architecture", architecture, "the hidden layers");
+    v("training", training, "the update rule and the training loop");
+    v("lambda", lambda, "λ ≥ 0, the weight of the penalty (λ/2)Σ‖W‖² on the weights (not the biases)");
   }
 };
 

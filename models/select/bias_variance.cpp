@@ -1,27 +1,12 @@
 #include "models/select/bias_variance.h"
 
 #include <cmath>
-#include <numbers>
 #include <random>
 
 #include "graph/error.h"
 #include "graph/random.h"
 
 namespace dagml::detail {
-namespace {
-
-// A uniform double in [0, 1) from the top 53 bits of one raw engine word (portable: the engine's
-// output is fixed by the standard; Note [Portable randomness]).
-Scalar uniform01(std::mt19937_64& rng) { return static_cast<Scalar>(rng() >> 11) * 0x1.0p-53; }
-
-// A standard normal by Box–Muller: √(−2 ln u₁) cos(2π u₂), with u₁ ∈ (0, 1].
-Scalar standard_normal(std::mt19937_64& rng) {
-  const Scalar u1 = 1 - uniform01(rng);
-  const Scalar u2 = uniform01(rng);
-  return std::sqrt(-2 * std::log(u1)) * std::cos(2 * std::numbers::pi * u2);
-}
-
-}  // namespace
 
 void check_bias_variance_options(const BiasVarianceOptions& o) {
   if (o.num_datasets < 2)

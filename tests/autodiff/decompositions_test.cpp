@@ -7,6 +7,7 @@
 #include "autodiff/decompositions.h"
 #include "autodiff/derivatives.h"
 #include "autodiff/elementwise.h"
+#include "autodiff/full_rank_sample.h"
 #include "autodiff/linalg.h"
 #include "autodiff/reduce.h"
 #include "graph/error.h"
@@ -15,12 +16,6 @@
 
 namespace dagml {
 namespace {
-
-Tensor sample(Index r, Index c, double phase = 0.3) {
-  Tensor t(r, c);
-  for (Index i = 0; i < t.size(); ++i) t.data()[i] = std::sin(0.7 * static_cast<double>(i * i) + phase);
-  return t;
-}
 
 void expect_sign_convention(const Tensor& vectors) {
   for (Index j = 0; j < vectors.cols(); ++j) {
@@ -32,7 +27,7 @@ void expect_sign_convention(const Tensor& vectors) {
 
 TEST(SymmetricEigen, ReconstructsAndOrdersAscending) {
   Graph g;
-  const Tensor s = sample(5, 5);
+  const Tensor s = testing::full_rank_sample(5, 5);
   const Tensor a = s + s.transpose();
   const SymmetricEigen e = symmetric_eigen(g.input("A", a));
   const Tensor V = e.vectors.value(), L = e.values.value();
@@ -56,7 +51,7 @@ TEST(SymmetricEigen, RepeatedEigenvaluesHaveNoVectorGradient) {
 TEST(ThinSvd, ReconstructsTallAndWideMatrices) {
   for (const auto& [m, n] : {std::pair<Index, Index>{6, 3}, {3, 6}, {4, 4}}) {
     Graph g;
-    const Tensor a = sample(m, n, 0.1 * static_cast<double>(m));
+    const Tensor a = testing::full_rank_sample(m, n, 0.1 * static_cast<double>(m));
     const ThinSvd d = thin_svd(g.input("A", a));
     const Tensor U = d.u.value(), s = d.s.value(), V = d.v.value();
     EXPECT_TRUE((U * s.col(0).asDiagonal() * V.transpose()).isApprox(a, 1e-12));

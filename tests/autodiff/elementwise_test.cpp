@@ -13,7 +13,7 @@
 namespace dagml {
 namespace {
 
-Tensor sample(Index r, Index c) {
+Tensor elementwise_sample(Index r, Index c) {
   Tensor t(r, c);
   for (Index i = 0; i < t.size(); ++i) t.data()[i] = std::sin(1.7 * static_cast<double>(i) + 0.3) * 2;
   return t;
@@ -21,7 +21,7 @@ Tensor sample(Index r, Index c) {
 
 TEST(Elementwise, UnaryForwardMatchesEigen) {
   Graph g;
-  const Tensor v = sample(3, 4);
+  const Tensor v = elementwise_sample(3, 4);
   const Var x = g.input("x", v);
   const auto a = v.array();
   EXPECT_TRUE(exp(x).value().array().isApprox(a.exp()));
@@ -47,7 +47,7 @@ TEST(Elementwise, UnaryForwardMatchesEigen) {
 
 TEST(Elementwise, BinaryBroadcasting) {
   Graph g;
-  const Tensor m = sample(3, 4), row = sample(1, 4), col = sample(3, 1);
+  const Tensor m = elementwise_sample(3, 4), row = elementwise_sample(1, 4), col = elementwise_sample(3, 1);
   const Var M = g.input("M", m), R = g.input("R", row), C = g.input("C", col);
   const Var s = g.input("s", scalar_tensor(2.5));
   EXPECT_TRUE((M + R).value().isApprox(m.rowwise() + row.row(0)));

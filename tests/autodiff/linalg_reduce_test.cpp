@@ -20,7 +20,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-Tensor sample(Index r, Index c, double phase = 0.3) {
+Tensor linalg_sample(Index r, Index c, double phase = 0.3) {
   Tensor t(r, c);
   for (Index i = 0; i < t.size(); ++i) t.data()[i] = std::sin(1.3 * static_cast<double>(i) + phase);
   return t;
@@ -28,7 +28,7 @@ Tensor sample(Index r, Index c, double phase = 0.3) {
 
 TEST(Linalg, ForwardMatchesEigen) {
   Graph g;
-  const Tensor a = sample(3, 4), b = sample(4, 2, 1.0), v = sample(3, 1, 2.0);
+  const Tensor a = linalg_sample(3, 4), b = linalg_sample(4, 2, 1.0), v = linalg_sample(3, 1, 2.0);
   const Var A = g.input("A", a), B = g.input("B", b), vv = g.input("v", v);
   EXPECT_TRUE(matmul(A, B).value().isApprox(a * b));
   EXPECT_TRUE(matmul(A, A, true, false).value().isApprox(a.transpose() * a));
@@ -50,7 +50,7 @@ TEST(Linalg, ForwardMatchesEigen) {
 
 TEST(Reduce, ForwardMatchesEigen) {
   Graph g;
-  const Tensor a = sample(3, 4);
+  const Tensor a = linalg_sample(3, 4);
   const Var A = g.input("A", a);
   EXPECT_NEAR(sum(A).item(), a.sum(), 1e-14);
   EXPECT_NEAR(mean(A).item(), a.mean(), 1e-14);
@@ -83,7 +83,7 @@ TEST(Reduce, LogSumExpDoesNotOverflow) {
 
 TEST(Softmax, RowsSumToOneAndLogSoftmaxIsItsLog) {
   Graph g;
-  const Var x = g.input("x", sample(4, 5) * 10);
+  const Var x = g.input("x", linalg_sample(4, 5) * 10);
   const Tensor p = softmax(x).value();
   EXPECT_TRUE(p.rowwise().sum().isApprox(Tensor::Ones(4, 1)));
   EXPECT_TRUE(log_softmax(x).value().isApprox(Tensor(p.array().log())));
@@ -91,7 +91,7 @@ TEST(Softmax, RowsSumToOneAndLogSoftmaxIsItsLog) {
 
 TEST(Structure, ForwardMatchesEigen) {
   Graph g;
-  const Tensor a = sample(4, 3);
+  const Tensor a = linalg_sample(4, 3);
   const Var A = g.input("A", a);
   EXPECT_EQ(slice_rows(A, 1, 2).value(), a.middleRows(1, 2));
   EXPECT_EQ(slice_cols(A, 2, 1).value(), a.middleCols(2, 1));

@@ -7,6 +7,7 @@
 
 #include "autodiff/derivatives.h"
 #include "autodiff/elementwise.h"
+#include "autodiff/full_rank_sample.h"
 #include "autodiff/gradcheck.h"
 #include "autodiff/linalg.h"
 #include "autodiff/losses.h"
@@ -21,21 +22,16 @@ namespace {
 
 using ::testing::HasSubstr;
 
-Tensor sample(Index r, Index c, double phase = 0.3) {
-  Tensor t(r, c);
-  for (Index i = 0; i < t.size(); ++i) t.data()[i] = std::sin(0.7 * static_cast<double>(i * i) + phase);  // full rank, unlike sin(a + k b)
-  return t;
-}
-
 TEST(Solvers, ForwardMatchesEigen) {
   Graph g;
-  const Tensor a = sample(4, 4) + 3 * Tensor::Identity(4, 4), b = sample(4, 2, 1.0);
+  const Tensor a = testing::full_rank_sample(4, 4) + 3 * Tensor::Identity(4, 4),
+               b = testing::full_rank_sample(4, 2, 1.0);
   const Tensor spd = a * a.transpose() + Tensor::Identity(4, 4);
   const Var A = g.input("A", a), B = g.input("B", b), S = g.input("S", spd);
   EXPECT_TRUE(solve(A, B).value().isApprox(Tensor(a.fullPivLu().solve(b))));
   EXPECT_TRUE(cholesky_solve(S, B).value().isApprox(Tensor(spd.llt().solve(b))));
   EXPECT_NEAR(logdet(S).item(), std::log(spd.determinant()), 1e-12);
-  const Tensor tall = sample(7, 3, 0.9), rhs = sample(7, 1, 0.1);
+  const Tensor tall = testing::full_rank_sample(7, 3, 0.9), rhs = testing::full_rank_sample(7, 1, 0.1);
   const Tensor normal = (tall.transpose() * tall).ldlt().solve(tall.transpose() * rhs);
   EXPECT_TRUE(lstsq(g.input("T", tall), g.input("r", rhs)).value().isApprox(normal, 1e-12));
 }
@@ -58,7 +54,8 @@ TEST(Solvers, SingularAndIndefiniteSystemsAreNumericalErrors) {
 
 TEST(RidgeSolve, PrimalAndDualAgreeWithTheClosedForm) {
   Graph g;
-  const Tensor wide = sample(4, 7, 0.2), yw = sample(4, 2, 0.5), tall = sample(9, 3, 0.4), yt = sample(9, 1, 0.8);
+  const Tensor wide = testing::full_rank_sample(4, 7, 0.2), yw = testing::full_rank_sample(4, 2, 0.5),
+               tall = testing::full_rank_sample(9, 3, 0.4), yt = testing::full_rank_sample(9, 1, 0.8);
   const Var lambda = g.parameter("lambda", scalar_tensor(0.7));
   const Tensor closed = (wide.transpose() * wide + 0.7 * Tensor::Identity(7, 7)).ldlt().solve(wide.transpose() * yw);
   const Var Xw = g.input("Xw", wide), Yw = g.input("Yw", yw);
@@ -75,13 +72,14 @@ TEST(RidgeSolve, PrimalAndDualAgreeWithTheClosedForm) {
   EXPECT_NEAR(w(0, 0), yt.mean() - (tall.colwise().mean() * slopes)(0, 0), 1e-12);
   EXPECT_THROW(ridge_solve(Xw, Yw, g.parameter("negative", scalar_tensor(-1))), ValueError);
   EXPECT_THROW(ridge_solve(Xw, Yw, lambda, {.unpenalized_column = 0, .form = RidgeSolveOptions::Form::Dual}), ValueError);
-  EXPECT_THROW(ridge_solve(Xw, g.input("short", sample(3, 1)), lambda), ShapeError);
+  EXPECT_THROW(ridge_solve(Xw, g.input("short", testing::full_rank_sample(3, 1)), lambda), ShapeError);
 }
 
 TEST(Solvers, ValidationLossDifferentiatesThroughARidgeFitWithRespectToLambda) {
   // w(λ) = (XᵀX + λI)⁻¹ Xᵀy;  L(λ) = ‖X_v w(λ) − y_v‖²;  dL/dλ by autodiff vs central differences.
   Graph g;
-  const Tensor X = sample(8, 3), y = sample(8, 1, 2.0), Xv = sample(5, 3, 0.7), yv = sample(5, 1, 1.4);
+  const Tensor X = testing::full_rank_sample(8, 3), y = testing::full_rank_sample(8, 1, 2.0),
+               Xv = testing::full_rank_sample(5, 3, 0.7), yv = testing::full_rank_sample(5, 1, 1.4);
   const Var lambda = g.parameter("lambda", scalar_tensor(0.5));
   const Var x = g.constant(X);
   const Var gram = matmul(x, x, true, false) + identity(g, 3) * lambda;

@@ -39,6 +39,14 @@ inline std::string labels_to_string(const Vector& y) {
 }
 
 // A fresh file path in the system's temporary directory.
+// The predictions of `model` fitted on the training part of `name`'s fixed split, on its test
+// part, as a string of digits (the form of sklearn_reference.h).
+template <class Model>
+std::string predict_on(const std::string& name, Model model) {
+  auto s = fixed_split(name);
+  return labels_to_string(model.fit(s.X_train, s.y_train).predict(s.X_test));
+}
+
 inline std::string temp_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() / ("dagml_test_" + name)).string();
 }

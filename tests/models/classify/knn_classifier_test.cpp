@@ -13,8 +13,8 @@
 
 #include "graph/error.h"
 #include "graph/threads.h"
+#include "literals.h"
 #include "models/io/model_file.h"
-#include "tests/models/classify/discriminative_test_util.h"
 #include "tests/models/classify/fixed_split.h"
 #include "tests/models/classify/sklearn_reference.h"
 
@@ -23,20 +23,16 @@ namespace {
 
 using testing::fixed_split;
 using testing::labels_to_string;
+using testing::predict_on;
 namespace ref = sklearn_reference;
-
-std::string predict_on(const std::string& name, KnnClassifierOptions o) {
-  auto s = fixed_split(name);
-  return labels_to_string(KnnClassifier(o).fit(s.X_train, s.y_train).predict(s.X_test));
-}
 
 TEST(KnnClassifier, MatchesScikitLearnExactly) {
   for (NeighborAlgorithm a : {NeighborAlgorithm::Auto, NeighborAlgorithm::Brute, NeighborAlgorithm::KdTree}) {
     const KnnClassifierOptions o{.search = {.algorithm = a}};
-    EXPECT_EQ(predict_on("iris", o), ref::k_knn_iris);
-    EXPECT_EQ(predict_on("wine", o), ref::k_knn_wine);
-    EXPECT_EQ(predict_on("breast_cancer", o), ref::k_knn_breast_cancer);
-    EXPECT_EQ(predict_on("digits", o), ref::k_knn_digits);
+    EXPECT_EQ(predict_on("iris", KnnClassifier(o)), ref::k_knn_iris);
+    EXPECT_EQ(predict_on("wine", KnnClassifier(o)), ref::k_knn_wine);
+    EXPECT_EQ(predict_on("breast_cancer", KnnClassifier(o)), ref::k_knn_breast_cancer);
+    EXPECT_EQ(predict_on("digits", KnnClassifier(o)), ref::k_knn_digits);
   }
   EXPECT_EQ(ref::k_knn_kd_iris, std::string(ref::k_knn_iris));  // scikit-learn's own k-d tree agrees
   EXPECT_EQ(ref::k_knn_kd_wine, std::string(ref::k_knn_wine));
@@ -46,10 +42,10 @@ TEST(KnnClassifier, DistanceWeightedManhattanMatchesScikitLearn) {
   const KnnClassifierOptions o{.num_neighbors = 7,
                                .weights = NeighborWeights::Distance,
                                .search = {.metric = DistanceMetric::Minkowski, .p = 1}};
-  EXPECT_EQ(predict_on("iris", o), ref::k_knn_dist_p1_iris);
-  EXPECT_EQ(predict_on("wine", o), ref::k_knn_dist_p1_wine);
-  EXPECT_EQ(predict_on("breast_cancer", o), ref::k_knn_dist_p1_breast_cancer);
-  EXPECT_EQ(predict_on("digits", o), ref::k_knn_dist_p1_digits);
+  EXPECT_EQ(predict_on("iris", KnnClassifier(o)), ref::k_knn_dist_p1_iris);
+  EXPECT_EQ(predict_on("wine", KnnClassifier(o)), ref::k_knn_dist_p1_wine);
+  EXPECT_EQ(predict_on("breast_cancer", KnnClassifier(o)), ref::k_knn_dist_p1_breast_cancer);
+  EXPECT_EQ(predict_on("digits", KnnClassifier(o)), ref::k_knn_dist_p1_digits);
   auto s = fixed_split("wine");
   const Tensor P = KnnClassifier(o).fit(s.X_train, s.y_train).predict_proba(s.X_test.topRows(3));
   for (Index i = 0; i < 9; ++i) EXPECT_NEAR(P(i / 3, i % 3), ref::k_knn_dist_p1_proba_wine[i], 1e-12) << i;
@@ -223,17 +219,17 @@ std::string knn_file(const Tensor& X, const Vector& labels, Index num_classes) {
 }
 
 TEST(KnnClassifier, LoadRefusesLabelsOutOfRange) {
-  const Tensor X = test::rows({{0}, {1}, {2}});
-  const KnnClassifier good = KnnClassifier::from_model_file(ModelFile(knn_file(X, test::vec({0, 1, 1}), 2), "test"));
-  EXPECT_EQ(good.predict(X), test::vec({0, 1, 1}));
+  const Tensor X = testing::rows({{0}, {1}, {2}});
+  const KnnClassifier good = KnnClassifier::from_model_file(ModelFile(knn_file(X, testing::vec({0, 1, 1}), 2), "test"));
+  EXPECT_EQ(good.predict(X), testing::vec({0, 1, 1}));
   EXPECT_THAT(
       [&] {
-        KnnClassifier::from_model_file(ModelFile(knn_file(X, test::vec({0, 5, 1}), 2), "test"));
+        KnnClassifier::from_model_file(ModelFile(knn_file(X, testing::vec({0, 5, 1}), 2), "test"));
       },
       ::testing::ThrowsMessage<ParseError>(::testing::HasSubstr("training labels in 0..1, found 5")));
-  EXPECT_THROW(KnnClassifier::from_model_file(ModelFile(knn_file(X, test::vec({0, -1, 1}), 2), "test")), ParseError);
-  EXPECT_THROW(KnnClassifier::from_model_file(ModelFile(knn_file(X, test::vec({0, 1}), 2), "test")), ParseError);
-  EXPECT_THROW(KnnClassifier::from_model_file(ModelFile(knn_file(X, test::vec({0, 1, 1}), 1), "test")), ParseError);
+  EXPECT_THROW(KnnClassifier::from_model_file(ModelFile(knn_file(X, testing::vec({0, -1, 1}), 2), "test")), ParseError);
+  EXPECT_THROW(KnnClassifier::from_model_file(ModelFile(knn_file(X, testing::vec({0, 1}), 2), "test")), ParseError);
+  EXPECT_THROW(KnnClassifier::from_model_file(ModelFile(knn_file(X, testing::vec({0, 1, 1}), 1), "test")), ParseError);
 }
 
 }  // namespace

@@ -5,15 +5,15 @@
 #include <filesystem>
 
 #include "graph/error.h"
+#include "literals.h"
 #include "models/classify/least_squares_classifier.h"
 #include "models/data/datasets.h"
-#include "discriminative_test_util.h"
 
 namespace dagml {
 namespace {
 
-using test::rows;
-using test::vec;
+using testing::rows;
+using testing::vec;
 
 // x = [0,1,2,3], y± = [−1,−1,1,1]: x̄ = 1.5, ȳ = 0, Sxx = 5, Sxy = 4.
 //   λ = 0:                  w = 4/5,  b = −1.2

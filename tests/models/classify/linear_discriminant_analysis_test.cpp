@@ -17,25 +17,21 @@ namespace {
 
 using testing::fixed_split;
 using testing::labels_to_string;
+using testing::predict_on;
 namespace ref = sklearn_reference;
 
-std::string predict_on(const std::string& name, LinearDiscriminantAnalysisOptions o) {
-  auto s = fixed_split(name);
-  return labels_to_string(LinearDiscriminantAnalysis(o).fit(s.X_train, s.y_train).predict(s.X_test));
-}
-
 TEST(LinearDiscriminantAnalysis, SvdSolverMatchesScikitLearnExactly) {
-  EXPECT_EQ(predict_on("iris", {}), ref::k_lda_iris);
-  EXPECT_EQ(predict_on("wine", {}), ref::k_lda_wine);
-  EXPECT_EQ(predict_on("breast_cancer", {}), ref::k_lda_breast_cancer);
-  EXPECT_EQ(predict_on("digits", {}), ref::k_lda_digits);  // singular within-class covariance
+  EXPECT_EQ(predict_on("iris", LinearDiscriminantAnalysis()), ref::k_lda_iris);
+  EXPECT_EQ(predict_on("wine", LinearDiscriminantAnalysis()), ref::k_lda_wine);
+  EXPECT_EQ(predict_on("breast_cancer", LinearDiscriminantAnalysis()), ref::k_lda_breast_cancer);
+  EXPECT_EQ(predict_on("digits", LinearDiscriminantAnalysis()), ref::k_lda_digits);  // singular within-class covariance
 }
 
 TEST(LinearDiscriminantAnalysis, CholeskySolverMatchesScikitLearnLsqr) {
   const LinearDiscriminantAnalysisOptions o{.solver = LdaSolver::Cholesky};
-  EXPECT_EQ(predict_on("iris", o), ref::k_lda_lsqr_iris);
-  EXPECT_EQ(predict_on("wine", o), ref::k_lda_lsqr_wine);
-  EXPECT_EQ(predict_on("breast_cancer", o), ref::k_lda_lsqr_breast_cancer);
+  EXPECT_EQ(predict_on("iris", LinearDiscriminantAnalysis(o)), ref::k_lda_lsqr_iris);
+  EXPECT_EQ(predict_on("wine", LinearDiscriminantAnalysis(o)), ref::k_lda_lsqr_wine);
+  EXPECT_EQ(predict_on("breast_cancer", LinearDiscriminantAnalysis(o)), ref::k_lda_lsqr_breast_cancer);
 }
 
 TEST(LinearDiscriminantAnalysis, ProbabilitiesMatchScikitLearn) {

@@ -5,18 +5,19 @@
 #include <filesystem>
 
 #include "graph/error.h"
+#include "literals.h"
 #include "models/classify/linear_svc.h"
 #include "models/classify/svc.h"
 #include "models/data/datasets.h"
 #include "models/data/standard_scaler.h"
 #include "optim/callbacks.h"
-#include "discriminative_test_util.h"
+#include "optim/stop_after.h"
 
 namespace dagml {
 namespace {
 
-using test::rows;
-using test::vec;
+using testing::rows;
+using testing::vec;
 
 // notes001_003.md D14 without a bias: ½w² + C Σ max(0, 1 − w) on x = ∓1 gives w = 2C for C < ½,
 // w = 1 beyond; notes 001's w² + CΣξ gives w = C for C < 1.
@@ -135,22 +136,14 @@ TEST(LinearSVC, CallbackStopsAfterTheEpochItAskedFor) {
   const Tensor X = StandardScaler().fit_transform(bc.features);
   const Index n = X.rows(), d = X.cols();
   const LinearSVCOptions o{.C = 10, .tolerance = 1e-12, .seed = 2};
-  std::vector<Index> seen;
-  std::vector<Scalar> values;
-  Vector last_x;
-  FunctionCallback stop_at_4([&](const IterationInfo& info) {
-    seen.push_back(info.iteration);
-    values.push_back(info.value);
-    last_x = *info.x;
-    return info.iteration < 4;
-  });
+  testing::StopAfter stop_at_4(4);
   LinearSVC stopped(o);
   stopped.fit(X, bc.target, {&stop_at_4});
   LinearSVCOptions four = o;
   four.max_iterations = 4;
   LinearSVC capped(four);
   capped.fit(X, bc.target);
-  EXPECT_EQ(seen, (std::vector<Index>{1, 2, 3, 4}));
+  EXPECT_EQ(stop_at_4.seen, (std::vector<Index>{1, 2, 3, 4}));
   EXPECT_EQ(stopped.fit_result().status, Status::CallbackStop);
   EXPECT_EQ(capped.fit_result().status, Status::MaxIterations);
   EXPECT_FALSE(stopped.converged());
@@ -158,13 +151,14 @@ TEST(LinearSVC, CallbackStopsAfterTheEpochItAskedFor) {
   EXPECT_EQ(stopped.coef(), capped.coef());
   EXPECT_EQ(stopped.intercept(), capped.intercept());
   EXPECT_EQ(stopped.dual_coef(), capped.dual_coef());
-  ASSERT_EQ(last_x.size(), d + 1 + n);
+  ASSERT_EQ(stop_at_4.last_x.size(), d + 1 + n);
   const Vector signs = 2 * bc.target.array() - 1;
-  EXPECT_EQ(Vector(last_x.head(d)), stopped.coef());
-  EXPECT_EQ(last_x(d), stopped.intercept());
-  EXPECT_EQ(Vector(last_x.tail(n).cwiseProduct(signs)), stopped.dual_coef());
-  EXPECT_EQ(values.back(), -stopped.dual_objective());
-  for (std::size_t k = 1; k < values.size(); ++k) EXPECT_LE(values[k], values[k - 1]);  // dual CD descends
+  EXPECT_EQ(Vector(stop_at_4.last_x.head(d)), stopped.coef());
+  EXPECT_EQ(stop_at_4.last_x(d), stopped.intercept());
+  EXPECT_EQ(Vector(stop_at_4.last_x.tail(n).cwiseProduct(signs)), stopped.dual_coef());
+  EXPECT_EQ(stop_at_4.values.back(), -stopped.dual_objective());
+  for (std::size_t k = 1; k < stop_at_4.values.size(); ++k)
+    EXPECT_LE(stop_at_4.values[k], stop_at_4.values[k - 1]);  // dual CD descends
 
   // Subgradient runs max_iterations steps and has no convergence test: MaxIterations, not converged.
   LinearSVC sub({.C = 0.1, .max_iterations = 50, .solver = LinearSvcSolver::Subgradient});
@@ -172,13 +166,13 @@ TEST(LinearSVC, CallbackStopsAfterTheEpochItAskedFor) {
   EXPECT_EQ(sub.fit_result().status, Status::MaxIterations);
   EXPECT_FALSE(sub.converged());
   for (const LinearSvcSolver solver : {LinearSvcSolver::Subgradient, LinearSvcSolver::Smoothed}) {
-    seen.clear();
+    stop_at_4.seen.clear();
     LinearSVC primal({.C = 0.1, .max_iterations = 200, .solver = solver});
     primal.fit(X, bc.target, {&stop_at_4});
-    EXPECT_EQ(seen, (std::vector<Index>{1, 2, 3, 4}));
+    EXPECT_EQ(stop_at_4.seen, (std::vector<Index>{1, 2, 3, 4}));
     EXPECT_EQ(primal.fit_result().status, Status::CallbackStop);
     EXPECT_EQ(primal.num_iterations(), 4);
-    EXPECT_EQ(last_x.size(), d + 1);  // (w, b)
+    EXPECT_EQ(stop_at_4.last_x.size(), d + 1);  // (w, b)
   }
 }
 

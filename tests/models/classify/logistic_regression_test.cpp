@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <limits>
 
-#include "discriminative_test_util.h"
 #include "graph/error.h"
+#include "literals.h"
 #include "models/classify/logistic_regression.h"
 #include "models/data/datasets.h"
 #include "models/data/standard_scaler.h"
@@ -19,10 +19,10 @@
 namespace dagml {
 namespace {
 
-using test::rows;
-using test::vec;
+using testing::rows;
+using testing::vec;
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using testing::kInf;
 
 // D4, notes 001 form (sum, no penalty): x = [0,1,2,3], y = [0,1,0,1].
 TEST(LogisticRegression, NotesD4NewtonIterates) {

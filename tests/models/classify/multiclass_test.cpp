@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "graph/error.h"
+#include "literals.h"
 #include "models/classify/least_squares_classifier.h"
 #include "models/classify/linear_svc.h"
 #include "models/classify/one_vs_one.h"
@@ -10,13 +11,12 @@
 #include "models/classify/perceptron.h"
 #include "models/classify/svc.h"
 #include "models/data/datasets.h"
-#include "discriminative_test_util.h"
 
 namespace dagml {
 namespace {
 
-using test::rows;
-using test::vec;
+using testing::rows;
+using testing::vec;
 
 // Reference: scikit-learn 1.2.1,
 // OneVsRestClassifier(Perceptron(shuffle=False, tol=None, max_iter=50, eta0=1.0)).fit(X, y) on

@@ -17,13 +17,8 @@ namespace {
 
 using testing::fixed_split;
 using testing::labels_to_string;
+using testing::predict_on;
 namespace ref = sklearn_reference;
-
-template <class Model>
-std::string predict_on(const std::string& name, Model model) {
-  auto s = fixed_split(name);
-  return labels_to_string(model.fit(s.X_train, s.y_train).predict(s.X_test));
-}
 
 TEST(MultinomialNB, MatchesScikitLearnOnDigits) { EXPECT_EQ(predict_on("digits", MultinomialNB()), ref::k_mnb_digits); }
 

@@ -5,16 +5,17 @@
 #include <filesystem>
 
 #include "graph/error.h"
+#include "literals.h"
 #include "models/classify/perceptron.h"
 #include "models/data/datasets.h"
 #include "optim/callbacks.h"
-#include "discriminative_test_util.h"
+#include "optim/stop_after.h"
 
 namespace dagml {
 namespace {
 
-using test::rows;
-using test::vec;
+using testing::rows;
+using testing::vec;
 
 // Notes 001 Algorithm 4 as in D8: β₀ = y₁x̃₁, update on the lowest-index violator, strict < 0.
 PerceptronOptions notes001() {
@@ -146,22 +147,14 @@ TEST(Perceptron, CallbackStopsAfterTheEpochItAskedFor) {
   for (const PerceptronOrder order : {PerceptronOrder::Cyclic, PerceptronOrder::LowestViolator}) {
     for (const bool averaged : {false, true}) {
       const PerceptronOptions o{.order = order, .averaged = averaged};
-      std::vector<Index> seen;
-      std::vector<Scalar> values;
-      Vector last_x;
-      FunctionCallback stop_at_3([&](const IterationInfo& info) {
-        seen.push_back(info.iteration);
-        values.push_back(info.value);
-        last_x = *info.x;
-        return info.iteration < 3;
-      });
+      testing::StopAfter stop_at_3(3);
       Perceptron stopped(o);
       stopped.fit(X, y, {&stop_at_3});
       PerceptronOptions three = o;
       three.max_epochs = 3;
       Perceptron capped(three);
       capped.fit(X, y);
-      EXPECT_EQ(seen, (std::vector<Index>{1, 2, 3}));
+      EXPECT_EQ(stop_at_3.seen, (std::vector<Index>{1, 2, 3}));
       EXPECT_EQ(stopped.fit_result().status, Status::CallbackStop);
       EXPECT_EQ(capped.fit_result().status, Status::MaxIterations);
       EXPECT_FALSE(stopped.converged());
@@ -169,8 +162,8 @@ TEST(Perceptron, CallbackStopsAfterTheEpochItAskedFor) {
       EXPECT_EQ(stopped.num_updates(), capped.num_updates());
       EXPECT_EQ(stopped.coef(), capped.coef());
       EXPECT_EQ(stopped.intercept(), capped.intercept());
-      EXPECT_EQ(last_x, vec({stopped.coef()(0), stopped.intercept()}));
-      for (const Scalar v : values) EXPECT_GE(v, 1);  // every epoch (pass) leaves a mistake
+      EXPECT_EQ(stop_at_3.last_x, vec({stopped.coef()(0), stopped.intercept()}));
+      for (const Scalar v : stop_at_3.values) EXPECT_GE(v, 1);  // every epoch (pass) leaves a mistake
       EXPECT_EQ(stopped.fit_result().history.size(), 4u);
     }
   }

@@ -17,19 +17,15 @@ namespace {
 
 using testing::fixed_split;
 using testing::labels_to_string;
+using testing::predict_on;
 namespace ref = sklearn_reference;
 
-std::string predict_on(const std::string& name, QuadraticDiscriminantAnalysisOptions o = {}) {
-  auto s = fixed_split(name);
-  return labels_to_string(QuadraticDiscriminantAnalysis(o).fit(s.X_train, s.y_train).predict(s.X_test));
-}
-
 TEST(QuadraticDiscriminantAnalysis, MatchesScikitLearnExactly) {
-  EXPECT_EQ(predict_on("iris"), ref::k_qda_iris);
-  EXPECT_EQ(predict_on("wine"), ref::k_qda_wine);
-  EXPECT_EQ(predict_on("breast_cancer"), ref::k_qda_breast_cancer);
+  EXPECT_EQ(predict_on("iris", QuadraticDiscriminantAnalysis()), ref::k_qda_iris);
+  EXPECT_EQ(predict_on("wine", QuadraticDiscriminantAnalysis()), ref::k_qda_wine);
+  EXPECT_EQ(predict_on("breast_cancer", QuadraticDiscriminantAnalysis()), ref::k_qda_breast_cancer);
   // digits has pixels constant within a class: only the regularised model is defined.
-  EXPECT_EQ(predict_on("digits", {.regularization = 0.05}), ref::k_qda_reg_digits);
+  EXPECT_EQ(predict_on("digits", QuadraticDiscriminantAnalysis({.regularization = 0.05})), ref::k_qda_reg_digits);
 }
 
 TEST(QuadraticDiscriminantAnalysis, ProbabilitiesMatchScikitLearn) {

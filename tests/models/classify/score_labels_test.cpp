@@ -6,17 +6,17 @@
 #include <cmath>
 #include <limits>
 
-#include "discriminative_test_util.h"
 #include "graph/error.h"
+#include "literals.h"
 #include "models/classify/one_vs_rest.h"
 #include "models/classify/score_labels.h"
 
 namespace dagml {
 namespace {
 
-using test::rows;
-using test::vec;
 using ::testing::HasSubstr;
+using testing::rows;
+using testing::vec;
 
 TEST(ScoreLabels, ZeroScoreConventions) {
   const Vector f = vec({-1, 0, 2});
@@ -24,8 +24,8 @@ TEST(ScoreLabels, ZeroScoreConventions) {
   EXPECT_EQ(labels_from_scores(f, ZeroScore::Negative), vec({0, 0, 1}));  // notes 001: f ≤ 0 → negative
 }
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using testing::kInf;
+using testing::kNaN;
 
 TEST(ScoreLabels, ArgmaxTiesGoToTheLowestIndex) {
   // numpy.argmax([[1, 3, 3], [5, 5, 5], [0, -1, 2]], axis=1) = [1, 0, 2].

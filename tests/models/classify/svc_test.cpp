@@ -8,17 +8,18 @@
 
 #include "graph/error.h"
 #include "graph/threads.h"
+#include "literals.h"
 #include "models/classify/svc.h"
 #include "models/data/datasets.h"
 #include "models/data/standard_scaler.h"
 #include "optim/callbacks.h"
-#include "discriminative_test_util.h"
+#include "optim/stop_after.h"
 
 namespace dagml {
 namespace {
 
-using test::rows;
-using test::vec;
+using testing::rows;
+using testing::vec;
 
 SVCOptions hard_linear() { return {.C = 1e8, .kernel = std::make_shared<LinearKernel>(), .tolerance = 1e-10}; }
 
@@ -307,22 +308,13 @@ TEST(SVC, CallbackStopsAfterTheStepItAskedFor) {
   const Dataset bc = load_dataset("breast_cancer");
   const Tensor X = StandardScaler().fit_transform(bc.features.topRows(100));
   const Vector y = bc.target.head(100);
-  std::vector<Index> seen;
-  std::vector<Scalar> values, violations;
-  Vector last_x;
-  FunctionCallback stop_at_10([&](const IterationInfo& info) {
-    seen.push_back(info.iteration);
-    values.push_back(info.value);
-    violations.push_back(info.gradient_norm);
-    last_x = *info.x;
-    return info.iteration < 10;
-  });
+  testing::StopAfter stop_at_10(10);
   SVC stopped({.C = 10});
   stopped.fit(X, y, {&stop_at_10});
   SVC capped({.C = 10, .max_iterations = 10});
   capped.fit(X, y);
-  ASSERT_EQ(seen.size(), 10u);
-  for (Index k = 0; k < 10; ++k) EXPECT_EQ(seen[static_cast<size_t>(k)], k + 1);
+  ASSERT_EQ(stop_at_10.seen.size(), 10u);
+  for (Index k = 0; k < 10; ++k) EXPECT_EQ(stop_at_10.seen[static_cast<size_t>(k)], k + 1);
   const SvmPairReport& r = stopped.fit_report()[0];
   EXPECT_EQ(r.status, Status::CallbackStop);
   EXPECT_EQ(r.iterations, 10);
@@ -333,11 +325,11 @@ TEST(SVC, CallbackStopsAfterTheStepItAskedFor) {
   EXPECT_EQ(stopped.dual_coef(), capped.dual_coef());
   EXPECT_EQ(stopped.intercept(), capped.intercept());
   // The value is the dual objective ½αᵀQα − eᵀα, which every SMO step lowers; x is α.
-  for (std::size_t k = 1; k < values.size(); ++k) EXPECT_LE(values[k], values[k - 1]);
-  EXPECT_NEAR(values.back(), r.objective, 1e-12 * std::abs(r.objective));
-  EXPECT_EQ(violations.back(), r.violation);
-  EXPECT_EQ(last_x.size(), 100);
-  EXPECT_TRUE((last_x.array() >= 0).all() && (last_x.array() <= 10).all());  // 0 ≤ α ≤ C
+  for (std::size_t k = 1; k < stop_at_10.values.size(); ++k) EXPECT_LE(stop_at_10.values[k], stop_at_10.values[k - 1]);
+  EXPECT_NEAR(stop_at_10.values.back(), r.objective, 1e-12 * std::abs(r.objective));
+  EXPECT_EQ(stop_at_10.gradient_norms.back(), r.violation);
+  EXPECT_EQ(stop_at_10.last_x.size(), 100);
+  EXPECT_TRUE((stop_at_10.last_x.array() >= 0).all() && (stop_at_10.last_x.array() <= 10).all());  // 0 ≤ α ≤ C
 }
 
 TEST(SVC, PairsShareOneCallbackSession) {

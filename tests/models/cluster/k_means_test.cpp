@@ -16,6 +16,7 @@
 #include "models/data/datasets.h"
 #include "models/io/model_file.h"
 #include "optim/callbacks.h"
+#include "optim/stop_after.h"
 
 namespace dagml {
 namespace {
@@ -221,36 +222,28 @@ TEST(KMeans, CallbackStopsAfterTheIterationItAskedFor) {
   Tensor init(3, 4);
   init << iris.features.row(0), iris.features.row(50), iris.features.row(100);  // converges in 4
   const KMeansOptions o{.num_clusters = 3, .init = KMeansInit::Given, .initial_centers = init};
-  std::vector<Index> seen;
-  std::vector<Scalar> values;
-  Vector last_x;
-  FunctionCallback stop_at_2([&](const IterationInfo& info) {
-    seen.push_back(info.iteration);
-    values.push_back(info.value);
-    last_x = *info.x;
-    return info.iteration < 2;
-  });
+  testing::StopAfter stop_at_2(2);
   KMeans stopped(o);
   stopped.fit(iris.features, {&stop_at_2});
   KMeansOptions two = o;
   two.max_iterations = 2;
   const KMeans capped = KMeans(two).fit(iris.features);
-  EXPECT_EQ(seen, (std::vector<Index>{1, 2}));
+  EXPECT_EQ(stop_at_2.seen, (std::vector<Index>{1, 2}));
   EXPECT_EQ(stopped.fit_result().status, Status::CallbackStop);
   EXPECT_EQ(stopped.num_iter(), 2);
   EXPECT_FALSE(stopped.converged());
   EXPECT_EQ(capped.fit_result().status, Status::MaxIterations);
   EXPECT_EQ(stopped.centers(), capped.centers());
   EXPECT_EQ(stopped.labels(), capped.labels());
-  EXPECT_EQ(values.back(), stopped.inertia());
-  EXPECT_EQ(last_x, Eigen::Map<const Vector>(stopped.centers().data(), 12));  // x: the centres, row by row
-  // The history: the inertia of the initial centres, then the callbacks' values; non-increasing.
+  EXPECT_EQ(stop_at_2.values.back(), stopped.inertia());
+  EXPECT_EQ(stop_at_2.last_x, Eigen::Map<const Vector>(stopped.centers().data(), 12));  // x: the centres, row by row
+  // The history: the inertia of the initial centres, then the callbacks' stop_at_2.values; non-increasing.
   KMeans full(o);
   const Result& r = full.fit(iris.features).fit_result();
   EXPECT_EQ(r.status, Status::StepTolerance);
   ASSERT_EQ(r.history.size(), 5u);
-  EXPECT_EQ(r.history[1], values[0]);
-  EXPECT_EQ(r.history[2], values[1]);
+  EXPECT_EQ(r.history[1], stop_at_2.values[0]);
+  EXPECT_EQ(r.history[2], stop_at_2.values[1]);
   for (std::size_t t = 1; t < r.history.size(); ++t) EXPECT_LE(r.history[t], r.history[t - 1]) << t;
   EXPECT_EQ(r.value, r.history.back());
 }

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "graph/error.h"
+#include "models/data/test_files.h"
 #include "models/io/model_file.h"
 
 namespace dagml {
@@ -108,33 +109,35 @@ std::string min_max_file(Scalar lo, Scalar hi, const Vector& data_min, const Vec
   return frame_model_file(MinMaxScaler::kTypeName, 1, payload);
 }
 
-MinMaxScaler load_bytes(const std::string& bytes) { return MinMaxScaler::from_model_file(ModelFile(bytes, "crafted")); }
-
 TEST(MinMaxScalerTest, UnfittedAndBadFiles) {
   // An unfitted scaler saves its options only, and loads unfitted.
-  const MinMaxScaler unfitted = load_bytes(MinMaxScaler({.lo = -1, .hi = 1}).to_bytes());
+  const MinMaxScaler unfitted = testing::load_bytes<MinMaxScaler>(MinMaxScaler({.lo = -1, .hi = 1}).to_bytes());
   EXPECT_FALSE(unfitted.fitted());
   EXPECT_EQ(unfitted.options().lo, -1);
   EXPECT_THROW(unfitted.transform(Tensor::Ones(1, 2)), NotFittedError);
   const Vector zeros = Vector::Zero(2), ones = Vector::Ones(2);
-  const MinMaxScaler crafted = load_bytes(min_max_file(0, 1, zeros, ones, ones));
+  const MinMaxScaler crafted = testing::load_bytes<MinMaxScaler>(min_max_file(0, 1, zeros, ones, ones));
   EXPECT_EQ(crafted.transform(Tensor::Constant(1, 2, 0.5)), Tensor::Constant(1, 2, 0.5));
   // Options the constructor refuses, then fitted state that does not fit together.
-  EXPECT_THROW(load_bytes(min_max_file(1, 0, zeros, ones, ones)), ValueError);  // lo > hi
-  EXPECT_THROW(load_bytes(min_max_file(0, 1, zeros, ones, -ones)), ParseError);  // s < 0
-  EXPECT_THROW(load_bytes(min_max_file(0, 1, zeros, ones, Vector::Ones(1))), ParseError);  // length
-  EXPECT_THROW(load_bytes(min_max_file(0, 1, zeros, ones, ones, true, 3)), ParseError);  // d = 3, vectors of 2
-  EXPECT_THROW(load_bytes(min_max_file(0, 1, zeros, ones, ones, false, 0)), ParseError);  // state without a fit
+  EXPECT_THROW(testing::load_bytes<MinMaxScaler>(min_max_file(1, 0, zeros, ones, ones)), ValueError);   // lo > hi
+  EXPECT_THROW(testing::load_bytes<MinMaxScaler>(min_max_file(0, 1, zeros, ones, -ones)), ParseError);  // s < 0
+  EXPECT_THROW(testing::load_bytes<MinMaxScaler>(min_max_file(0, 1, zeros, ones, Vector::Ones(1))),
+               ParseError);  // length
+  EXPECT_THROW(testing::load_bytes<MinMaxScaler>(min_max_file(0, 1, zeros, ones, ones, true, 3)),
+               ParseError);  // d = 3, vectors of 2
+  EXPECT_THROW(testing::load_bytes<MinMaxScaler>(min_max_file(0, 1, zeros, ones, ones, false, 0)),
+               ParseError);  // state without a fit
   Vector inf = ones;
   inf(1) = std::numeric_limits<double>::infinity();
-  EXPECT_THROW(load_bytes(min_max_file(0, 1, zeros, inf, ones)), ParseError);
+  EXPECT_THROW(testing::load_bytes<MinMaxScaler>(min_max_file(0, 1, zeros, inf, ones)), ParseError);
   // A missing entry: the payload ends before scale.
   std::string short_payload;
   {
     ModelOutputArchive ar(short_payload);
     ar(MinMaxScalerOptions{}, true, Index{2}, zeros, ones);
   }
-  EXPECT_THROW(load_bytes(frame_model_file(MinMaxScaler::kTypeName, 1, short_payload)), ParseError);
+  EXPECT_THROW(testing::load_bytes<MinMaxScaler>(frame_model_file(MinMaxScaler::kTypeName, 1, short_payload)),
+               ParseError);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "graph/error.h"
+#include "models/data/test_files.h"
 #include "models/io/model_file.h"
 
 namespace dagml {
@@ -177,29 +178,27 @@ std::string poly_file(Degree degree, Index max_outputs, Index num_inputs, bool f
   return frame_model_file(PolynomialFeatures::kTypeName, 1, payload);
 }
 
-PolynomialFeatures load_bytes(const std::string& bytes) {
-  return PolynomialFeatures::from_model_file(ModelFile(bytes, "crafted"));
-}
-
 TEST(PolynomialFeaturesTest, UnfittedAndBadFiles) {
   // An unfitted map saves its options only, and loads unfitted.
-  const PolynomialFeatures unfitted = load_bytes(PolynomialFeatures({.degree = 4}).to_bytes());
+  const PolynomialFeatures unfitted =
+      testing::load_bytes<PolynomialFeatures>(PolynomialFeatures({.degree = 4}).to_bytes());
   EXPECT_FALSE(unfitted.fitted());
   EXPECT_EQ(unfitted.options().degree, 4);
   EXPECT_THROW(unfitted.transform(Tensor::Ones(1, 2)), NotFittedError);
-  EXPECT_EQ(load_bytes(poly_file(Index{2}, 100, 2)).num_output_features(), 6);
-  EXPECT_THROW(load_bytes(poly_file(Index{-1}, 100, 2)), ValueError);  // degree < 0
-  EXPECT_THROW(load_bytes(poly_file(Index{2}, 100, 0)), ParseError);   // ℓ < 1
-  EXPECT_THROW(load_bytes(poly_file(Index{2}, 5, 2)), ValueError);     // 6 > max
+  EXPECT_EQ(testing::load_bytes<PolynomialFeatures>(poly_file(Index{2}, 100, 2)).num_output_features(), 6);
+  EXPECT_THROW(testing::load_bytes<PolynomialFeatures>(poly_file(Index{-1}, 100, 2)), ValueError);  // degree < 0
+  EXPECT_THROW(testing::load_bytes<PolynomialFeatures>(poly_file(Index{2}, 100, 0)), ParseError);   // ℓ < 1
+  EXPECT_THROW(testing::load_bytes<PolynomialFeatures>(poly_file(Index{2}, 5, 2)), ValueError);     // 6 > max
   // A double where the integer degree belongs: its bits read as a degree so large that the map is refused.
-  EXPECT_THROW(load_bytes(poly_file(2.5, 100, 2)), ValueError);
+  EXPECT_THROW(testing::load_bytes<PolynomialFeatures>(poly_file(2.5, 100, 2)), ValueError);
   // Without ℓ: the file ends early.
   std::string payload;
   {
     ModelOutputArchive ar(payload);
     ar(PolynomialFeaturesOptions{}, true);
   }
-  EXPECT_THROW(load_bytes(frame_model_file(PolynomialFeatures::kTypeName, 1, payload)), ParseError);
+  EXPECT_THROW(testing::load_bytes<PolynomialFeatures>(frame_model_file(PolynomialFeatures::kTypeName, 1, payload)),
+               ParseError);
 }
 
 }  // namespace

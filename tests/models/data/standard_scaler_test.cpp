@@ -9,6 +9,7 @@
 #include <random>
 
 #include "graph/error.h"
+#include "models/data/test_files.h"
 #include "models/io/model_file.h"
 
 namespace dagml {
@@ -174,13 +175,9 @@ std::string scaler_file(const Vector& mean, const Vector& variance, const Vector
   return frame_model_file(StandardScaler::kTypeName, 1, payload);
 }
 
-StandardScaler load_bytes(const std::string& bytes) {
-  return StandardScaler::from_model_file(ModelFile(bytes, "crafted"));
-}
-
 TEST(StandardScalerTest, UnfittedAndBadFiles) {
   // An unfitted scaler saves its options only, and loads unfitted.
-  const StandardScaler unfitted = load_bytes(StandardScaler({.with_std = false}).to_bytes());
+  const StandardScaler unfitted = testing::load_bytes<StandardScaler>(StandardScaler({.with_std = false}).to_bytes());
   EXPECT_FALSE(unfitted.fitted());
   EXPECT_FALSE(unfitted.options().with_std);
   EXPECT_THROW(unfitted.transform(Tensor::Ones(1, 2)), NotFittedError);
@@ -190,19 +187,24 @@ TEST(StandardScalerTest, UnfittedAndBadFiles) {
     ModelOutputArchive ar(short_payload);
     ar(StandardScalerOptions{}, true, Index{2}, Vector(Vector::Zero(2)), Vector(Vector::Ones(2)));
   }
-  EXPECT_THROW(load_bytes(frame_model_file(StandardScaler::kTypeName, 1, short_payload)), ParseError);
+  EXPECT_THROW(testing::load_bytes<StandardScaler>(frame_model_file(StandardScaler::kTypeName, 1, short_payload)),
+               ParseError);
   // Inconsistent entries: a zero scale, lengths that differ, a NaN mean, state without a fit.
-  EXPECT_EQ(load_bytes(scaler_file(Vector::Zero(2), Vector::Ones(2), Vector::Ones(2))).scale(), Vector::Ones(2));
+  EXPECT_EQ(testing::load_bytes<StandardScaler>(scaler_file(Vector::Zero(2), Vector::Ones(2), Vector::Ones(2))).scale(),
+            Vector::Ones(2));
   try {
-    load_bytes(scaler_file(Vector::Zero(2), Vector::Ones(2), Vector::Zero(2)));
+    testing::load_bytes<StandardScaler>(scaler_file(Vector::Zero(2), Vector::Ones(2), Vector::Zero(2)));
     ADD_FAILURE() << "a zero scale loaded";
   } catch (const ParseError& e) {
     EXPECT_NE(std::string(e.what()).find("positive scale"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(load_bytes(scaler_file(Vector::Zero(2), Vector::Ones(2), Vector::Ones(3))), ParseError);
+  EXPECT_THROW(testing::load_bytes<StandardScaler>(scaler_file(Vector::Zero(2), Vector::Ones(2), Vector::Ones(3))),
+               ParseError);
   const Vector nan = Vector::Constant(2, std::numeric_limits<double>::quiet_NaN());
-  EXPECT_THROW(load_bytes(scaler_file(nan, Vector::Ones(2), Vector::Ones(2))), ParseError);
-  EXPECT_THROW(load_bytes(scaler_file(Vector::Zero(2), Vector::Ones(2), Vector::Ones(2), false)), ParseError);
+  EXPECT_THROW(testing::load_bytes<StandardScaler>(scaler_file(nan, Vector::Ones(2), Vector::Ones(2))), ParseError);
+  EXPECT_THROW(
+      testing::load_bytes<StandardScaler>(scaler_file(Vector::Zero(2), Vector::Ones(2), Vector::Ones(2), false)),
+      ParseError);
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "models/io/model_file.h"
+
 namespace dagml::testing {
 
 using Bytes = std::vector<unsigned char>;
@@ -74,6 +76,12 @@ inline void write_bytes(const std::filesystem::path& p, const Bytes& bytes) {
 
 inline void write_text(const std::filesystem::path& p, const std::string& text) {
   write_bytes(p, Bytes(text.begin(), text.end()));
+}
+
+// The model of type Model read from the bytes of a model file (as Model::to_bytes writes them).
+template <class Model>
+Model load_bytes(const std::string& bytes) {
+  return Model::from_model_file(ModelFile(bytes, "crafted"));
 }
 
 }  // namespace dagml::testing

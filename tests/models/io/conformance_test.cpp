@@ -214,10 +214,18 @@ TEST_P(Conformance, NotFittedErrorBeforeFit) {
   EXPECT_FALSE(m.fitted());
   const Tensor X = data().X;
   const Capabilities& c = info().capabilities;
-  if (c.predict) EXPECT_THROW(m.predict(X), NotFittedError);
-  if (c.predict_proba) EXPECT_THROW(m.predict_proba(X), NotFittedError);
-  if (c.decision_function) EXPECT_THROW(m.decision_function(X), NotFittedError);
-  if (c.transform) EXPECT_THROW(m.transform(X), NotFittedError);
+  if (c.predict) {
+    EXPECT_THROW(m.predict(X), NotFittedError);
+  }
+  if (c.predict_proba) {
+    EXPECT_THROW(m.predict_proba(X), NotFittedError);
+  }
+  if (c.decision_function) {
+    EXPECT_THROW(m.decision_function(X), NotFittedError);
+  }
+  if (c.transform) {
+    EXPECT_THROW(m.transform(X), NotFittedError);
+  }
 }
 
 TEST_P(Conformance, FitsAndPredictsOneRowPerSample) {

@@ -9,6 +9,7 @@
 #include "models/linear/linear_regression.h"
 #include "models/linear/regression_data.h"
 #include "optim/callbacks.h"
+#include "optim/stop_after.h"
 
 namespace dagml {
 namespace {
@@ -151,34 +152,27 @@ TEST(Lasso, SaveLoadRoundTrip) {
 TEST(Lasso, CallbackStopsAfterTheSweepItAskedFor) {
   const auto data = testing::load_diabetes();
   const LassoOptions o{.lambda = 1.0, .scaling = LassoScaling::ScikitLearn};
-  std::vector<Index> seen;
-  std::vector<Scalar> values;
-  Vector last_x;
-  FunctionCallback stop_at_3([&](const IterationInfo& info) {
-    seen.push_back(info.iteration);
-    values.push_back(info.value);
-    last_x = *info.x;
-    return info.iteration < 3;
-  });
+  testing::StopAfter stop_at_3(3);
   Lasso stopped(o);
   stopped.fit(data.Z, data.y, {&stop_at_3});
   LassoOptions three = o;
   three.max_iterations = 3;
   Lasso capped(three);
   capped.fit(data.Z, data.y);
-  EXPECT_EQ(seen, (std::vector<Index>{1, 2, 3}));
+  EXPECT_EQ(stop_at_3.seen, (std::vector<Index>{1, 2, 3}));
   EXPECT_EQ(stopped.optimizer_result().status, Status::CallbackStop);
   EXPECT_EQ(stopped.optimizer_result().iterations, 3);
   EXPECT_EQ(capped.optimizer_result().status, Status::MaxIterations);
   EXPECT_EQ(stopped.coef(), capped.coef());
   EXPECT_EQ(stopped.intercept(), capped.intercept());
-  EXPECT_EQ(last_x, stopped.coef());  // x = w
+  EXPECT_EQ(stop_at_3.last_x, stopped.coef());  // x = w
   // The value is L(w) = ‖Xc w − yc‖² + λ‖w‖₁ (notes' scale), as objective_value() of the stopped model.
-  EXPECT_EQ(values.back(), stopped.objective_value());
-  for (std::size_t k = 1; k < values.size(); ++k) EXPECT_LE(values[k], values[k - 1]);  // CD never goes up
-  EXPECT_EQ(std::vector<Scalar>(stopped.optimizer_result().history.begin() + 1,
-                                stopped.optimizer_result().history.end()),
-            values);
+  EXPECT_EQ(stop_at_3.values.back(), stopped.objective_value());
+  for (std::size_t k = 1; k < stop_at_3.values.size(); ++k)
+    EXPECT_LE(stop_at_3.values[k], stop_at_3.values[k - 1]);  // CD never goes up
+  EXPECT_EQ(
+      std::vector<Scalar>(stopped.optimizer_result().history.begin() + 1, stopped.optimizer_result().history.end()),
+      stop_at_3.values);
 }
 
 }  // namespace

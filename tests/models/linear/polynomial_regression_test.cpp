@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "graph/error.h"
+#include "literals.h"
 #include "models/io/model_file.h"
 #include "models/linear/regression_data.h"
 #include "models/linear/ridge.h"
@@ -18,12 +19,7 @@ namespace {
 using testing::gaussian_matrix;
 using testing::gaussian_vector;
 
-Vector vec(std::initializer_list<double> v) {
-  Vector out(static_cast<Index>(v.size()));
-  Index i = 0;
-  for (double x : v) out(i++) = x;
-  return out;
-}
+using testing::vec;
 
 // Columns age, bmi, bp (0, 2, 3) of the raw diabetes features.
 Tensor three_diabetes_columns(const Tensor& X) {

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "graph/tensor.h"
+#include "literals.h"
 #include "models/data/datasets.h"
 #include "models/data/standard_scaler.h"
 
@@ -37,13 +38,6 @@ inline Diabetes load_diabetes() {
   const Dataset d = load_dataset("diabetes");
   StandardScaler scaler;
   return {d.features, scaler.fit_transform(d.features), d.target};
-}
-
-inline Vector vec(std::initializer_list<double> v) {
-  Vector out(static_cast<Index>(v.size()));
-  Index i = 0;
-  for (double x : v) out(i++) = x;
-  return out;
 }
 
 }  // namespace dagml::testing

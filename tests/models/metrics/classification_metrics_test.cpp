@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "graph/error.h"
+#include "literals.h"
 
 #include <gmock/gmock.h>
 
@@ -21,12 +22,7 @@ TEST(ClassificationMetrics, AccuracyAndZeroOneLoss) {
   EXPECT_THROW(accuracy_score(Vector(), Vector()), ValueError);
 }
 
-Vector vec(std::initializer_list<Scalar> v) {
-  Vector out(static_cast<Index>(v.size()));
-  Index i = 0;
-  for (Scalar x : v) out(i++) = x;
-  return out;
-}
+using testing::vec;
 
 TEST(ClassificationMetrics, ConfusionMatrixAndAveragesMatchScikitLearn) {
   const Vector y = vec({0, 1, 2, 2, 1, 0, 1, 2, 0, 2, 1, 1});

@@ -8,16 +8,12 @@
 #include <cmath>
 
 #include "graph/error.h"
+#include "literals.h"
 
 namespace dagml {
 namespace {
 
-Vector vec(std::initializer_list<Scalar> v) {
-  Vector out(static_cast<Index>(v.size()));
-  Index i = 0;
-  for (Scalar x : v) out(i++) = x;
-  return out;
-}
+using testing::vec;
 
 TEST(ScoringMetrics, NotesD11RocCurve) {
   const Vector s = vec({0.9, 0.8, 0.7, 0.6, 0.55, 0.4, 0.3, 0.2});

@@ -15,25 +15,15 @@
 #include "models/nn/init.h"
 #include "models/nn/mlp_classifier.h"
 #include "models/nn/mlp_regressor.h"
+#include "models/nn/nn_test_data.h"
 #include "models/nn/variational_autoencoder.h"
 
 namespace dagml::nn {
 namespace {
 
-std::string temp_path(const char* name) { return (std::filesystem::temp_directory_path() / name).string(); }
-
-struct Digits {
-  Tensor X_train, X_test;
-  Vector y_train, y_test;
-};
-
-// The bundled digits scaled to [0, 1], split 75/25 by a seeded stratified shuffle.
-Digits digits() {
-  const Dataset d = load_dataset("digits");
-  TrainTestSplit s =
-      train_test_split(d.features / 16.0, d.target, {.test_fraction = 0.25, .seed = 0, .stratify = true});
-  return {std::move(s.X_train), std::move(s.X_test), std::move(s.y_train), std::move(s.y_test)};
-}
+using test_data::Digits;
+using test_data::digits;
+using test_data::temp_path;
 
 static_assert(std::is_copy_constructible_v<CnnClassifier> && std::is_copy_assignable_v<CnnClassifier>);
 static_assert(std::is_copy_constructible_v<Autoencoder> && std::is_copy_assignable_v<Autoencoder>);

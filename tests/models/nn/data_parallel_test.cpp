@@ -14,16 +14,12 @@
 #include "models/nn/init.h"
 #include "models/nn/linear.h"
 #include "models/nn/network_loss.h"
+#include "models/nn/nn_test_data.h"
 
 namespace dagml::nn {
 namespace {
 
-Tensor random_tensor(Index r, Index c, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  Tensor t(r, c);
-  for (Index i = 0; i < t.size(); ++i) t.data()[i] = standard_normal(rng);
-  return t;
-}
+using test_data::random_tensor;
 
 Sequential small_mlp() {
   Sequential net;

@@ -18,6 +18,7 @@
 #include "models/nn/dropout.h"
 #include "models/nn/init.h"
 #include "models/nn/linear.h"
+#include "models/nn/nn_test_data.h"
 #include "models/nn/pooling.h"
 #include "models/nn/residual.h"
 #include "models/nn/sequential.h"
@@ -25,12 +26,7 @@
 namespace dagml::nn {
 namespace {
 
-Tensor random_tensor(Index r, Index c, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  Tensor t(r, c);
-  for (Index i = 0; i < t.size(); ++i) t.data()[i] = standard_normal(rng);
-  return t;
-}
+using test_data::random_tensor;
 
 // Gradchecks Σ (layer(x) ⊙ c) for a fixed random c, with respect to x and every parameter, to
 // first and second order (second order where the layer is twice differentiable).

@@ -14,11 +14,14 @@
 #include "models/nn/inference.h"
 #include "models/nn/mlp_classifier.h"
 #include "models/nn/mlp_regressor.h"
+#include "models/nn/nn_test_data.h"
 
 namespace dagml::nn {
 namespace {
 
-std::string temp_path(const char* name) { return (std::filesystem::temp_directory_path() / name).string(); }
+using test_data::Digits;
+using test_data::digits;
+using test_data::temp_path;
 
 TEST(MlpClassifier, LearnsXor) {
   const Tensor X = (Tensor(4, 2) << 0, 0, 0, 1, 1, 0, 1, 1).finished();
@@ -32,19 +35,6 @@ TEST(MlpClassifier, LearnsXor) {
   EXPECT_LT(clf.training_result().value, 0.05);
   const Tensor p = clf.predict_proba(X);
   EXPECT_TRUE(p.rowwise().sum().isApprox(Tensor::Ones(4, 1)));
-}
-
-struct Digits {
-  Tensor X_train, X_test;
-  Vector y_train, y_test;
-};
-
-// The bundled digits scaled to [0, 1], split 75/25 by a seeded stratified shuffle.
-Digits digits() {
-  const Dataset d = load_dataset("digits");
-  TrainTestSplit s =
-      train_test_split(d.features / 16.0, d.target, {.test_fraction = 0.25, .seed = 0, .stratify = true});
-  return {std::move(s.X_train), std::move(s.X_test), std::move(s.y_train), std::move(s.y_test)};
 }
 
 MlpClassifierOptions digits_options() {

@@ -1,12 +1,18 @@
-// Small helpers for the discriminative-classifier tests: literal matrices and vectors.
+// Literal tensors and special values for the tests: rows({{1, 2}, {3, 4}}) is a 2×2 tensor,
+// vec({1, 2}) a vector.
 #pragma once
 
 #include <initializer_list>
+#include <limits>
 
 #include "graph/tensor.h"
 
-namespace dagml::test {
+namespace dagml::testing {
 
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// A tensor from its rows; every row must have the first row's length.
 inline Tensor rows(std::initializer_list<std::initializer_list<double>> r) {
   Tensor t(static_cast<Index>(r.size()), static_cast<Index>(r.begin()->size()));
   Index i = 0;
@@ -25,4 +31,4 @@ inline Vector vec(std::initializer_list<double> v) {
   return out;
 }
 
-}  // namespace dagml::test
+}  // namespace dagml::testing
