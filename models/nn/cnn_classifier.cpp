@@ -7,15 +7,12 @@
 
 #include "graph/error.h"
 #include "graph/random.h"
-#include "models/classify/score_labels.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
 #include "models/io/option_fields.h"
-#include "models/metrics/classification_metrics.h"
 #include "models/nn/activation.h"
 #include "models/nn/conv2d_layer.h"
 #include "models/nn/dropout.h"
-#include "models/nn/inference.h"
 #include "models/nn/linear.h"
 #include "models/nn/network_loss.h"
 #include "models/nn/pooling.h"
@@ -130,7 +127,7 @@ Index cnn_size(const CnnArchitecture& a, Index classes) {
   return count.add({width, classes}).add({classes}).total();
 }
 
-CnnClassifier::CnnClassifier(const CnnClassifierOptions& options) : NetworkEstimator(options) {
+CnnClassifier::CnnClassifier(const CnnClassifierOptions& options) : NetworkClassifier(options) {
   validate(options.architecture, "CnnClassifier");
   validate(options.training, "CnnClassifier");
   if (!(options.lambda >= 0))
@@ -159,14 +156,5 @@ CnnClassifier& CnnClassifier::fit(const Tensor& X, const Vector& y, const Callba
   train(model, X, Tensor(y), callbacks);
   return *this;
 }
-
-Tensor CnnClassifier::decision_function(const Tensor& X) const {
-  check_input(X);
-  return forward_batches(network_, X);
-}
-
-Tensor CnnClassifier::predict_proba(const Tensor& X) const { return softmax_rows(decision_function(X)); }
-Vector CnnClassifier::predict(const Tensor& X) const { return argmax_rows(decision_function(X)); }
-Scalar CnnClassifier::score(const Tensor& X, const Vector& y) const { return accuracy_score(y, predict(X)); }
 
 }  // namespace dagml::nn

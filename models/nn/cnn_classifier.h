@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "autodiff/conv.h"
-#include "models/nn/network_estimator.h"
+#include "models/nn/network_classifier.h"
 
 namespace dagml::nn {
 
@@ -93,7 +93,7 @@ struct CnnClassifierOptions {
   }
 };
 
-class CnnClassifier : public NetworkEstimator<CnnClassifier, CnnClassifierOptions> {
+class CnnClassifier : public NetworkClassifier<CnnClassifier, CnnClassifierOptions> {
  public:
   static constexpr const char* kTypeName = "cnn_classifier";
 
@@ -103,32 +103,10 @@ class CnnClassifier : public NetworkEstimator<CnnClassifier, CnnClassifierOption
   // X n × (C·H·W) finite (the architecture's input shape), y labels 0..K−1 with at least two classes
   // present, K = max label + 1 (ValueError / ShapeError otherwise).
   CnnClassifier& fit(const Tensor& X, const Vector& y, const CallbackList& callbacks = {});
-  // The const members change nothing; several threads may call them on one model at once.
-  Vector predict(const Tensor& X) const;
-  Tensor predict_proba(const Tensor& X) const;
-  Tensor decision_function(const Tensor& X) const;
-  Scalar score(const Tensor& X, const Vector& y) const;  // accuracy
-
-  Index num_classes() const { return fitted_value(classes_); }
-  const Sequential& network() const { return fitted_value(network_); }
-
-  // The options, K and the network's tensors (Note [Saving a network]).
-  template <class Archive>
-  void serialize(Archive& ar) {
-    serialize_estimator(ar);
-    ar(classes_);
-    serialize_networks(ar);
-  }
-
  private:
   friend class NetworkEstimator<CnnClassifier, CnnClassifierOptions>;
-  std::array<Sequential*, 1> networks() { return {&network_}; }
-  const char* network_name(std::size_t) const { return "network"; }
   void build_networks(Index num_features);
   Index network_size(Index num_features) const;
-
-  Index classes_ = 0;
-  Sequential network_;
 };
 
 }  // namespace dagml::nn

@@ -3,11 +3,8 @@
 #include <fmt/format.h>
 
 #include "graph/error.h"
-#include "models/classify/score_labels.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
-#include "models/metrics/classification_metrics.h"
-#include "models/nn/inference.h"
 #include "models/nn/network_loss.h"
 
 namespace dagml {
@@ -16,7 +13,7 @@ template class Estimator<nn::MlpClassifier, nn::MlpClassifierOptions>;
 
 namespace dagml::nn {
 
-MlpClassifier::MlpClassifier(const MlpClassifierOptions& options) : NetworkEstimator(options) {
+MlpClassifier::MlpClassifier(const MlpClassifierOptions& options) : NetworkClassifier(options) {
   validate(options.architecture, "MlpClassifier");
   validate(options.training, "MlpClassifier");
   if (!(options.lambda >= 0))
@@ -39,16 +36,5 @@ MlpClassifier& MlpClassifier::fit(const Tensor& X, const Vector& y, const Callba
   train(model, X, Tensor(y), callbacks);
   return *this;
 }
-
-Tensor MlpClassifier::decision_function(const Tensor& X) const {
-  check_input(X);
-  return forward_batches(network_, X);
-}
-
-Tensor MlpClassifier::predict_proba(const Tensor& X) const { return softmax_rows(decision_function(X)); }
-
-Vector MlpClassifier::predict(const Tensor& X) const { return argmax_rows(decision_function(X)); }
-
-Scalar MlpClassifier::score(const Tensor& X, const Vector& y) const { return accuracy_score(y, predict(X)); }
 
 }  // namespace dagml::nn

@@ -13,13 +13,13 @@
 #include <string>
 
 #include "models/nn/mlp_network.h"
-#include "models/nn/network_estimator.h"
+#include "models/nn/network_classifier.h"
 
 namespace dagml::nn {
 
 using MlpClassifierOptions = MlpOptions;
 
-class MlpClassifier : public NetworkEstimator<MlpClassifier, MlpClassifierOptions> {
+class MlpClassifier : public NetworkClassifier<MlpClassifier, MlpClassifierOptions> {
  public:
   static constexpr const char* kTypeName = "mlp_classifier";
 
@@ -30,32 +30,10 @@ class MlpClassifier : public NetworkEstimator<MlpClassifier, MlpClassifierOption
   // (ValueError / ShapeError otherwise). Extra callbacks (progress, history, early stopping)
   // are called once per epoch.
   MlpClassifier& fit(const Tensor& X, const Vector& y, const CallbackList& callbacks = {});
-  // The const members change nothing; several threads may call them on one model at once.
-  Vector predict(const Tensor& X) const;
-  Tensor predict_proba(const Tensor& X) const;
-  Tensor decision_function(const Tensor& X) const;       // the logits, n × K
-  Scalar score(const Tensor& X, const Vector& y) const;  // accuracy
-
-  Index num_classes() const { return fitted_value(classes_); }
-  const Sequential& network() const { return fitted_value(network_); }
-
-  // The options, K and the network's tensors (Note [Saving a network]).
-  template <class Archive>
-  void serialize(Archive& ar) {
-    serialize_estimator(ar);
-    ar(classes_);
-    serialize_networks(ar);
-  }
-
  private:
   friend class NetworkEstimator<MlpClassifier, MlpClassifierOptions>;
-  std::array<Sequential*, 1> networks() { return {&network_}; }
-  const char* network_name(std::size_t) const { return "network"; }
   void build_networks(Index num_features);
   Index network_size(Index num_features) const;
-
-  Index classes_ = 0;
-  Sequential network_;
 };
 
 }  // namespace dagml::nn
