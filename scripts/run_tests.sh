@@ -8,15 +8,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh
 build_dir=build
-# The tests are switched on whatever the build folder cached before (scripts/run_examples.sh
-# or a hand-made configuration may have turned them off).
-args=(-DDAGML_BUILD_TESTS=ON -DDAGML_BUILD_BENCH=OFF)
+# The tests are switched on whatever the build folder cached before (a hand-made configuration
+# may have turned them off). The example programs are not built here: no test runs them, and
+# scripts/run_examples.sh builds and runs them (CI runs both).
+args=(-DDAGML_BUILD_TESTS=ON -DDAGML_BUILD_EXAMPLES=OFF -DDAGML_BUILD_BENCH=OFF)
 if [ "${1:-}" = "--sanitize" ]; then
   build_dir=build-sanitize
   args+=(-DDAGML_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo)
 elif [ "${1:-}" = "--tsan" ]; then
   build_dir=build-tsan
-  args+=(-DDAGML_TSAN=ON -DDAGML_BUILD_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+  args+=(-DDAGML_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo)
   scripts/build.sh "$build_dir" "${args[@]}" -- models_io_tests
   # oneTBB's own library is not instrumented; its scheduler's handoffs are reported as races.
   TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" \
