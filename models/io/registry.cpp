@@ -35,6 +35,8 @@
 #include "models/linear/polynomial_regression.h"
 #include "models/linear/ridge.h"
 #include "models/linear/total_least_squares.h"
+#include "models/tree/decision_tree_classifier.h"
+#include "models/tree/decision_tree_regressor.h"
 
 namespace dagml {
 namespace {
@@ -75,6 +77,9 @@ std::vector<EstimatorInfo> build_registry() {
       describe<RbfNetwork>(Classification, Real, "RBF network: Gaussian bases and a linear output layer"),
       // models/kernel
       describe<KernelRidge>(Regression, Real, "kernel ridge regression: α = (K + λI)⁻¹ y"),
+      // models/tree
+      describe<DecisionTreeClassifier>(Classification, Real, "CART classification tree: Gini, entropy or misclassification"),
+      describe<DecisionTreeRegressor>(Regression, Real, "CART regression tree: squared or absolute error"),
       // models/nn
       describe<nn::MlpClassifier>(Classification, Real, "multilayer perceptron, softmax cross-entropy, minibatch training"),
       describe<nn::MlpRegressor>(Regression, Real, "multilayer perceptron, squared error, minibatch training"),

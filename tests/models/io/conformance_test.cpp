@@ -39,6 +39,8 @@ const std::map<std::string, ConformanceCase>& conformance_table() {
        {.settings = {{"architecture.input.height", "2"}, {"architecture.input.width", "2"},
                      {"architecture.blocks", "2,1,0,1"}, {"architecture.hidden_widths", "4"},
                      {"training.num_epochs", "2"}}}},
+      {"decision_tree_classifier", {.settings = {{"growth.max_depth", "4"}}}},
+      {"decision_tree_regressor", {.settings = {{"growth.max_depth", "4"}}}},
       {"gaussian_nb", {}},
       {"kernel_ridge", {.settings = {{"kernel", "rbf(gamma=0.5)"}, {"lambda", "0.1"}}}},
       {"knn_classifier", {.settings = {{"num_neighbors", "3"}}}},
