@@ -32,6 +32,7 @@ void validate_growth_options(const TreeGrowthOptions& o, const char* who) {
 Index features_per_split(const TreeGrowthOptions& o, Index d, const char* who) {
   const auto dd = static_cast<Scalar>(d);
   switch (o.max_features) {
+    case MaxFeatures::Auto:
     case MaxFeatures::All: return d;
     case MaxFeatures::Sqrt: return std::max<Index>(1, static_cast<Index>(std::sqrt(dd)));
     case MaxFeatures::Log2: return std::max<Index>(1, static_cast<Index>(std::log2(dd)));

@@ -32,9 +32,12 @@
 
 namespace dagml {
 
-enum class MaxFeatures { All, Sqrt, Log2, Third, Count };
+// Auto: all features for a single tree; the forests read it as their default (sqrt for
+// classification, third for regression, the notes' m = √d and d/3).
+enum class MaxFeatures { Auto, All, Sqrt, Log2, Third, Count };
 constexpr auto enum_names(MaxFeatures) {
-  return std::to_array<EnumName<MaxFeatures>>({{MaxFeatures::All, "all"},
+  return std::to_array<EnumName<MaxFeatures>>({{MaxFeatures::Auto, "auto"},
+                                               {MaxFeatures::All, "all"},
                                                {MaxFeatures::Sqrt, "sqrt"},
                                                {MaxFeatures::Log2, "log2"},
                                                {MaxFeatures::Third, "third"},
@@ -47,7 +50,7 @@ struct TreeGrowthOptions {
   Index min_samples_leaf = 1;      // ≥ 1
   Scalar min_impurity_decrease = 0;  // ≥ 0
   Index max_leaf_nodes = -1;       // −1: unlimited (depth-first growth), else ≥ 2 (best-first)
-  MaxFeatures max_features = MaxFeatures::All;
+  MaxFeatures max_features = MaxFeatures::Auto;
   Index max_features_count = 1;    // for MaxFeatures::Count: 1 ≤ k ≤ d
   Scalar ccp_alpha = 0;            // ≥ 0: minimal cost-complexity pruning after growth
   std::uint64_t seed = 0;          // for the feature draws when max_features < d
@@ -61,8 +64,8 @@ struct TreeGrowthOptions {
       "≥ 0: split only when (W_node/W_root)·(impurity decrease) reaches it");
     v("max_leaf_nodes", max_leaf_nodes, "≥ 2: grow best first up to this many leaves; −1: unlimited, depth first");
     v("max_features", max_features,
-      "features tried per split: all, sqrt (⌊√d⌋), log2 (⌊log₂ d⌋), third (⌊d/3⌋), count (max_features_count); "
-      "at least 1");
+      "features tried per split: auto (trees: all; forests: sqrt or third), all, sqrt (⌊√d⌋), log2 (⌊log₂ d⌋), "
+      "third (⌊d/3⌋), count (max_features_count); at least 1");
     v("max_features_count", max_features_count, "1 ≤ k ≤ d features per split, for max_features = count");
     v("ccp_alpha", ccp_alpha, "≥ 0, the complexity parameter α of minimal cost-complexity pruning (0: none)");
     v("seed", seed, "for the random feature draws when fewer than all features are tried");
@@ -74,7 +77,8 @@ namespace tree {
 // ValueError naming `who` for an option out of range.
 void validate_growth_options(const TreeGrowthOptions& options, const char* who);
 
-// k, the features tried per split, for d features; ValueError when max_features_count > d.
+// k, the features tried per split, for d features (Auto: all); ValueError when
+// max_features_count > d.
 Index features_per_split(const TreeGrowthOptions& options, Index num_features, const char* who);
 
 // Grows a tree over the finder's rows (Note [Tree growth]); `outputs` values per node. Does not

@@ -64,6 +64,8 @@ const std::map<std::string, ConformanceCase>& conformance_table() {
       {"min_max_scaler", {}},
       {"polynomial_features", {}},
       {"polynomial_regression", {.settings = {{"lambda", "0.01"}}}},
+      {"random_forest_classifier", {.settings = {{"num_trees", "5"}, {"growth.max_depth", "4"}}}},
+      {"random_forest_regressor", {.settings = {{"num_trees", "5"}, {"growth.max_depth", "4"}}}},
       {"ridge", {.settings = {{"lambda", "0.5"}}}},
       {"standard_scaler", {}},
       {"total_least_squares", {}},
