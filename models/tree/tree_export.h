@@ -11,8 +11,8 @@
 namespace dagml {
 
 struct TreeExportOptions {
-  std::vector<std::string> feature_names;  // d names; empty: x[0], x[1], …
-  std::vector<std::string> class_names;    // K names (classifiers); empty: the class numbers
+  std::vector<std::string> feature_names = {};  // d names; empty: x[0], x[1], …
+  std::vector<std::string> class_names = {};    // K names (classifiers); empty: the class numbers
   int precision = 4;                       // significant digits of thresholds, impurities and values
 };
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "graph/error.h"
 #include "models/data/datasets.h"
 #include "models/tree/decision_tree_classifier.h"
 #include "models/tree/decision_tree_regressor.h"
@@ -236,13 +237,14 @@ TEST(DecisionTree, PruningFollowsThePath) {
   ASSERT_GE(path.ccp_alphas.size(), 3);
   EXPECT_EQ(path.ccp_alphas(0), 0.0);
   for (Index k = 1; k < path.ccp_alphas.size(); ++k) {
-    EXPECT_GE(path.ccp_alphas(k), path.ccp_alphas(k - 1));
-    EXPECT_GE(path.impurities(k), path.impurities(k - 1) - 1e-15);
+    EXPECT_GE(path.ccp_alphas(k), path.ccp_alphas(k - 1) - 1e-12);
+    EXPECT_GE(path.impurities(k), path.impurities(k - 1) - 1e-12);
   }
-  // Pruning at α_k leaves a subtree whose total leaf impurity R(T) is the path's impurity at the
-  // last step with that α; the largest α leaves the root alone.
+  // Pruning at α collapses every step of the path up to the first whose α exceeds it: the pruned
+  // tree's total leaf impurity R(T) is the path's impurity at the step before.
   for (Index k : {Index(1), path.ccp_alphas.size() / 2, path.ccp_alphas.size() - 1}) {
-    DecisionTreeClassifier m({.growth = {.ccp_alpha = path.ccp_alphas(k)}});
+    const Scalar alpha = path.ccp_alphas(k);
+    DecisionTreeClassifier m({.growth = {.ccp_alpha = alpha}});
     m.fit(d.features, d.target);
     const tree::Tree& t = m.tree();
     Scalar R = 0;
@@ -250,9 +252,9 @@ TEST(DecisionTree, PruningFollowsThePath) {
       const auto u = static_cast<std::size_t>(s);
       if (t.is_leaf(s)) R += t.weighted_samples[u] * t.impurity[u] / t.weighted_samples[0];
     }
-    Index last = k;
-    while (last + 1 < path.ccp_alphas.size() && path.ccp_alphas(last + 1) == path.ccp_alphas(k)) ++last;
-    EXPECT_NEAR(R, path.impurities(last), 1e-12) << "alpha " << path.ccp_alphas(k);
+    Index next = 1;
+    while (next < path.ccp_alphas.size() && path.ccp_alphas(next) <= alpha) ++next;
+    EXPECT_NEAR(R, path.impurities(next - 1), 1e-12) << "alpha " << alpha;
     EXPECT_EQ(t.check(d.features.cols(), 2), "");
   }
   DecisionTreeClassifier root({.growth = {.ccp_alpha = path.ccp_alphas(path.ccp_alphas.size() - 1)}});

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "graph/error.h"
 #include "models/tree/decision_tree_classifier.h"
 #include "models/tree/decision_tree_regressor.h"
 #include "models/tree/split_criterion.h"
