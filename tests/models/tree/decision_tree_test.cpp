@@ -97,10 +97,13 @@ TEST(DecisionTree, FullyGrownTreeFitsTheTrainingData) {
   const Dataset d = iris();
   DecisionTreeClassifier m;
   m.fit(d.features, d.target);
-  // Iris has two identical rows of different classes? It does not: a full tree is exact.
+  // No two identical iris rows have different classes, so a fully grown tree is exact.
   EXPECT_EQ(m.score(d.features, d.target), 1.0);
-  for (Index t = 0; t < m.num_nodes(); ++t)
-    if (m.tree().is_leaf(t)) EXPECT_EQ(m.tree().impurity[static_cast<std::size_t>(t)], 0.0);
+  for (Index t = 0; t < m.num_nodes(); ++t) {
+    if (m.tree().is_leaf(t)) {
+      EXPECT_EQ(m.tree().impurity[static_cast<std::size_t>(t)], 0.0);
+    }
+  }
 }
 
 TEST(DecisionTree, GrowthLimitsHold) {
@@ -111,8 +114,11 @@ TEST(DecisionTree, GrowthLimitsHold) {
   for (Index t = 0; t < deep.num_nodes(); ++t) EXPECT_GE(deep.tree().num_samples[static_cast<std::size_t>(t)], 7);
   DecisionTreeClassifier split({.growth = {.min_samples_split = 40}});
   split.fit(d.features, d.target);
-  for (Index t = 0; t < split.num_nodes(); ++t)
-    if (!split.tree().is_leaf(t)) EXPECT_GE(split.tree().num_samples[static_cast<std::size_t>(t)], 40);
+  for (Index t = 0; t < split.num_nodes(); ++t) {
+    if (!split.tree().is_leaf(t)) {
+      EXPECT_GE(split.tree().num_samples[static_cast<std::size_t>(t)], 40);
+    }
+  }
   for (Index leaves : {2, 5, 9}) {
     DecisionTreeClassifier best({.growth = {.max_leaf_nodes = leaves}});
     best.fit(d.features, d.target);
