@@ -36,6 +36,19 @@ void check_columns(const Tensor& X, Index expected, const char* who) {
   }
 }
 
+Vector sample_weights_or_ones(const Vector& w, Index n, const char* who) {
+  if (w.size() == 0) return Vector::Ones(n);
+  if (w.size() != n) {
+    throw ShapeError(fmt::format("{}: expected {} sample weights (one per row of X), found {}", who, n, w.size()));
+  }
+  check_finite(w, who);
+  for (Index i = 0; i < n; ++i) {
+    if (w(i) < 0) throw ValueError(fmt::format("{}: expected sample weights ≥ 0, found {} at row {}", who, w(i), i));
+  }
+  if (!(w.sum() > 0)) throw ValueError(fmt::format("{}: expected sample weights with a positive sum, found all 0", who));
+  return w;
+}
+
 void check_not_empty(const Tensor& X, const char* who) {
   if (X.rows() == 0 || X.cols() == 0) {
     throw ValueError(

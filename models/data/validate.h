@@ -45,6 +45,10 @@ void check_fit_data(const Tensor& X, const char* who);
 void check_regression_data(const Tensor& X, const Vector& y, const char* who, Index min_samples = 1);
 Index check_classification_data(const Tensor& X, const Vector& y, const char* who, Index min_per_class = 1);
 
+// Sample weights for n rows: ones when w is empty; else w itself after checking that it has n
+// entries (ShapeError) that are finite and ≥ 0 with a positive sum (ValueError).
+Vector sample_weights_or_ones(const Vector& w, Index n, const char* who);
+
 // Throws NotFittedError("<who>: called before fit") unless fitted.
 void check_fitted(bool fitted, const char* who);
 

@@ -20,6 +20,8 @@
 #include "models/data/min_max_scaler.h"
 #include "models/data/polynomial_features.h"
 #include "models/data/standard_scaler.h"
+#include "models/ensemble/random_forest_classifier.h"
+#include "models/ensemble/random_forest_regressor.h"
 #include "models/io/erased_estimator.h"
 #include "models/kernel/kernel_ridge.h"
 #include "models/linear/bayesian_linear_regression.h"
@@ -35,6 +37,8 @@
 #include "models/linear/polynomial_regression.h"
 #include "models/linear/ridge.h"
 #include "models/linear/total_least_squares.h"
+#include "models/tree/decision_tree_classifier.h"
+#include "models/tree/decision_tree_regressor.h"
 
 namespace dagml {
 namespace {
@@ -75,6 +79,12 @@ std::vector<EstimatorInfo> build_registry() {
       describe<RbfNetwork>(Classification, Real, "RBF network: Gaussian bases and a linear output layer"),
       // models/kernel
       describe<KernelRidge>(Regression, Real, "kernel ridge regression: α = (K + λI)⁻¹ y"),
+      // models/tree
+      describe<DecisionTreeClassifier>(Classification, Real, "CART classification tree: Gini, entropy or misclassification"),
+      describe<DecisionTreeRegressor>(Regression, Real, "CART regression tree: squared or absolute error"),
+      // models/ensemble
+      describe<RandomForestClassifier>(Classification, Real, "random forest: bagged CART trees, random features per split"),
+      describe<RandomForestRegressor>(Regression, Real, "random forest of regression trees, mean prediction"),
       // models/nn
       describe<nn::MlpClassifier>(Classification, Real, "multilayer perceptron, softmax cross-entropy, minibatch training"),
       describe<nn::MlpRegressor>(Regression, Real, "multilayer perceptron, squared error, minibatch training"),

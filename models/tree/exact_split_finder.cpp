@@ -1,0 +1,139 @@
+#include "models/tree/exact_split_finder.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "graph/error.h"
+
+namespace dagml::tree {
+namespace {
+
+using Row = std::int32_t;  // row numbers in the sorted arrays: half the memory of Index
+
+template <class Criterion>
+class ExactSplitFinder final : public SplitFinder {
+ public:
+  ExactSplitFinder(const Tensor& X, const Vector& weight, Criterion criterion)
+      : n_(X.rows()), d_(X.cols()), criterion_(std::move(criterion)) {
+    DAGML_CHECK(n_ < std::numeric_limits<Row>::max(), "ExactSplitFinder: {} rows do not fit 32-bit row numbers", n_);
+    columns_.resize(static_cast<std::size_t>(n_ * d_));
+    for (Index i = 0; i < n_; ++i)
+      for (Index j = 0; j < d_; ++j) columns_[static_cast<std::size_t>(j * n_ + i)] = X(i, j);
+    std::vector<Row> kept;
+    for (Index i = 0; i < n_; ++i)
+      if (weight(i) > 0) kept.push_back(static_cast<Row>(i));
+    m_ = static_cast<Index>(kept.size());
+    order_.resize(static_cast<std::size_t>(m_ * d_));
+    for (Index j = 0; j < d_; ++j) {
+      const Scalar* col = column(j);
+      Row* seg = segment(j, 0);
+      std::copy(kept.begin(), kept.end(), seg);
+      std::sort(seg, seg + m_, [col](Row a, Row b) { return col[a] < col[b] || (col[a] == col[b] && a < b); });
+    }
+    goes_left_.resize(static_cast<std::size_t>(n_));
+    scratch_.resize(static_cast<std::size_t>(m_));
+    rows_.reserve(static_cast<std::size_t>(m_));
+  }
+
+  Index root_rows() const override { return m_; }
+
+  NodeSummary summarize(Index begin, Index end, std::span<Scalar> value) override {
+    init(begin, end);
+    criterion_.node_value(value);
+    return {end - begin, criterion_.node_weight(), criterion_.node_impurity()};
+  }
+
+  bool scan_feature(Index begin, Index end, Index j, Index min_leaf_rows, SplitCandidate& best) override {
+    const Row* rows = segment(j, begin);
+    const Scalar* col = column(j);
+    const Index count = end - begin;
+    if (!(col[rows[0]] < col[rows[count - 1]])) return false;
+    init(begin, end);
+    criterion_.reset();
+    for (Index p = 0; p + 1 < count; ++p) {
+      criterion_.push_left(rows[p]);
+      const Scalar a = col[rows[p]], b = col[rows[p + 1]];
+      if (!(a < b)) continue;
+      const Index left_rows = p + 1;
+      if (left_rows < min_leaf_rows) continue;
+      if (count - left_rows < min_leaf_rows) break;
+      const Scalar score = criterion_.score();
+      if (score > best.score) {
+        best.score = score;
+        best.feature = j;
+        Scalar threshold = a / 2 + b / 2;
+        if (!(threshold > a)) threshold = b;
+        best.threshold = threshold;
+        best.left_rows = left_rows;
+        best.left_weight = criterion_.left_weight();
+        best.right_weight = criterion_.node_weight() - best.left_weight;
+        std::tie(best.left_impurity, best.right_impurity) = criterion_.children_impurity();
+      }
+    }
+    return true;
+  }
+
+  void apply_split(Index begin, Index end, const SplitCandidate& split) override {
+    const Row* chosen = segment(split.feature, begin);
+    for (Index p = 0; p < end - begin; ++p) goes_left_[static_cast<std::size_t>(chosen[p])] = p < split.left_rows;
+    for (Index j = 0; j < d_; ++j) {
+      if (j == split.feature) continue;  // already in left-then-right order
+      Row* seg = segment(j, begin);
+      Index l = 0, r = 0;
+      Row* right = scratch_.data();
+      for (Index p = 0; p < end - begin; ++p) {
+        if (goes_left_[static_cast<std::size_t>(seg[p])]) {
+          seg[l++] = seg[p];
+        } else {
+          right[r++] = seg[p];
+        }
+      }
+      std::copy(right, right + r, seg + l);
+    }
+    initialized_ = false;
+  }
+
+ private:
+  const Scalar* column(Index j) const { return columns_.data() + j * n_; }
+  Row* segment(Index j, Index begin) { return order_.data() + j * m_ + begin; }
+
+  // The criterion's node totals, computed once per node.
+  void init(Index begin, Index end) {
+    if (initialized_ && begin == begin_ && end == end_) return;
+    const Row* seg = segment(0, begin);
+    rows_.assign(seg, seg + (end - begin));
+    criterion_.init(rows_);
+    begin_ = begin;
+    end_ = end;
+    initialized_ = true;
+  }
+
+  Index n_, d_, m_ = 0;
+  Criterion criterion_;
+  std::vector<Scalar> columns_;  // X column by column
+  std::vector<Row> order_;       // d segments of m rows (Note [Pre-sorted rows])
+  std::vector<Row> scratch_;
+  std::vector<char> goes_left_;
+  std::vector<Index> rows_;
+  bool initialized_ = false;
+  Index begin_ = 0, end_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<SplitFinder> make_exact_split_finder(const Tensor& X, const Vector& y, const Vector& weight,
+                                                     ImpurityKind kind, Index num_classes, Scalar entropy_base) {
+  const CriterionData data{.y = &y, .weight = &weight, .num_classes = num_classes, .entropy_base = entropy_base};
+  switch (kind) {
+    case ImpurityKind::SquaredError:
+      return std::make_unique<ExactSplitFinder<SquaredErrorCriterion>>(X, weight, SquaredErrorCriterion(data));
+    case ImpurityKind::AbsoluteError:
+      return std::make_unique<ExactSplitFinder<AbsoluteErrorCriterion>>(X, weight,
+                                                                        AbsoluteErrorCriterion(data, X.rows()));
+    default:
+      return std::make_unique<ExactSplitFinder<ClassCountCriterion>>(X, weight, ClassCountCriterion(data, kind));
+  }
+}
+
+}  // namespace dagml::tree

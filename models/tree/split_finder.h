@@ -1,0 +1,56 @@
+// The interface between the tree builder (tree_builder.h) and a split finder.
+//
+// Note [Split finders]
+// The builder decides which nodes to split, in which order, with which candidate features and
+// when to stop; a split finder owns the training rows and answers three questions about a node,
+// the rows at positions [begin, end) of its own row arrangement: its summary (weight, impurity,
+// value), the best split of one feature (scan_feature), and the rearrangement after a split that
+// puts the left child's rows at [begin, begin + left_rows) and the right child's after them. A
+// split never moves rows outside its node, so the ranges of nodes waiting in the builder's
+// frontier stay valid. The exact finder (exact_split_finder.h) scans pre-sorted feature values; a
+// histogram finder over binned features fits the same interface.
+#pragma once
+
+#include <limits>
+#include <span>
+
+#include "graph/tensor.h"
+
+namespace dagml::tree {
+
+struct NodeSummary {
+  Index rows = 0;       // training rows in the node
+  Scalar weight = 0;    // their summed sample weight W
+  Scalar impurity = 0;  // i(S)
+};
+
+// A candidate split of a node: feature j at threshold θ (x_j < θ goes left).
+struct SplitCandidate {
+  Index feature = -1;  // −1: none found
+  Scalar threshold = 0;
+  Index left_rows = 0;
+  Scalar left_weight = 0, right_weight = 0;
+  Scalar left_impurity = 0, right_impurity = 0;
+  Scalar score = -std::numeric_limits<Scalar>::infinity();  // the criterion's proxy, higher is better
+};
+
+class SplitFinder {
+ public:
+  virtual ~SplitFinder() = default;
+  SplitFinder() = default;
+  SplitFinder(const SplitFinder&) = delete;
+  SplitFinder& operator=(const SplitFinder&) = delete;
+
+  // The rows the root holds: [0, root_rows()).
+  virtual Index root_rows() const = 0;
+  // The node's summary, and its value (the leaf prediction, value.size() entries).
+  virtual NodeSummary summarize(Index begin, Index end, std::span<Scalar> value) = 0;
+  // Scans feature j over the node; replaces `best` when a split of j with at least
+  // min_leaf_rows rows on each side has a strictly higher score. Returns false when j takes a
+  // single value on the node (a constant feature, which has no split).
+  virtual bool scan_feature(Index begin, Index end, Index j, Index min_leaf_rows, SplitCandidate& best) = 0;
+  // Rearranges the node's rows for the chosen split (Note [Split finders]).
+  virtual void apply_split(Index begin, Index end, const SplitCandidate& split) = 0;
+};
+
+}  // namespace dagml::tree
