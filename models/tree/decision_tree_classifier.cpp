@@ -15,7 +15,7 @@ template class Estimator<DecisionTreeClassifier, DecisionTreeClassifierOptions>;
 
 namespace {
 
-constexpr const char* kName = "DecisionTreeClassifier";
+constexpr const char* kDecisionTreeClassifierName = "DecisionTreeClassifier";
 
 tree::ImpurityKind impurity_kind(ClassificationCriterion c) {
   switch (c) {
@@ -30,17 +30,17 @@ tree::ImpurityKind impurity_kind(ClassificationCriterion c) {
 
 DecisionTreeClassifier::DecisionTreeClassifier(DecisionTreeClassifierOptions options) : DecisionTree(std::move(options)) {
   const auto& o = options_;
-  tree::validate_growth_options(o.growth, kName);
+  tree::validate_growth_options(o.growth, kDecisionTreeClassifierName);
   if (!(o.entropy_base > 1) || !std::isfinite(o.entropy_base))
-    throw ValueError(fmt::format("{}: expected a finite entropy_base > 1, found {}", kName, o.entropy_base));
+    throw ValueError(fmt::format("{}: expected a finite entropy_base > 1, found {}", kDecisionTreeClassifierName, o.entropy_base));
   for (Index k = 0; k < o.class_weights.size(); ++k) {
     if (!(o.class_weights(k) >= 0) || !std::isfinite(o.class_weights(k))) {
       throw ValueError(
-          fmt::format("{}: expected finite class weights ≥ 0, found {} for class {}", kName, o.class_weights(k), k));
+          fmt::format("{}: expected finite class weights ≥ 0, found {} for class {}", kDecisionTreeClassifierName, o.class_weights(k), k));
     }
   }
   if (o.balanced_class_weights && o.class_weights.size() > 0)
-    throw ValueError(fmt::format("{}: expected class_weights or balanced_class_weights, found both", kName));
+    throw ValueError(fmt::format("{}: expected class_weights or balanced_class_weights, found both", kDecisionTreeClassifierName));
 }
 
 tree::Tree DecisionTreeClassifier::grow(const Tensor& X, const Vector& y, const Vector& sample_weight, bool prune,
