@@ -49,6 +49,9 @@ std::pair<Index, Index> covariance_shape(CovarianceType type, Index K, Index d) 
 }
 
 // The factors of `cov`; NumericalError naming the component when one is not positive definite.
+// Note [Singular covariance]: a pivot L_jj² (a variance, for diagonal and spherical) at most
+// d·ε times the largest variance of the mixture counts as zero: a component collapsed onto a
+// subspace then fails here rather than giving log-densities that only rounding keeps finite.
 Tensor factorize(const Tensor& cov, CovarianceType type, Index K, Index d, Scalar reg_covar, const char* who) {
   auto singular = [&](const std::string& which, Scalar pivot) {
     throw NumericalError(fmt::format(
@@ -58,23 +61,28 @@ Tensor factorize(const Tensor& cov, CovarianceType type, Index K, Index d, Scala
         who, which, pivot, reg_covar));
   };
   Tensor factors(cov.rows(), cov.cols());
-  if (type == CovarianceType::Full || type == CovarianceType::Tied) {
+  const bool square = type == CovarianceType::Full || type == CovarianceType::Tied;
+  Scalar largest = 0;
+  for (Index b = 0; b < (square ? cov.rows() / d : 1); ++b)
+    largest = std::max(largest, square ? cov.middleRows(b * d, d).diagonal().maxCoeff() : cov.maxCoeff());
+  const Scalar zero = static_cast<Scalar>(d) * std::numeric_limits<Scalar>::epsilon() * largest;
+  if (square) {
     const Index blocks = type == CovarianceType::Full ? K : 1;
     for (Index k = 0; k < blocks; ++k) {
       const Eigen::MatrixXd block = cov.middleRows(k * d, d);
       const Eigen::LLT<Eigen::MatrixXd> llt(block);
       const Eigen::MatrixXd L = llt.matrixL();
-      if (llt.info() != Eigen::Success || !(L.diagonal().minCoeff() > 0) || !L.allFinite()) {
+      if (llt.info() != Eigen::Success || !L.allFinite() || !(L.diagonal().array().square().minCoeff() > zero)) {
         singular(type == CovarianceType::Tied ? std::string("the shared (tied) covariance")
                                               : fmt::format("the covariance of component {}", k),
-                 llt.info() == Eigen::Success ? L.diagonal().minCoeff() : block.diagonal().minCoeff());
+                 llt.info() == Eigen::Success ? L.diagonal().array().square().minCoeff() : block.diagonal().minCoeff());
       }
       factors.middleRows(k * d, d) = L;
     }
   } else {
     for (Index k = 0; k < cov.rows(); ++k) {
       const Scalar smallest = cov.row(k).minCoeff();
-      if (!(smallest > 0) || !cov.row(k).allFinite())
+      if (!(smallest > zero) || !cov.row(k).allFinite())
         singular(fmt::format("the covariance of component {}", k), smallest);
     }
     factors = cov.cwiseSqrt();

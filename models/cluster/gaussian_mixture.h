@@ -117,8 +117,9 @@ class GaussianMixture : public Estimator<GaussianMixture, GaussianMixtureOptions
 
   // X n×d finite with at least K distinct rows (ValueError otherwise; ShapeError for given means
   // or covariances of another width). NumericalError naming the component when a covariance is
-  // not positive definite (then a larger reg_covar fixes it), or when the log-likelihood becomes
-  // NaN or infinite.
+  // not positive definite — a pivot or variance at most d·ε times the mixture's largest variance
+  // (Note [Singular covariance] in the .cpp) — saying that a larger reg_covar fixes it, or when
+  // the log-likelihood becomes NaN or infinite.
   GaussianMixture& fit(const Tensor& X, const CallbackList& callbacks = {});
   Vector fit_predict(const Tensor& X, const CallbackList& callbacks = {});
 

@@ -149,6 +149,7 @@ PCA& PCA::fit(const Tensor& X) {
   } else {
     noise_variance_ = lambda.segment(k, m - k).mean();
   }
+  if (noise_variance_ <= zero) noise_variance_ = 0;  // the discarded directions have no variance (k = r)
   solver_used_ = solver;
   set_fitted(d);
   return *this;
@@ -179,13 +180,11 @@ Vector PCA::score_samples(const Tensor& X) const {
   check_input(X);
   const Index d = components_.cols(), k = components_.rows();
   const Scalar sigma2 = noise_variance_;
-  const Scalar zero = static_cast<Scalar>(d) * std::numeric_limits<Scalar>::epsilon() * explained_variance_(0);
-  if (k < d && !(sigma2 > zero)) {
+  if (k < d && !(sigma2 > 0)) {
     throw NumericalError(fmt::format(
         "PCA::score_samples: the probabilistic PCA covariance is singular: {} of {} directions are kept and the "
-        "noise variance of the others is {:.3g}, which is zero (the data have rank {}); fit with num_components < {} "
-        "for a density",
-        k, d, sigma2, k, k));
+        "others have no variance (the data have rank {}); fit with num_components < {} for a density",
+        k, d, k, k));
   }
   // Note: only the eigen-structure of C is used (see the header).
   const Vector kept = explained_variance_.cwiseMax(sigma2);

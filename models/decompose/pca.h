@@ -15,7 +15,8 @@
 // score_samples is the log-density of the probabilistic PCA model (Tipping & Bishop 1999; notes
 // 000 §3.1 gives the model x ~ N(μ, ΛΛᵀ + σ²I), no fit) at its maximum-likelihood solution for the
 // kept components, as scikit-learn's PCA.score_samples:
-//   σ² = mean of the discarded eigenvalues λ_{k+1..min(n,d)}   (the noise variance; 0 if none)
+//   σ² = mean of the discarded eigenvalues λ_{k+1..min(n,d)}   (the noise variance; 0 if none, or
+//        if they all count as zero by Note [PCA rank])
 //   C  = V_k diag(max(λ_j, σ²)) V_kᵀ + σ² (I − V_k V_kᵀ)
 //   log p(x) = −½ [ d log 2π + Σ_j log max(λ_j, σ²) + (d − k) log σ²
 //                   + Σ_j z_j² / max(λ_j, σ²) + (‖x − x̄‖² − Σ_j z_j²) / σ² ],   z = V_kᵀ (x − x̄)

@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <Eigen/Cholesky>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -100,7 +101,7 @@ TEST(PCA, MatchesScikitLearnFullSolverOnIrisWineAndDigits) {
   for (const SklearnCase& c : sklearn_cases()) {
     const Tensor X = features(c.name);
     for (PCASolver solver : {PCASolver::FullSvd, PCASolver::CovarianceEigen}) {
-      SCOPED_TRACE(std::string(c.name) + " " + enum_name(solver));
+      SCOPED_TRACE(std::string(c.name) + " " + std::string(enum_name(solver)));
       PCA pca({.num_components = c.k, .solver = solver});
       pca.fit(X);
       const Index k = pca.num_components();
