@@ -8,8 +8,7 @@
 
 namespace dagml {
 
-Result expectation_maximization(EmModel& model, const EmOptions& options, CallbackRunner& session,
-                                EmReport* report) {
+Result expectation_maximization(EmModel& model, const EmOptions& options, CallbackRunner& session, EmReport* report) {
   IterationLoop loop({.max_iterations = options.max_iterations, .gradient_tolerance = 0}, session);
   EmReport found;
   Scalar ell = model.e_step();
@@ -45,9 +44,9 @@ Result expectation_maximization(EmModel& model, const EmOptions& options, Callba
   result.evaluations = loop.iteration() + 1;  // E-steps
   result = loop.finish(std::move(result));
   if (found.decreases > 0) {
-    result.message += fmt::format(
-        "; the log-likelihood decreased at {} iteration{} (by up to {:.3g} per sample), beyond rounding",
-        found.decreases, found.decreases == 1 ? "" : "s", found.largest_decrease);
+    result.message +=
+        fmt::format("; the log-likelihood decreased at {} iteration{} (by up to {:.3g} per sample), beyond rounding",
+                    found.decreases, found.decreases == 1 ? "" : "s", found.largest_decrease);
   }
   if (report != nullptr) *report = found;
   return result;

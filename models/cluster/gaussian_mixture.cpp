@@ -40,10 +40,14 @@ struct Params {
 // The shape of covariances() for K components of dimension d.
 std::pair<Index, Index> covariance_shape(CovarianceType type, Index K, Index d) {
   switch (type) {
-    case CovarianceType::Full: return {K * d, d};
-    case CovarianceType::Tied: return {d, d};
-    case CovarianceType::Diagonal: return {K, d};
-    case CovarianceType::Spherical: return {K, 1};
+    case CovarianceType::Full:
+      return {K * d, d};
+    case CovarianceType::Tied:
+      return {d, d};
+    case CovarianceType::Diagonal:
+      return {K, d};
+    case CovarianceType::Spherical:
+      return {K, 1};
   }
   return {0, 0};
 }
@@ -97,10 +101,18 @@ Tensor mixture_log_joint(const Tensor& X, const Params& p, CovarianceType type) 
   for (Index k = 0; k < K; ++k) {
     Scalar half_log_det = 0;
     switch (type) {
-      case CovarianceType::Full: half_log_det = p.factors.middleRows(k * d, d).diagonal().array().log().sum(); break;
-      case CovarianceType::Tied: half_log_det = p.factors.diagonal().array().log().sum(); break;
-      case CovarianceType::Diagonal: half_log_det = p.factors.row(k).array().log().sum(); break;
-      case CovarianceType::Spherical: half_log_det = static_cast<Scalar>(d) * std::log(p.factors(k, 0)); break;
+      case CovarianceType::Full:
+        half_log_det = p.factors.middleRows(k * d, d).diagonal().array().log().sum();
+        break;
+      case CovarianceType::Tied:
+        half_log_det = p.factors.diagonal().array().log().sum();
+        break;
+      case CovarianceType::Diagonal:
+        half_log_det = p.factors.row(k).array().log().sum();
+        break;
+      case CovarianceType::Spherical:
+        half_log_det = static_cast<Scalar>(d) * std::log(p.factors(k, 0));
+        break;
     }
     log_norm(k) = std::log(p.weights(k)) - 0.5 * static_cast<Scalar>(d) * kLog2Pi - half_log_det;
   }
@@ -153,23 +165,31 @@ Params maximization_step(const Tensor& X, const Tensor& R, CovarianceType type, 
   tbb::parallel_for(Index{0}, K, [&](Index k) {
     const Tensor D = X.rowwise() - p.means.row(k);
     const Tensor weighted = D.array().colwise() * R.col(k).array();
-    scatter[static_cast<std::size_t>(k)] =
-        type == CovarianceType::Full || type == CovarianceType::Tied
-            ? Tensor(weighted.transpose() * D)
-            : Tensor((weighted.array() * D.array()).colwise().sum());
+    scatter[static_cast<std::size_t>(k)] = type == CovarianceType::Full || type == CovarianceType::Tied
+                                               ? Tensor(weighted.transpose() * D)
+                                               : Tensor((weighted.array() * D.array()).colwise().sum());
   });
   for (Index k = 0; k < K; ++k) {
     const Tensor& S = scatter[static_cast<std::size_t>(k)];
     switch (type) {
-      case CovarianceType::Full: p.covariances.middleRows(k * d, d) = S / nk(k); break;
-      case CovarianceType::Tied: p.covariances += S; break;  // in component order
-      case CovarianceType::Diagonal: p.covariances.row(k) = S / nk(k); break;
-      case CovarianceType::Spherical: p.covariances(k, 0) = S.mean() / nk(k); break;
+      case CovarianceType::Full:
+        p.covariances.middleRows(k * d, d) = S / nk(k);
+        break;
+      case CovarianceType::Tied:
+        p.covariances += S;  // summed in component order
+        break;
+      case CovarianceType::Diagonal:
+        p.covariances.row(k) = S / nk(k);
+        break;
+      case CovarianceType::Spherical:
+        p.covariances(k, 0) = S.mean() / nk(k);
+        break;
     }
   }
   if (type == CovarianceType::Tied) p.covariances /= nk.sum();
   if (type == CovarianceType::Full || type == CovarianceType::Tied) {
-    for (Index b = 0; b < p.covariances.rows() / d; ++b) p.covariances.middleRows(b * d, d).diagonal().array() += reg_covar;
+    for (Index b = 0; b < p.covariances.rows() / d; ++b)
+      p.covariances.middleRows(b * d, d).diagonal().array() += reg_covar;
   } else {
     p.covariances.array() += reg_covar;
   }
@@ -243,23 +263,26 @@ GaussianMixture::GaussianMixture(GaussianMixtureOptions options) : Estimator(std
   if (!(o.tolerance >= 0)) throw ValueError(fmt::format("{}: expected tolerance ≥ 0, found {}", kName, o.tolerance));
   if (o.init != MixtureInit::Given) {
     if (o.initial_means.size() > 0 || o.initial_weights.size() > 0 || o.initial_covariances.size() > 0)
-      throw ValueError(fmt::format("{}: initial_means, initial_weights and initial_covariances are for init = given; "
-                                   "expected none with init = {}",
-                                   kName, enum_name(o.init)));
+      throw ValueError(
+          fmt::format("{}: initial_means, initial_weights and initial_covariances are for init = given; "
+                      "expected none with init = {}",
+                      kName, enum_name(o.init)));
     return;
   }
   if (o.initial_means.rows() != K || o.initial_means.cols() < 1)
     throw ValueError(fmt::format("{}: init = given needs initial_means with num_components = {} rows, found {}×{}",
                                  kName, K, o.initial_means.rows(), o.initial_means.cols()));
-  if (o.num_init != 1) throw ValueError(fmt::format("{}: init = given runs once; expected num_init = 1, found {}", kName, o.num_init));
+  if (o.num_init != 1)
+    throw ValueError(fmt::format("{}: init = given runs once; expected num_init = 1, found {}", kName, o.num_init));
   check_finite(o.initial_means, kName);
   if (o.initial_weights.size() > 0) {
     check_finite(o.initial_weights, kName);
     if (o.initial_weights.size() != K || !(o.initial_weights.minCoeff() > 0) ||
         std::abs(o.initial_weights.sum() - 1) > 1e-10)
-      throw ValueError(fmt::format("{}: expected initial_weights of {} positive numbers summing to 1, found {} "
-                                   "summing to {}",
-                                   kName, K, o.initial_weights.size(), o.initial_weights.sum()));
+      throw ValueError(
+          fmt::format("{}: expected initial_weights of {} positive numbers summing to 1, found {} "
+                      "summing to {}",
+                      kName, K, o.initial_weights.size(), o.initial_weights.sum()));
   }
   if (o.initial_covariances.size() > 0) {
     const Index d = o.initial_means.cols();
@@ -286,8 +309,8 @@ GaussianMixture& GaussianMixture::fit(const Tensor& X, const CallbackList& callb
   if (n < K) throw ValueError(fmt::format("{}: expected at least num_components = {} samples, found {}", who, K, n));
   const Index distinct = distinct_rows(X, K);
   if (distinct < K)
-    throw ValueError(fmt::format("{}: expected at least num_components = {} distinct points, found {}", who, K,
-                                 distinct));
+    throw ValueError(
+        fmt::format("{}: expected at least num_components = {} distinct points, found {}", who, K, distinct));
   if (o.init == MixtureInit::Given) check_columns(o.initial_means, d, who);
 
   // θ_0 of restart r (see the header).
@@ -304,7 +327,8 @@ GaussianMixture& GaussianMixture::fit(const Tensor& X, const CallbackList& callb
         R.array().colwise() /= R.rowwise().sum().array();
         return maximization_step(X, R, type, o.reg_covar, who);
       }
-      case MixtureInit::Given: break;
+      case MixtureInit::Given:
+        break;
     }
     Vector labels, dist;
     assign_to_centers(X, o.initial_means, labels, dist);
@@ -327,8 +351,8 @@ GaussianMixture& GaussianMixture::fit(const Tensor& X, const CallbackList& callb
     Params p = initial(r);
     MixtureEm em(X, type, o.reg_covar, p, who);
     EmReport report;
-    Result result = expectation_maximization(em, {.max_iterations = o.max_iterations, .tolerance = o.tolerance},
-                                             session, &report);
+    Result result =
+        expectation_maximization(em, {.max_iterations = o.max_iterations, .tolerance = o.tolerance}, session, &report);
     if (result.status == Status::NumericalFailure) throw NumericalError(fmt::format("{}: {}", who, result.message));
     if (r == 0 || -result.value > -best_result.value) {
       best = std::move(p);
@@ -403,10 +427,18 @@ Index GaussianMixture::num_parameters() const {
   const Index K = fitted_value(means_).rows(), d = means_.cols();
   Index covariance = 0;
   switch (options_.covariance_type) {
-    case CovarianceType::Full: covariance = K * d * (d + 1) / 2; break;
-    case CovarianceType::Tied: covariance = d * (d + 1) / 2; break;
-    case CovarianceType::Diagonal: covariance = K * d; break;
-    case CovarianceType::Spherical: covariance = K; break;
+    case CovarianceType::Full:
+      covariance = K * d * (d + 1) / 2;
+      break;
+    case CovarianceType::Tied:
+      covariance = d * (d + 1) / 2;
+      break;
+    case CovarianceType::Diagonal:
+      covariance = K * d;
+      break;
+    case CovarianceType::Spherical:
+      covariance = K;
+      break;
   }
   return (K - 1) + K * d + covariance;
 }
@@ -425,10 +457,14 @@ Tensor GaussianMixture::covariance(Index k) const {
   if (k < 0 || k >= K)
     throw ValueError(fmt::format("GaussianMixture::covariance: expected 0 ≤ k < {}, found {}", K, k));
   switch (options_.covariance_type) {
-    case CovarianceType::Full: return covariances_.middleRows(k * d, d);
-    case CovarianceType::Tied: return covariances_;
-    case CovarianceType::Diagonal: return Tensor(covariances_.row(k).transpose().asDiagonal());
-    case CovarianceType::Spherical: return covariances_(k, 0) * Tensor::Identity(d, d);
+    case CovarianceType::Full:
+      return covariances_.middleRows(k * d, d);
+    case CovarianceType::Tied:
+      return covariances_;
+    case CovarianceType::Diagonal:
+      return Tensor(covariances_.row(k).transpose().asDiagonal());
+    case CovarianceType::Spherical:
+      return covariances_(k, 0) * Tensor::Identity(d, d);
   }
   return {};
 }
@@ -453,9 +489,15 @@ MixtureSample GaussianMixture::sample(Index n, std::uint64_t seed) const {
       case CovarianceType::Full:
         x = factors_.middleRows(k * d, d).triangularView<Eigen::Lower>() * z;
         break;
-      case CovarianceType::Tied: x = factors_.triangularView<Eigen::Lower>() * z; break;
-      case CovarianceType::Diagonal: x = factors_.row(k).transpose().cwiseProduct(z); break;
-      case CovarianceType::Spherical: x = factors_(k, 0) * z; break;
+      case CovarianceType::Tied:
+        x = factors_.triangularView<Eigen::Lower>() * z;
+        break;
+      case CovarianceType::Diagonal:
+        x = factors_.row(k).transpose().cwiseProduct(z);
+        break;
+      case CovarianceType::Spherical:
+        x = factors_(k, 0) * z;
+        break;
     }
     out.X.row(i) = means_.row(k) + x.transpose();
     out.labels(i) = static_cast<Scalar>(k);

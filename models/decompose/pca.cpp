@@ -69,21 +69,23 @@ PCA::PCA(PCAOptions options) : Estimator(std::move(options)) {
   if (o.num_components < 0)
     throw ValueError(fmt::format("{}: expected num_components ≥ 0, found {}", kName, o.num_components));
   if (!(o.variance_fraction == 0 || (o.variance_fraction > 0 && o.variance_fraction < 1)))
-    throw ValueError(fmt::format("{}: expected variance_fraction 0 (off) or in (0, 1), found {}", kName,
-                                 o.variance_fraction));
+    throw ValueError(
+        fmt::format("{}: expected variance_fraction 0 (off) or in (0, 1), found {}", kName, o.variance_fraction));
   if (o.variance_fraction > 0 && o.num_components != 0)
-    throw ValueError(fmt::format("{}: expected num_components = 0 with a variance_fraction (one or the other), "
-                                 "found num_components = {}",
-                                 kName, o.num_components));
+    throw ValueError(
+        fmt::format("{}: expected num_components = 0 with a variance_fraction (one or the other), "
+                    "found num_components = {}",
+                    kName, o.num_components));
   if (o.solver == PCASolver::Randomized && o.num_components == 0)
-    throw ValueError(fmt::format("{}: the randomized solver computes a given number of components; expected "
-                                 "num_components ≥ 1, found 0{}",
-                                 kName, o.variance_fraction > 0 ? " (and a variance_fraction, which it cannot use)" : ""));
+    throw ValueError(
+        fmt::format("{}: the randomized solver computes a given number of components; expected "
+                    "num_components ≥ 1, found 0{}",
+                    kName, o.variance_fraction > 0 ? " (and a variance_fraction, which it cannot use)" : ""));
   if (o.num_oversamples < 0)
     throw ValueError(fmt::format("{}: expected num_oversamples ≥ 0, found {}", kName, o.num_oversamples));
   if (o.num_power_iterations < -1)
-    throw ValueError(fmt::format("{}: expected num_power_iterations ≥ 0 (or −1: auto), found {}", kName,
-                                 o.num_power_iterations));
+    throw ValueError(
+        fmt::format("{}: expected num_power_iterations ≥ 0 (or −1: auto), found {}", kName, o.num_power_iterations));
 }
 
 PCA& PCA::fit(const Tensor& X) {
@@ -97,15 +99,13 @@ PCA& PCA::fit(const Tensor& X) {
   const Vector mean = X.colwise().mean().transpose();
   const Tensor Xc = X.rowwise() - mean.transpose();
   const Scalar total = Xc.squaredNorm() / static_cast<Scalar>(n - 1);  // tr(S)
-  if (!(total > 0))
-    throw ValueError(fmt::format("{}: expected data of non-zero variance, found every row equal", who));
+  if (!(total > 0)) throw ValueError(fmt::format("{}: expected data of non-zero variance, found every row equal", who));
   const PCASolver solver = choose_solver(o, n, d);
 
   Spectrum spectrum;
   if (solver == PCASolver::Randomized) {
     const Index k = o.num_components;
-    const Index iterations =
-        o.num_power_iterations >= 0 ? o.num_power_iterations : (10 * k < m ? Index{7} : Index{4});
+    const Index iterations = o.num_power_iterations >= 0 ? o.num_power_iterations : (10 * k < m ? Index{7} : Index{4});
     RandomizedSvd r = randomized_svd(Xc, k, o.num_oversamples, iterations, o.seed, who);
     spectrum = {std::move(r.v), r.s.array().square() / static_cast<Scalar>(n - 1)};
   } else {
@@ -169,9 +169,9 @@ Tensor PCA::inverse_transform(const Tensor& Z) const {
   const char* who = "PCA::inverse_transform";
   check_columns(Z, components_.rows(), who);
   check_finite(Z, who);
-  Tensor X = options_.whiten ? Tensor((Z.array().rowwise() * explained_variance_.transpose().array().sqrt()).matrix() *
-                                      components_)
-                             : Tensor(Z * components_);
+  Tensor X = options_.whiten
+                 ? Tensor((Z.array().rowwise() * explained_variance_.transpose().array().sqrt()).matrix() * components_)
+                 : Tensor(Z * components_);
   X.rowwise() += mean_.transpose();
   return X;
 }

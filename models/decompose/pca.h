@@ -74,9 +74,9 @@ struct PCAOptions {
   Scalar variance_fraction = 0;  // 0 (off) or in (0, 1); then num_components must be 0
   bool whiten = false;
   PCASolver solver = PCASolver::Auto;
-  Index num_oversamples = 10;        // randomized: sketch width k + num_oversamples
-  Index num_power_iterations = -1;   // randomized: ≥ 0, or −1: 7 if k < min(n, d)/10, else 4
-  std::uint64_t seed = 0;            // randomized: the Gaussian sketch
+  Index num_oversamples = 10;       // randomized: sketch width k + num_oversamples
+  Index num_power_iterations = -1;  // randomized: ≥ 0, or −1: 7 if k < min(n, d)/10, else 4
+  std::uint64_t seed = 0;           // randomized: the Gaussian sketch
 
   template <class V>
   void visit(V&& v) {
@@ -114,14 +114,14 @@ class PCA : public Estimator<PCA, PCAOptions> {
   Vector score_samples(const Tensor& X) const;
   Scalar score(const Tensor& X) const;  // the mean of score_samples
 
-  const Tensor& components() const { return fitted_value(components_); }  // k×d, orthonormal rows
-  const Vector& explained_variance() const { return fitted_value(explained_variance_); }              // λ_1..λ_k
+  const Tensor& components() const { return fitted_value(components_); }                  // k×d, orthonormal rows
+  const Vector& explained_variance() const { return fitted_value(explained_variance_); }  // λ_1..λ_k
   const Vector& explained_variance_ratio() const { return fitted_value(explained_variance_ratio_); }  // λ_j / tr(S)
   const Vector& singular_values() const { return fitted_value(singular_values_); }  // σ_j = √((n − 1) λ_j)
   const Vector& mean() const { return fitted_value(mean_); }                        // x̄, length d
   Scalar noise_variance() const { return fitted_value(noise_variance_); }           // σ²
-  Index num_components() const { return fitted_value(components_).rows(); }        // k
-  PCASolver solver_used() const { return fitted_value(solver_used_); }             // never Auto once fitted
+  Index num_components() const { return fitted_value(components_).rows(); }         // k
+  PCASolver solver_used() const { return fitted_value(solver_used_); }              // never Auto once fitted
 
   // Everything above. A loaded model must have k×d finite components with 1 ≤ k ≤ d, the vectors
   // of length k (d for the mean), finite and positive variances, a finite noise variance ≥ 0 and a

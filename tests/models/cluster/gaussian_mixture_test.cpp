@@ -223,8 +223,8 @@ TEST(GaussianMixture, MatchesScikitLearnOnIrisForEveryCovarianceType) {
   m0 << X.row(0), X.row(50), X.row(100);
   for (const IrisReference& c : iris_references()) {
     SCOPED_TRACE(enum_name(c.type));
-    GaussianMixture gm({.num_components = 3, .covariance_type = c.type, .init = MixtureInit::Given,
-                        .initial_means = m0});
+    GaussianMixture gm(
+        {.num_components = 3, .covariance_type = c.type, .init = MixtureInit::Given, .initial_means = m0});
     gm.fit(X);
     EXPECT_TRUE(gm.converged());
     EXPECT_EQ(gm.fit_result().status, Status::ValueTolerance);
@@ -242,8 +242,12 @@ TEST(GaussianMixture, MatchesScikitLearnOnIrisForEveryCovarianceType) {
       EXPECT_LE(gm.fit_result().history[t], gm.fit_result().history[t - 1]) << t;
     // A fixed budget: after 5 iterations the means of scikit-learn's max_iter=5, and ℓ after 4
     // iterations its lower_bound_.
-    GaussianMixture five({.num_components = 3, .covariance_type = c.type, .init = MixtureInit::Given,
-                          .initial_means = m0, .max_iterations = 5, .tolerance = 0});
+    GaussianMixture five({.num_components = 3,
+                          .covariance_type = c.type,
+                          .init = MixtureInit::Given,
+                          .initial_means = m0,
+                          .max_iterations = 5,
+                          .tolerance = 0});
     five.fit(X);
     EXPECT_FALSE(five.converged());
     EXPECT_EQ(five.num_iter(), 5);
@@ -276,8 +280,9 @@ TEST(GaussianMixture, PredictionsAreConsistent) {
   const Eigen::MatrixXd S = single.covariance(0);
   const Eigen::LLT<Eigen::MatrixXd> llt(S);
   const Eigen::VectorXd x = X.row(9).transpose() - single.means().row(0).transpose();
-  const Scalar direct = -0.5 * (4 * std::log(2 * M_PI) + 2 * Eigen::MatrixXd(llt.matrixL()).diagonal().array().log().sum() +
-                                x.dot(llt.solve(x)));
+  const Scalar direct =
+      -0.5 * (4 * std::log(2 * M_PI) + 2 * Eigen::MatrixXd(llt.matrixL()).diagonal().array().log().sum() +
+              x.dot(llt.solve(x)));
   EXPECT_NEAR(single.score_samples(X.row(9))(0), direct, 1e-12);
   // One component: the maximum-likelihood Gaussian (1/n covariance) plus reg_covar, in one iteration.
   const Tensor centred = X.rowwise() - X.colwise().mean();
@@ -372,8 +377,11 @@ TEST(GaussianMixture, BadInputIsATypedErrorThatNamesTheFix) {
   EXPECT_THAT([&] { GaussianMixture({.num_components = 2, .reg_covar = 0}).fit(flat); },
               ::testing::ThrowsMessage<NumericalError>(
                   ::testing::AllOf(HasSubstr("component 0"), HasSubstr("a larger reg_covar (now 0) fixes it"))));
-  EXPECT_THAT([&] { GaussianMixture({.num_components = 2, .covariance_type = CovarianceType::Tied, .reg_covar = 0}).fit(flat); },
-              ::testing::ThrowsMessage<NumericalError>(HasSubstr("shared (tied) covariance")));
+  EXPECT_THAT(
+      [&] {
+        GaussianMixture({.num_components = 2, .covariance_type = CovarianceType::Tied, .reg_covar = 0}).fit(flat);
+      },
+      ::testing::ThrowsMessage<NumericalError>(HasSubstr("shared (tied) covariance")));
   EXPECT_NO_THROW(GaussianMixture({.num_components = 2}).fit(flat));  // the default reg_covar fixes it
   Tensor nan = X;
   nan(3, 1) = std::numeric_limits<Scalar>::quiet_NaN();
@@ -384,18 +392,27 @@ TEST(GaussianMixture, BadInputIsATypedErrorThatNamesTheFix) {
   EXPECT_THROW(GaussianMixture({.max_iterations = -1}), ValueError);
   EXPECT_THROW(GaussianMixture({.num_components = 2, .init = MixtureInit::Given}), ValueError);
   EXPECT_THROW(GaussianMixture({.num_components = 1, .initial_means = Tensor::Zero(1, 4)}), ValueError);
-  EXPECT_THROW(GaussianMixture({.num_components = 2, .init = MixtureInit::Given, .initial_means = Tensor::Zero(2, 4),
+  EXPECT_THROW(GaussianMixture({.num_components = 2,
+                                .init = MixtureInit::Given,
+                                .initial_means = Tensor::Zero(2, 4),
                                 .initial_weights = Vector::Constant(2, 0.3)}),
                ValueError);
-  EXPECT_THAT([] { GaussianMixture({.num_components = 2, .init = MixtureInit::Given, .initial_means = Tensor::Zero(2, 1),
-                                   .initial_covariances = column({1, -1})}); },
-              ::testing::ThrowsMessage<ValueError>(HasSubstr("component 1")));
-  EXPECT_THROW(GaussianMixture({.num_components = 2, .init = MixtureInit::Given, .initial_means = Tensor::Zero(2, 1),
+  EXPECT_THAT(
+      [] {
+        GaussianMixture({.num_components = 2,
+                         .init = MixtureInit::Given,
+                         .initial_means = Tensor::Zero(2, 1),
+                         .initial_covariances = column({1, -1})});
+      },
+      ::testing::ThrowsMessage<ValueError>(HasSubstr("component 1")));
+  EXPECT_THROW(GaussianMixture({.num_components = 2,
+                                .init = MixtureInit::Given,
+                                .initial_means = Tensor::Zero(2, 1),
                                 .initial_covariances = column({1, 1, 1})}),
                ValueError);
-  EXPECT_THROW(GaussianMixture({.num_components = 2, .init = MixtureInit::Given, .initial_means = Tensor::Zero(2, 3)})
-                   .fit(X),
-               ShapeError);
+  EXPECT_THROW(
+      GaussianMixture({.num_components = 2, .init = MixtureInit::Given, .initial_means = Tensor::Zero(2, 3)}).fit(X),
+      ShapeError);
   GaussianMixture gm;
   EXPECT_THROW(gm.predict(X), NotFittedError);
   EXPECT_THROW(gm.sample(3), NotFittedError);

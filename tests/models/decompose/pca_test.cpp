@@ -130,13 +130,14 @@ TEST(PCA, ScoreIsTheProbabilisticPcaLogLikelihood) {
   // Independently: the Gaussian density with C = Wᵀ diag(λ − σ²) W + σ² I, formed and factorised.
   const Index d = X.cols();
   const Tensor& W = pca.components();
-  Eigen::MatrixXd C = W.transpose() *
-                          (pca.explained_variance().array() - pca.noise_variance()).matrix().asDiagonal() * W +
-                      pca.noise_variance() * Eigen::MatrixXd::Identity(d, d);
+  Eigen::MatrixXd C =
+      W.transpose() * (pca.explained_variance().array() - pca.noise_variance()).matrix().asDiagonal() * W +
+      pca.noise_variance() * Eigen::MatrixXd::Identity(d, d);
   const Eigen::LLT<Eigen::MatrixXd> llt(C);
   const Eigen::VectorXd x = (X.row(7).transpose() - pca.mean());
-  const Scalar direct = -0.5 * (d * std::log(2 * M_PI) + 2 * Eigen::MatrixXd(llt.matrixL()).diagonal().array().log().sum() +
-                                x.dot(llt.solve(x)));
+  const Scalar direct =
+      -0.5 * (d * std::log(2 * M_PI) + 2 * Eigen::MatrixXd(llt.matrixL()).diagonal().array().log().sum() +
+              x.dot(llt.solve(x)));
   EXPECT_NEAR(pca.score_samples(X.row(7))(0), direct, 1e-12);
   // The model does not depend on whitening.
   PCA white({.num_components = 2, .whiten = true, .solver = PCASolver::FullSvd});
