@@ -3,9 +3,16 @@
 // entry is positive, which makes the outputs (locally) functions of the input.
 #pragma once
 
+#include <Eigen/Core>
+
 #include "graph/op.h"
 
 namespace dagml {
+
+// The sign convention of these decompositions: s_j = ±1 such that s_j times column j of
+// `vectors` has its largest-magnitude entry positive (the first such entry on ties; +1 for a zero
+// column). Shared with the estimators that decompose without a graph (models/decompose/pca.h).
+Eigen::VectorXd sign_convention(const Eigen::Ref<const Eigen::MatrixXd>& vectors);
 
 struct SymmetricEigen {
   Var values;   // n×1, ascending

@@ -1,5 +1,5 @@
 // Literal tensors and special values for the tests: rows({{1, 2}, {3, 4}}) is a 2×2 tensor,
-// vec({1, 2}) a vector.
+// column({1, 2}) a 2×1 tensor, vec({1, 2}) a vector.
 #pragma once
 
 #include <initializer_list>
@@ -21,6 +21,14 @@ inline Tensor rows(std::initializer_list<std::initializer_list<double>> r) {
     for (double v : row) t(i, j++) = v;
     ++i;
   }
+  return t;
+}
+
+// An n×1 tensor: one column, one sample per row.
+inline Tensor column(std::initializer_list<double> v) {
+  Tensor t(static_cast<Index>(v.size()), 1);
+  Index i = 0;
+  for (double x : v) t(i++, 0) = x;
   return t;
 }
 

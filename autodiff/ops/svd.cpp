@@ -22,14 +22,9 @@ class ThinSvdOp final : public Op {
     const Index m = a.in[0]->rows(), n = a.in[0]->cols();
     const Eigen::JacobiSVD<Eigen::MatrixXd> svd(Eigen::MatrixXd(*a.in[0]), Eigen::ComputeThinU | Eigen::ComputeThinV);
     Eigen::MatrixXd u = svd.matrixU(), v = svd.matrixV();
-    for (Index j = 0; j < u.cols(); ++j) {
-      Index r = 0;
-      u.col(j).cwiseAbs().maxCoeff(&r);
-      if (u(r, j) < 0) {
-        u.col(j) *= -1;
-        v.col(j) *= -1;
-      }
-    }
+    const Eigen::VectorXd signs = sign_convention(u);
+    u *= signs.asDiagonal();
+    v *= signs.asDiagonal();
     a.out.topRows(m) = u;
     a.out.row(m) = svd.singularValues().transpose();
     a.out.bottomRows(n) = v;

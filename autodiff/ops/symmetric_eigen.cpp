@@ -7,16 +7,18 @@
 #include "graph/graph.h"
 
 namespace dagml {
-namespace {
 
-// Flips each column so that its largest-magnitude entry is positive.
-void fix_signs(Eigen::MatrixXd& vectors) {
+Eigen::VectorXd sign_convention(const Eigen::Ref<const Eigen::MatrixXd>& vectors) {
+  Eigen::VectorXd signs = Eigen::VectorXd::Ones(vectors.cols());
   for (Index j = 0; j < vectors.cols(); ++j) {
     Index r = 0;
     vectors.col(j).cwiseAbs().maxCoeff(&r);
-    if (vectors(r, j) < 0) vectors.col(j) *= -1;
+    if (vectors(r, j) < 0) signs(j) = -1;
   }
+  return signs;
 }
+
+namespace {
 
 // E = [λ | V], n×(n+1): A = V diag(λ) Vᵀ, λ ascending. With Ē = [λ̄ | V̄] and Fᵢⱼ = 1/(λⱼ − λᵢ):
 // Ā = ½ (B + Bᵀ), B = V (diag(λ̄) + F ⊙ (Vᵀ V̄)) Vᵀ.
@@ -31,7 +33,7 @@ class SymmetricEigenOp final : public Op {
     const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(Eigen::MatrixXd(*a.in[0]));
     if (solver.info() != Eigen::Success) throw NumericalError("symmetric_eigen: the eigensolver did not converge");
     Eigen::MatrixXd vectors = solver.eigenvectors();
-    fix_signs(vectors);
+    vectors *= sign_convention(vectors).asDiagonal();
     a.out.col(0) = solver.eigenvalues();
     a.out.rightCols(vectors.cols()) = vectors;
   }

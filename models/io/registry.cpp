@@ -16,10 +16,12 @@
 #include "models/classify/quadratic_discriminant_analysis.h"
 #include "models/classify/rbf_network.h"
 #include "models/classify/svc.h"
+#include "models/cluster/gaussian_mixture.h"
 #include "models/cluster/k_means.h"
 #include "models/data/min_max_scaler.h"
 #include "models/data/polynomial_features.h"
 #include "models/data/standard_scaler.h"
+#include "models/decompose/pca.h"
 #include "models/ensemble/random_forest_classifier.h"
 #include "models/ensemble/random_forest_regressor.h"
 #include "models/io/erased_estimator.h"
@@ -62,6 +64,9 @@ std::vector<EstimatorInfo> build_registry() {
       describe<PolynomialRegression>(Regression, Real, "least squares or ridge on all monomials up to a degree"),
       // models/cluster
       describe<KMeans>(Clustering, Real, "k-means by Lloyd's algorithm from k-means++, random or given centres"),
+      describe<GaussianMixture>(Clustering, Real, "Gaussian mixture by EM: full, tied, diagonal or spherical covariances"),
+      // models/decompose
+      describe<PCA>(Transformation, Real, "principal components by covariance eigen, full or randomized SVD"),
       // models/classify
       describe<GaussianNB>(Classification, Real, "Gaussian naive Bayes: per-class means and variances"),
       describe<MultinomialNB>(Classification, NonNegative, "multinomial naive Bayes for counts, additive smoothing"),

@@ -17,16 +17,12 @@
 #include "models/io/model_file.h"
 #include "optim/callbacks.h"
 #include "optim/stop_after.h"
+#include "literals.h"
 
 namespace dagml {
 namespace {
 
-Tensor column(std::initializer_list<Scalar> v) {
-  Tensor X(static_cast<Index>(v.size()), 1);
-  Index i = 0;
-  for (Scalar x : v) X(i++, 0) = x;
-  return X;
-}
+using testing::column;
 
 TEST(KMeans, Notes004WorkedIterations) {
   // x = [1, 2, 3, 10, 11, 12], K = 2, μ⁽⁰⁾ = (1, 2): iteration 1 gives μ = (1, 7.6), iteration 2

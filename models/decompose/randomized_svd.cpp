@@ -1,0 +1,52 @@
+#include "models/decompose/randomized_svd.h"
+
+#include <fmt/format.h>
+
+#include <Eigen/QR>
+#include <algorithm>
+#include <random>
+
+#include "autodiff/decompositions.h"
+#include "graph/error.h"
+#include "graph/graph.h"
+#include "graph/random.h"
+
+namespace dagml {
+namespace {
+
+// An orthonormal basis of the columns of Y (m×ℓ, ℓ ≤ m): the first ℓ columns of Q in Y = QR.
+Tensor orthonormal_basis(const Tensor& Y) {
+  const Eigen::HouseholderQR<Eigen::MatrixXd> qr{Eigen::MatrixXd(Y)};
+  return qr.householderQ() * Eigen::MatrixXd::Identity(Y.rows(), Y.cols());
+}
+
+}  // namespace
+
+RandomizedSvd randomized_svd(const Tensor& A, Index k, Index oversamples, Index power_iterations, std::uint64_t seed,
+                             const char* who) {
+  const Index m = A.rows(), n = A.cols();
+  if (m < 1 || n < 1) throw ValueError(fmt::format("{}: expected a non-empty matrix, found {}×{}", who, m, n));
+  if (k < 1 || k > std::min(m, n))
+    throw ValueError(fmt::format("{}: expected 1 ≤ k ≤ min(m, n) = {}, found k = {}", who, std::min(m, n), k));
+  if (oversamples < 0 || power_iterations < 0)
+    throw ValueError(fmt::format("{}: expected oversamples ≥ 0 and power_iterations ≥ 0, found {} and {}", who,
+                                 oversamples, power_iterations));
+  const Index l = std::min({k + oversamples, m, n});
+  std::mt19937_64 rng(seed);
+  Tensor omega(n, l);
+  for (Index i = 0; i < omega.size(); ++i) omega.data()[i] = standard_normal(rng);
+  Tensor Q = orthonormal_basis(A * omega);
+  for (Index q = 0; q < power_iterations; ++q) {
+    const Tensor W = orthonormal_basis(A.transpose() * Q);
+    Q = orthonormal_basis(A * W);
+  }
+  Graph g;
+  const ThinSvd small = thin_svd(g.input("B", Tensor(Q.transpose() * A)));
+  RandomizedSvd out;
+  out.u = Q * small.u.value().leftCols(k);
+  out.s = small.s.value().col(0).head(k);
+  out.v = small.v.value().leftCols(k);
+  return out;
+}
+
+}  // namespace dagml
