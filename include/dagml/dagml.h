@@ -109,6 +109,7 @@
 #include "models/linear/ridge.h"
 #include "models/linear/total_least_squares.h"
 #include "models/metrics/classification_metrics.h"
+#include "models/metrics/clustering_metrics.h"
 #include "models/metrics/regression_metrics.h"
 #include "models/metrics/scoring_metrics.h"
 #include "models/nn/activation.h"
