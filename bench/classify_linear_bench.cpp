@@ -69,7 +69,7 @@ void svc_rbf(benchmark::State& state, const std::string& data) {
   const auto kernel = std::make_shared<RbfKernel>(1.0 / (static_cast<Scalar>(w.X_train.cols()) * var));
   Scalar accuracy = 0;
   for (auto _ : state) {
-    SVC m({.C = 1.0, .kernel = kernel, .tol = 1e-3});
+    SVC m({.C = 1.0, .kernel = kernel, .tolerance = 1e-3});
     m.fit(w.X_train, w.y_train);
     accuracy = m.score(w.X_test, w.y_test);
   }
@@ -85,8 +85,11 @@ void logreg_lbfgs(benchmark::State& state, const std::string& data) {
   const Workload& w = workload(data);
   Scalar accuracy = 0;
   for (auto _ : state) {
-    LogisticRegression m(
-        {.C = 1.0, .solver = LogisticSolver::Lbfgs, .tol = 1e-4, .value_tol = 2.220446049250313e-09, .max_iter = 1000});
+    LogisticRegression m({.C = 1.0,
+                          .solver = LogisticSolver::Lbfgs,
+                          .tolerance = 1e-4,
+                          .value_tolerance = 2.220446049250313e-09,
+                          .max_iterations = 1000});
     m.fit(w.X_train, w.y_train);
     accuracy = m.score(w.X_test, w.y_test);
     state.counters["iterations"] = static_cast<double>(m.fit_result().iterations);

@@ -60,8 +60,8 @@ void mlp_epoch(benchmark::State& state) {
   double accuracy = 0;
   for (auto _ : state) {
     MlpClassifier clf(
-        {.architecture = {.hidden = {256, 128}},
-         .training = {.solver = Solver::Adam, .learning_rate = 1e-3, .epochs = 1, .batch_size = 128, .seed = 1}});
+        {.architecture = {.hidden_widths = {256, 128}},
+         .training = {.solver = Solver::Adam, .learning_rate = 1e-3, .num_epochs = 1, .batch_size = 128, .seed = 1}});
     clf.fit(d.X_train, d.y_train);
     state.PauseTiming();
     accuracy = clf.score(d.X_test, d.y_test);
@@ -88,7 +88,7 @@ void cnn_epoch(benchmark::State& state) {
                        .training = {.solver = Solver::Momentum,
                                     .learning_rate = 0.05,
                                     .momentum = 0.9,
-                                    .epochs = 1,
+                                    .num_epochs = 1,
                                     .batch_size = 64,
                                     .seed = 1}});
     cnn.fit(X, y);

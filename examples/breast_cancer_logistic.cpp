@@ -29,14 +29,15 @@ int main(int argc, char** argv) try {
   s.X_train = scaler.fit_transform(s.X_train);
   s.X_test = scaler.transform(s.X_test);
 
-  const LogisticRegressionOptions common{.C = 100.0, .reduction = LossReduction::Mean, .tol = 1e-6, .max_iter = 5000};
+  const LogisticRegressionOptions common{
+      .C = 100.0, .reduction = LossReduction::Mean, .tolerance = 1e-6, .max_iterations = 5000};
   LogisticRegressionOptions newton_options = common;
   newton_options.solver = LogisticSolver::Newton;
   LogisticRegressionOptions gd_options = common;
   gd_options.solver = LogisticSolver::FirstOrder;
-  gd_options.rule = std::make_shared<GradientStep>(GradientStepOptions{.schedule = StepSchedule::constant(0.5)});
+  const auto step = std::make_shared<GradientStep>(GradientStepOptions{.schedule = StepSchedule::constant(0.5)});
 
-  LogisticRegression newton(newton_options), gd(gd_options);
+  LogisticRegression newton(newton_options), gd(gd_options, step);
   newton.fit(s.X_train, s.y_train);
   gd.fit(s.X_train, s.y_train);
   for (const auto* m : {&newton, &gd}) {

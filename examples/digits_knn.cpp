@@ -23,11 +23,11 @@ int main(int argc, char** argv) {
   fmt::print("digits: {} training and {} test images of 8×8 pixels\n", s.X_train.rows(), s.X_test.rows());
   fmt::print("   k   uniform   distance-weighted\n");
   for (Index k : {1, 3, 5, 7}) {
-    KnnClassifier uniform({.k = k}), weighted({.k = k, .weights = NeighborWeights::Distance});
+    KnnClassifier uniform({.num_neighbors = k}), weighted({.num_neighbors = k, .weights = NeighborWeights::Distance});
     fmt::print("{:4}   {:.4f}    {:.4f}\n", k, uniform.fit(s.X_train, s.y_train).score(s.X_test, s.y_test),
                weighted.fit(s.X_train, s.y_train).score(s.X_test, s.y_test));
   }
-  KnnClassifier knn({.k = 3});
+  KnnClassifier knn({.num_neighbors = 3});
   knn.fit(s.X_train, s.y_train);
   const Vector predicted = knn.predict(s.X_test);
   const Tensor C = confusion_matrix(s.y_test, predicted, 10);

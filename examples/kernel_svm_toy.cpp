@@ -37,7 +37,7 @@ int main(int argc, char** argv) try {
     X(i, 1) = (lower ? 0.5 - std::sin(t) : std::sin(t)) + noise();
     y(i) = lower ? 1 : 0;
   }
-  SVC svm({.C = 10.0, .kernel = std::make_shared<RbfKernel>(2.0), .tol = 1e-4});
+  SVC svm({.C = 10.0, .kernel = std::make_shared<RbfKernel>(2.0), .tolerance = 1e-4});
   svm.fit(X, y);
   fmt::print("kernel {}: {} support vectors ({} + {}), training accuracy {:.3f}, SMO {} iterations{}\n",
              svm.kernel_name(), svm.support().size(), svm.num_support()[0], svm.num_support()[1], svm.score(X, y),

@@ -25,10 +25,11 @@ int main(int argc, char** argv) {
   fmt::print("{}: {} training images of {}×{}\n", data.name, data.X_train.rows(), side, side);
 
   // Deep autoencoder d → 256 → 32 → 256 → d, Bernoulli reconstruction (pixels in [0, 1]).
-  Autoencoder ae({.hidden = {256},
-                  .code_size = 32,
-                  .reconstruction = Reconstruction::Bernoulli,
-                  .training = {.learning_rate = 1e-3, .epochs = epochs, .batch_size = 64, .seed = 1, .verbose = true}});
+  Autoencoder ae(
+      {.hidden_widths = {256},
+       .code_size = 32,
+       .reconstruction = Reconstruction::Bernoulli,
+       .training = {.learning_rate = 1e-3, .num_epochs = epochs, .batch_size = 64, .seed = 1, .verbose = true}});
   ae.fit(data.X_train);
   fmt::print("autoencoder: test reconstruction error (mean binary cross-entropy) {:.4f}\n",
              ae.reconstruction_error(data.X_test));
@@ -39,9 +40,9 @@ int main(int argc, char** argv) {
 
   // VAE with a 2-D latent space, so its decoder can be drawn over a grid of codes.
   VariationalAutoencoder vae(
-      {.hidden = {256},
-       .latent = 2,
-       .training = {.learning_rate = 1e-3, .epochs = epochs, .batch_size = 64, .seed = 1, .verbose = true}});
+      {.hidden_widths = {256},
+       .latent_size = 2,
+       .training = {.learning_rate = 1e-3, .num_epochs = epochs, .batch_size = 64, .seed = 1, .verbose = true}});
   vae.fit(data.X_train);
   fmt::print("VAE: test −ELBO per image {:.2f} nats\n", vae.negative_elbo(data.X_test, 5));
   write_pgm((dir / "nn_vae_samples.pgm").string(), tile_images(vae.sample(64, 7), side, side, 8));

@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
              data.side, data.side);
 
   // 784 → 256 → 128 → 10 with ReLU, He initialisation, softmax cross-entropy.
-  Sequential net = make_mlp(data.X_train.cols(), 10, {.hidden = {256, 128}}, /*seed=*/1);
+  Sequential net = make_mlp(data.X_train.cols(), 10, {.hidden_widths = {256, 128}}, /*seed=*/1);
   fmt::print("network: {}\n", net.describe());
   SupervisedNetwork model(net, LossKind::SoftmaxCrossEntropy);
 

@@ -7,17 +7,21 @@
 #include "graph/error.h"
 #include "models/classify/class_scores.h"
 #include "models/data/validate.h"
-#include "models/io/text_model_file.h"
+#include "models/io/loaded_checks.h"
+#include "models/io/model_file.h"
 #include "models/metrics/classification_metrics.h"
 
 namespace dagml {
+
+template class Estimator<BernoulliNB, BernoulliNBOptions>;
+
 namespace {
 constexpr const char* kName = "BernoulliNB";
 
 bool valid_rate(Scalar v) { return v >= 0 && std::isfinite(v); }
 }  // namespace
 
-BernoulliNB::BernoulliNB(BernoulliNbOptions options) : options_(std::move(options)) {
+BernoulliNB::BernoulliNB(BernoulliNBOptions options) : Estimator(std::move(options)) {
   if (std::isnan(options_.beta)) options_.beta = options_.alpha;
   if (!valid_rate(options_.alpha) || !valid_rate(options_.beta) || !valid_rate(options_.class_prior_alpha)) {
     throw ValueError(fmt::format("{}: expected alpha, beta and class_prior_alpha ≥ 0, found {}, {}, {}", kName,
@@ -42,8 +46,14 @@ Tensor BernoulliNB::binarized(const Tensor& X, const char* who) const {
 BernoulliNB& BernoulliNB::fit(const Tensor& X, const Vector& y) {
   const char* who = "BernoulliNB::fit";
   const Index K = check_classification_data(X, y, who);
-  fitted_ = false;
   ClassStatistics stats = class_statistics(binarized(X, who), y, K);
+  Vector prior;
+  if (options_.priors.size() > 0 || !options_.fit_prior) {
+    prior = resolve_priors(options_.priors, options_.fit_prior ? stats.counts : Vector(Vector::Ones(K)), who);
+  } else {  // π_k = (n_k + α_k) / (n + Σ α): the Dirichlet(α + n) posterior mean
+    prior = (stats.counts.array() + options_.class_prior_alpha) /
+            (stats.counts.sum() + static_cast<Scalar>(K) * options_.class_prior_alpha);
+  }
   class_count_ = stats.counts;
   feature_count_ = stats.sums;
   // θ_kj = (n_kj + a) / (n_k + a + b): the Beta(a + n_kj, b + n_k − n_kj) posterior mean.
@@ -51,24 +61,14 @@ BernoulliNB& BernoulliNB::fit(const Tensor& X, const Vector& y) {
   Tensor theta = (feature_count_.array() + a).colwise() / (class_count_.array() + a + b);
   feature_log_prob_ = theta.array().log().matrix();
   neg_log_prob_ = (1 - theta.array()).log().matrix();
-  Vector prior;
-  if (options_.priors.size() > 0 || !options_.fit_prior) {
-    prior = resolve_priors(options_.priors, options_.fit_prior ? class_count_ : Vector(Vector::Ones(K)), who);
-  } else {  // π_k = (n_k + α_k) / (n + Σ α): the Dirichlet(α + n) posterior mean
-    prior = (class_count_.array() + options_.class_prior_alpha) /
-            (class_count_.sum() + static_cast<Scalar>(K) * options_.class_prior_alpha);
-  }
   class_log_prior_ = prior.array().log().matrix();
-  fitted_ = true;
+  set_fitted(X.cols());
   return *this;
 }
 
 Tensor BernoulliNB::joint_log_likelihood(const Tensor& X) const {
-  const char* who = "BernoulliNB::joint_log_likelihood";
-  check_fitted(fitted_, who);
-  check_not_empty(X, who);
-  check_columns(X, feature_log_prob_.cols(), who);
-  const Tensor B = binarized(X, who);
+  check_input(X);
+  const Tensor B = binarized(X, "BernoulliNB::joint_log_likelihood");
   Tensor J;
   if (feature_log_prob_.allFinite() && neg_log_prob_.allFinite()) {
     // Σ_j x_j log θ + (1 − x_j) log(1 − θ) = x·(log θ − log(1 − θ)) + Σ_j log(1 − θ_kj).
@@ -89,57 +89,14 @@ Tensor BernoulliNB::predict_proba(const Tensor& X) const { return softmax_rows(j
 Tensor BernoulliNB::predict_log_proba(const Tensor& X) const { return log_softmax_rows(joint_log_likelihood(X)); }
 Scalar BernoulliNB::score(const Tensor& X, const Vector& y) const { return accuracy_score(y, predict(X)); }
 
-const Tensor& BernoulliNB::feature_count() const {
-  check_fitted(fitted_, kName);
-  return feature_count_;
-}
-const Tensor& BernoulliNB::feature_log_prob() const {
-  check_fitted(fitted_, kName);
-  return feature_log_prob_;
-}
-const Vector& BernoulliNB::class_count() const {
-  check_fitted(fitted_, kName);
-  return class_count_;
-}
-const Vector& BernoulliNB::class_log_prior() const {
-  check_fitted(fitted_, kName);
-  return class_log_prior_;
-}
-
-void BernoulliNB::save(const std::string& path) const {
-  check_fitted(fitted_, "BernoulliNB::save");
-  ModelWriter w(kName);
-  w.put_scalar("alpha", options_.alpha);
-  w.put_scalar("beta", options_.beta);
-  w.put_scalar("class_prior_alpha", options_.class_prior_alpha);
-  w.put_scalar("binarize", options_.binarize);
-  w.put_scalar("fit_prior", options_.fit_prior ? 1 : 0);
-  if (options_.priors.size() > 0) w.put_vector("priors_option", options_.priors);
-  w.put_tensor("feature_count", feature_count_);
-  w.put_vector("class_count", class_count_);
-  w.put_tensor("feature_log_prob", feature_log_prob_);
-  w.put_tensor("neg_log_prob", neg_log_prob_);
-  w.put_vector("class_log_prior", class_log_prior_);
-  w.save(path);
-}
-
-BernoulliNB BernoulliNB::load(const std::string& path) {
-  ModelReader r(path, kName);
-  BernoulliNbOptions o;
-  o.alpha = r.scalar("alpha");
-  o.beta = r.scalar("beta");
-  o.class_prior_alpha = r.scalar("class_prior_alpha");
-  o.binarize = r.scalar("binarize");
-  o.fit_prior = r.scalar("fit_prior") != 0;
-  if (r.has("priors_option")) o.priors = r.vector("priors_option");
-  BernoulliNB m(o);
-  m.feature_count_ = r.tensor("feature_count");
-  m.class_count_ = r.vector("class_count");
-  m.feature_log_prob_ = r.tensor("feature_log_prob");
-  m.neg_log_prob_ = r.tensor("neg_log_prob");
-  m.class_log_prior_ = r.vector("class_log_prior");
-  m.fitted_ = true;
-  return m;
+void BernoulliNB::check_loaded(const ModelInputArchive& ar) const {
+  if (!fitted()) return;
+  const Index K = class_log_prior_.size(), d = num_features();
+  if (K < 2) ar.fail(fmt::format("{}: expected at least two classes, found {}", kTypeName, K));
+  expect_shape(ar, kTypeName, "feature_count", feature_count_, K, d);
+  expect_shape(ar, kTypeName, "feature_log_prob", feature_log_prob_, K, d);
+  expect_shape(ar, kTypeName, "neg_log_prob", neg_log_prob_, K, d);
+  expect_size(ar, kTypeName, "class_count", class_count_, K);
 }
 
 }  // namespace dagml

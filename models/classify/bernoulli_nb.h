@@ -14,24 +14,36 @@
 #pragma once
 
 #include <limits>
-#include <string>
 
 #include "graph/tensor.h"
+#include "models/io/estimator.h"
 
 namespace dagml {
 
-struct BernoulliNbOptions {
+struct BernoulliNBOptions {
   Scalar alpha = 1;                                        // a ≥ 0
   Scalar beta = std::numeric_limits<Scalar>::quiet_NaN();  // b ≥ 0; NaN: equal to alpha
   Scalar class_prior_alpha = 0;                            // Dirichlet α_k ≥ 0 (same for every class)
   Scalar binarize = 0;                                     // threshold; NaN: inputs must be 0 or 1
   bool fit_prior = true;                                   // false: uniform priors
   Vector priors = Vector();                                // given priors (override the above)
+
+  template <class V>
+  void visit(V&& v) {
+    v("alpha", alpha, "a ≥ 0 of the Beta(a, b) prior on each θ_kj (1: Laplace smoothing)");
+    v("beta", beta, "b ≥ 0 of the Beta(a, b) prior (nan: equal to alpha)");
+    v("class_prior_alpha", class_prior_alpha, "α ≥ 0 of the Dirichlet(α, …, α) prior on π (0: the MLE n_k/n)");
+    v("binarize", binarize, "x_j > binarize counts as 1 (nan: inputs must be 0 or 1)");
+    v("fit_prior", fit_prior, "priors from the class counts (false: uniform)");
+    v("priors", priors, "K class priors summing to 1 (override the above; empty: none)");
+  }
 };
 
-class BernoulliNB {
+class BernoulliNB : public Estimator<BernoulliNB, BernoulliNBOptions> {
  public:
-  explicit BernoulliNB(BernoulliNbOptions options = {});  // ValueError for negative a, b, α
+  static constexpr const char* kTypeName = "bernoulli_nb";
+
+  explicit BernoulliNB(BernoulliNBOptions options = {});  // ValueError for negative a, b, α
 
   // X n×d finite (and in {0, 1} when binarize is NaN), labels 0..K−1, every class present.
   BernoulliNB& fit(const Tensor& X, const Vector& y);
@@ -42,22 +54,28 @@ class BernoulliNB {
   Tensor predict_log_proba(const Tensor& X) const;
   Scalar score(const Tensor& X, const Vector& y) const;
 
-  bool fitted() const { return fitted_; }
-  const Tensor& feature_count() const;     // K×d: n_kj
-  const Tensor& feature_log_prob() const;  // K×d: log θ_kj
-  const Vector& class_count() const;       // K: n_k
-  const Vector& class_log_prior() const;   // K: log π_k
+  const Tensor& feature_count() const { return fitted_value(feature_count_); }        // K×d: n_kj
+  const Tensor& feature_log_prob() const { return fitted_value(feature_log_prob_); }  // K×d: log θ_kj
+  const Vector& class_count() const { return fitted_value(class_count_); }            // K: n_k
+  const Vector& class_log_prior() const { return fitted_value(class_log_prior_); }    // K: log π_k
 
-  void save(const std::string& path) const;
-  static BernoulliNB load(const std::string& path);
+  // The options and the fitted counts and log-probabilities; a loaded model must have K ≥ 2
+  // classes and arrays of K×d and K (ParseError otherwise).
+  template <class Archive>
+  void serialize(Archive& ar) {
+    serialize_estimator(ar);
+    ar(feature_count_, feature_log_prob_, neg_log_prob_, class_count_, class_log_prior_);
+    if constexpr (Archive::is_loading::value) check_loaded(ar);
+  }
 
  private:
   Tensor binarized(const Tensor& X, const char* who) const;
+  void check_loaded(const class ModelInputArchive& ar) const;
 
-  BernoulliNbOptions options_;
-  bool fitted_ = false;
-  Tensor feature_count_, feature_log_prob_, neg_log_prob_;
+  Tensor feature_count_, feature_log_prob_, neg_log_prob_;  // n_kj, log θ_kj, log(1 − θ_kj)
   Vector class_count_, class_log_prior_;
 };
+
+extern template class Estimator<BernoulliNB, BernoulliNBOptions>;
 
 }  // namespace dagml

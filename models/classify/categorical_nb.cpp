@@ -7,10 +7,14 @@
 #include "graph/error.h"
 #include "models/classify/class_scores.h"
 #include "models/data/validate.h"
-#include "models/io/text_model_file.h"
+#include "models/io/loaded_checks.h"
+#include "models/io/model_file.h"
 #include "models/metrics/classification_metrics.h"
 
 namespace dagml {
+
+template class Estimator<CategoricalNB, CategoricalNBOptions>;
+
 namespace {
 
 constexpr const char* kName = "CategoricalNB";
@@ -32,7 +36,7 @@ void check_categories(const Tensor& X, const char* who, const Vector* limits) {
 
 }  // namespace
 
-CategoricalNB::CategoricalNB(CategoricalNbOptions options) : options_(std::move(options)) {
+CategoricalNB::CategoricalNB(CategoricalNBOptions options) : Estimator(std::move(options)) {
   if (!(options_.alpha >= 0) || !std::isfinite(options_.alpha))
     throw ValueError(fmt::format("{}: expected alpha ≥ 0, found {}", kName, options_.alpha));
   if (options_.num_categories < 0)
@@ -43,10 +47,11 @@ CategoricalNB& CategoricalNB::fit(const Tensor& X, const Vector& y) {
   const char* who = "CategoricalNB::fit";
   const Index K = check_classification_data(X, y, who);
   check_categories(X, who, nullptr);
-  fitted_ = false;
   const Index d = X.cols();
   Vector counts = Vector::Zero(K);
   for (Index i = 0; i < y.size(); ++i) counts(static_cast<Index>(y(i))) += 1;
+  const Vector prior = options_.fit_prior ? resolve_priors(options_.priors, counts, who)
+                                          : resolve_priors(options_.priors, Vector::Ones(K), who);
   categories_.resize(d);
   log_prob_.clear();
   for (Index j = 0; j < d; ++j) {
@@ -59,20 +64,14 @@ CategoricalNB& CategoricalNB::fit(const Tensor& X, const Vector& y) {
     lp.colwise() -= (counts.array() + options_.alpha * static_cast<Scalar>(C)).log().matrix();
     log_prob_.push_back(std::move(lp));
   }
-  const Vector prior = options_.fit_prior ? resolve_priors(options_.priors, counts, who)
-                                          : resolve_priors(options_.priors, Vector::Ones(K), who);
   class_log_prior_ = prior.array().log().matrix();
-  fitted_ = true;
+  set_fitted(d);
   return *this;
 }
 
 Tensor CategoricalNB::joint_log_likelihood(const Tensor& X) const {
-  const char* who = "CategoricalNB::joint_log_likelihood";
-  check_fitted(fitted_, who);
-  check_not_empty(X, who);
-  check_columns(X, categories_.size(), who);
-  check_finite(X, who);
-  check_categories(X, who, &categories_);
+  check_input(X);
+  check_categories(X, "CategoricalNB::joint_log_likelihood", &categories_);
   Tensor J(X.rows(), class_log_prior_.size());
   J.rowwise() = class_log_prior_.transpose();
   for (Index j = 0; j < X.cols(); ++j)
@@ -86,45 +85,20 @@ Tensor CategoricalNB::predict_proba(const Tensor& X) const { return softmax_rows
 Tensor CategoricalNB::predict_log_proba(const Tensor& X) const { return log_softmax_rows(joint_log_likelihood(X)); }
 Scalar CategoricalNB::score(const Tensor& X, const Vector& y) const { return accuracy_score(y, predict(X)); }
 
-const Vector& CategoricalNB::num_categories() const {
-  check_fitted(fitted_, kName);
-  return categories_;
-}
-const std::vector<Tensor>& CategoricalNB::feature_log_prob() const {
-  check_fitted(fitted_, kName);
-  return log_prob_;
-}
-const Vector& CategoricalNB::class_log_prior() const {
-  check_fitted(fitted_, kName);
-  return class_log_prior_;
-}
-
-void CategoricalNB::save(const std::string& path) const {
-  check_fitted(fitted_, "CategoricalNB::save");
-  ModelWriter w(kName);
-  w.put_scalar("alpha", options_.alpha);
-  w.put_scalar("num_categories_option", static_cast<Scalar>(options_.num_categories));
-  w.put_scalar("fit_prior", options_.fit_prior ? 1 : 0);
-  if (options_.priors.size() > 0) w.put_vector("priors_option", options_.priors);
-  w.put_vector("num_categories", categories_);
-  w.put_vector("class_log_prior", class_log_prior_);
-  for (size_t j = 0; j < log_prob_.size(); ++j) w.put_tensor(fmt::format("log_prob_{}", j), log_prob_[j]);
-  w.save(path);
-}
-
-CategoricalNB CategoricalNB::load(const std::string& path) {
-  ModelReader r(path, kName);
-  CategoricalNbOptions o;
-  o.alpha = r.scalar("alpha");
-  o.num_categories = static_cast<Index>(r.scalar("num_categories_option"));
-  o.fit_prior = r.scalar("fit_prior") != 0;
-  if (r.has("priors_option")) o.priors = r.vector("priors_option");
-  CategoricalNB m(o);
-  m.categories_ = r.vector("num_categories");
-  m.class_log_prior_ = r.vector("class_log_prior");
-  for (Index j = 0; j < m.categories_.size(); ++j) m.log_prob_.push_back(r.tensor(fmt::format("log_prob_{}", j)));
-  m.fitted_ = true;
-  return m;
+void CategoricalNB::check_loaded(const ModelInputArchive& ar) const {
+  if (!fitted()) return;
+  const Index K = class_log_prior_.size(), d = num_features();
+  if (K < 2) ar.fail(fmt::format("{}: expected at least two classes, found {}", kTypeName, K));
+  expect_size(ar, kTypeName, "num_categories", categories_, d);
+  if (static_cast<Index>(log_prob_.size()) != d)
+    ar.fail(fmt::format("{}: expected {} tables of log-probabilities, found {}", kTypeName, d, log_prob_.size()));
+  for (Index j = 0; j < d; ++j) {
+    const Tensor& table = log_prob_[static_cast<size_t>(j)];
+    const Scalar C = categories_(j);
+    if (!(C >= 1) || C != static_cast<Scalar>(table.cols()) || table.rows() != K)
+      ar.fail(fmt::format("{}: expected feature {} to have C ≥ 1 categories and a {}×C table, found C = {} and {}×{}",
+                          kTypeName, j, K, C, table.rows(), table.cols()));
+  }
 }
 
 }  // namespace dagml

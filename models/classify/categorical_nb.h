@@ -7,23 +7,33 @@
 // Joint log-likelihood J_k(x) = log π_k + Σ_j log θ_{k j x_j}; ŷ = argmax_k J_k, P(k|x) = softmax J.
 #pragma once
 
-#include <string>
 #include <vector>
 
 #include "graph/tensor.h"
+#include "models/io/estimator.h"
 
 namespace dagml {
 
-struct CategoricalNbOptions {
+struct CategoricalNBOptions {
   Scalar alpha = 1;          // ≥ 0
   Index num_categories = 0;  // minimum C_j for every feature (scikit-learn's min_categories)
   bool fit_prior = true;     // false: uniform priors
   Vector priors = Vector();  // given priors (override fit_prior)
+
+  template <class V>
+  void visit(V&& v) {
+    v("alpha", alpha, "α ≥ 0, additive smoothing (1: Laplace, 0: the MLE)");
+    v("num_categories", num_categories, "≥ 0, the least number of categories C_j of every feature");
+    v("fit_prior", fit_prior, "priors from the class frequencies (false: uniform)");
+    v("priors", priors, "K class priors summing to 1 (empty: by fit_prior)");
+  }
 };
 
-class CategoricalNB {
+class CategoricalNB : public Estimator<CategoricalNB, CategoricalNBOptions> {
  public:
-  explicit CategoricalNB(CategoricalNbOptions options = {});  // ValueError: alpha < 0, num_categories < 0
+  static constexpr const char* kTypeName = "categorical_nb";
+
+  explicit CategoricalNB(CategoricalNBOptions options = {});  // ValueError: alpha < 0, num_categories < 0
 
   // X n×d with entries in {0, 1, 2, …} (ValueError otherwise), labels 0..K−1, every class present.
   CategoricalNB& fit(const Tensor& X, const Vector& y);
@@ -35,19 +45,26 @@ class CategoricalNB {
   Tensor predict_log_proba(const Tensor& X) const;
   Scalar score(const Tensor& X, const Vector& y) const;
 
-  bool fitted() const { return fitted_; }
-  const Vector& num_categories() const;                 // d: C_j
-  const std::vector<Tensor>& feature_log_prob() const;  // d of K×C_j: log θ_kjc
-  const Vector& class_log_prior() const;                // K
+  const Vector& num_categories() const { return fitted_value(categories_); }               // d: C_j
+  const std::vector<Tensor>& feature_log_prob() const { return fitted_value(log_prob_); }  // d of K×C_j: log θ_kjc
+  const Vector& class_log_prior() const { return fitted_value(class_log_prior_); }         // K
 
-  void save(const std::string& path) const;
-  static CategoricalNB load(const std::string& path);
+  // The options, C_j, the log-probabilities and the log priors; a loaded model must have K ≥ 2
+  // classes and, for each feature, an integer C_j ≥ 1 and a K×C_j table (ParseError otherwise).
+  template <class Archive>
+  void serialize(Archive& ar) {
+    serialize_estimator(ar);
+    ar(categories_, class_log_prior_, log_prob_);
+    if constexpr (Archive::is_loading::value) check_loaded(ar);
+  }
 
  private:
-  CategoricalNbOptions options_;
-  bool fitted_ = false;
+  void check_loaded(const class ModelInputArchive& ar) const;
+
   Vector categories_, class_log_prior_;
   std::vector<Tensor> log_prob_;
 };
+
+extern template class Estimator<CategoricalNB, CategoricalNBOptions>;
 
 }  // namespace dagml

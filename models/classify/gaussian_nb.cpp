@@ -10,16 +10,20 @@
 #include "graph/error.h"
 #include "models/classify/class_scores.h"
 #include "models/data/validate.h"
-#include "models/io/text_model_file.h"
+#include "models/io/loaded_checks.h"
+#include "models/io/model_file.h"
 #include "models/metrics/classification_metrics.h"
 
 namespace dagml {
+
+template class Estimator<GaussianNB, GaussianNBOptions>;
+
 namespace {
 constexpr const char* kName = "GaussianNB";
 constexpr Index kRowsPerTask = 64;  // fixed split: results do not depend on the thread count
 }  // namespace
 
-GaussianNB::GaussianNB(GaussianNbOptions options) : options_(std::move(options)) {
+GaussianNB::GaussianNB(GaussianNBOptions options) : Estimator(std::move(options)) {
   if (!(options_.var_smoothing >= 0) || !std::isfinite(options_.var_smoothing))
     throw ValueError(fmt::format("{}: expected var_smoothing ≥ 0, found {}", kName, options_.var_smoothing));
 }
@@ -27,37 +31,36 @@ GaussianNB::GaussianNB(GaussianNbOptions options) : options_(std::move(options))
 GaussianNB& GaussianNB::fit(const Tensor& X, const Vector& y) {
   const Index K = check_classification_data(X, y, "GaussianNB::fit");
   const Index n = X.rows(), d = X.cols();
-  fitted_ = false;
   ClassStatistics stats = class_statistics(X, y, K);
-  theta_ = stats.means;
-  count_ = stats.counts;
-  prior_ = resolve_priors(options_.priors, count_, "GaussianNB::fit");
+  Vector prior = resolve_priors(options_.priors, stats.counts, "GaussianNB::fit");
   // Two-pass variances: σ²_kj = (1/n_k) Σ (x_ij − θ_kj)².
-  var_ = Tensor::Zero(K, d);
+  Tensor var = Tensor::Zero(K, d);
   for (Index i = 0; i < n; ++i) {
     const auto k = static_cast<Index>(y(i));
-    var_.row(k).array() += (X.row(i) - theta_.row(k)).array().square();
+    var.row(k).array() += (X.row(i) - stats.means.row(k)).array().square();
   }
-  var_.array().colwise() /= count_.array();
+  var.array().colwise() /= stats.counts.array();
   const Tensor centred = X.rowwise() - X.colwise().mean();
-  epsilon_ = options_.var_smoothing * (centred.array().square().colwise().sum() / static_cast<Scalar>(n)).maxCoeff();
-  var_.array() += epsilon_;
-  if (!(var_.minCoeff() > 0)) {
+  const Scalar epsilon =
+      options_.var_smoothing * (centred.array().square().colwise().sum() / static_cast<Scalar>(n)).maxCoeff();
+  var.array() += epsilon;
+  if (!(var.minCoeff() > 0)) {
     throw NumericalError(fmt::format(
         "{}::fit: a feature is constant within a class, giving a zero variance; set var_smoothing > 0", kName));
   }
-  fitted_ = true;
+  theta_ = std::move(stats.means);
+  count_ = std::move(stats.counts);
+  prior_ = std::move(prior);
+  var_ = std::move(var);
+  epsilon_ = epsilon;
+  set_fitted(d);
   return *this;
 }
 
 Tensor GaussianNB::joint_log_likelihood(const Tensor& X) const {
   const char* who = "GaussianNB::joint_log_likelihood";
-  check_fitted(fitted_, who);
-  check_not_empty(X, who);
-  check_columns(X, theta_.cols(), who);
-  if (!options_.skip_missing) {
-    check_finite(X, who);
-  } else {
+  check_input(X, /*allow_nan=*/options_.skip_missing);
+  if (options_.skip_missing) {
     for (Index i = 0; i < X.rows(); ++i) {
       for (Index j = 0; j < X.cols(); ++j) {
         if (std::isinf(X(i, j)))
@@ -105,55 +108,15 @@ Tensor GaussianNB::predict_proba(const Tensor& X) const { return softmax_rows(jo
 Tensor GaussianNB::predict_log_proba(const Tensor& X) const { return log_softmax_rows(joint_log_likelihood(X)); }
 Scalar GaussianNB::score(const Tensor& X, const Vector& y) const { return accuracy_score(y, predict(X)); }
 
-const Tensor& GaussianNB::theta() const {
-  check_fitted(fitted_, kName);
-  return theta_;
-}
-const Tensor& GaussianNB::var() const {
-  check_fitted(fitted_, kName);
-  return var_;
-}
-const Vector& GaussianNB::class_prior() const {
-  check_fitted(fitted_, kName);
-  return prior_;
-}
-const Vector& GaussianNB::class_count() const {
-  check_fitted(fitted_, kName);
-  return count_;
-}
-Scalar GaussianNB::epsilon() const {
-  check_fitted(fitted_, kName);
-  return epsilon_;
-}
-
-void GaussianNB::save(const std::string& path) const {
-  check_fitted(fitted_, "GaussianNB::save");
-  ModelWriter w(kName);
-  w.put_scalar("var_smoothing", options_.var_smoothing);
-  w.put_scalar("skip_missing", options_.skip_missing ? 1 : 0);
-  if (options_.priors.size() > 0) w.put_vector("priors_option", options_.priors);
-  w.put_tensor("theta", theta_);
-  w.put_tensor("var", var_);
-  w.put_vector("class_prior", prior_);
-  w.put_vector("class_count", count_);
-  w.put_scalar("epsilon", epsilon_);
-  w.save(path);
-}
-
-GaussianNB GaussianNB::load(const std::string& path) {
-  ModelReader r(path, kName);
-  GaussianNbOptions o;
-  o.var_smoothing = r.scalar("var_smoothing");
-  o.skip_missing = r.scalar("skip_missing") != 0;
-  if (r.has("priors_option")) o.priors = r.vector("priors_option");
-  GaussianNB m(o);
-  m.theta_ = r.tensor("theta");
-  m.var_ = r.tensor("var");
-  m.prior_ = r.vector("class_prior");
-  m.count_ = r.vector("class_count");
-  m.epsilon_ = r.scalar("epsilon");
-  m.fitted_ = true;
-  return m;
+void GaussianNB::check_loaded(const ModelInputArchive& ar) const {
+  if (!fitted()) return;
+  const Index K = prior_.size(), d = num_features();
+  if (K < 2) ar.fail(fmt::format("{}: expected at least two classes, found {}", kTypeName, K));
+  expect_shape(ar, kTypeName, "theta", theta_, K, d);
+  expect_shape(ar, kTypeName, "var", var_, K, d);
+  expect_size(ar, kTypeName, "class_count", count_, K);
+  if (!(var_.array() > 0).all() || !var_.allFinite())
+    ar.fail(fmt::format("{}: expected positive finite variances, found the smallest {}", kTypeName, var_.minCoeff()));
 }
 
 }  // namespace dagml

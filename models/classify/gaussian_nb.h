@@ -11,21 +11,30 @@
 // 004 Algorithm 5); otherwise NaN is a ValueError.
 #pragma once
 
-#include <string>
-
 #include "graph/tensor.h"
+#include "models/io/estimator.h"
 
 namespace dagml {
 
-struct GaussianNbOptions {
+struct GaussianNBOptions {
   Vector priors = Vector();     // empty: class frequencies n_k / n
   Scalar var_smoothing = 1e-9;  // ≥ 0
   bool skip_missing = false;    // predict: NaN features are marginalised out
+
+  template <class V>
+  void visit(V&& v) {
+    v("priors", priors, "K class priors summing to 1 (empty: the class frequencies)");
+    v("var_smoothing", var_smoothing,
+      "≥ 0; ε = var_smoothing · the largest feature variance is added to every variance");
+    v("skip_missing", skip_missing, "predict: NaN features are marginalised out (else NaN is an error)");
+  }
 };
 
-class GaussianNB {
+class GaussianNB : public Estimator<GaussianNB, GaussianNBOptions> {
  public:
-  explicit GaussianNB(GaussianNbOptions options = {});  // ValueError: var_smoothing < 0
+  static constexpr const char* kTypeName = "gaussian_nb";
+
+  explicit GaussianNB(GaussianNBOptions options = {});  // ValueError: var_smoothing < 0
 
   // X n×d finite, labels 0..K−1, every class present, K ≥ 2. NumericalError when a variance is
   // still 0 (var_smoothing = 0 and a feature constant within a class).
@@ -37,23 +46,29 @@ class GaussianNB {
   Tensor predict_log_proba(const Tensor& X) const;
   Scalar score(const Tensor& X, const Vector& y) const;
 
-  bool fitted() const { return fitted_; }
-  const GaussianNbOptions& options() const { return options_; }
-  const Tensor& theta() const;        // K×d class means
-  const Tensor& var() const;          // K×d variances (ε included)
-  const Vector& class_prior() const;  // K
-  const Vector& class_count() const;  // K
-  Scalar epsilon() const;
+  const Tensor& theta() const { return fitted_value(theta_); }        // K×d class means
+  const Tensor& var() const { return fitted_value(var_); }            // K×d variances (ε included)
+  const Vector& class_prior() const { return fitted_value(prior_); }  // K
+  const Vector& class_count() const { return fitted_value(count_); }  // K
+  Scalar epsilon() const { return fitted_value(epsilon_); }
 
-  void save(const std::string& path) const;
-  static GaussianNB load(const std::string& path);
+  // The options and the fitted parameters. A loaded model must have K ≥ 2 classes, θ and σ² of
+  // K×d, positive finite variances and K priors (ParseError otherwise).
+  template <class Archive>
+  void serialize(Archive& ar) {
+    serialize_estimator(ar);
+    ar(theta_, var_, prior_, count_, epsilon_);
+    if constexpr (Archive::is_loading::value) check_loaded(ar);
+  }
 
  private:
-  GaussianNbOptions options_;
-  bool fitted_ = false;
+  void check_loaded(const class ModelInputArchive& ar) const;
+
   Tensor theta_, var_;
   Vector prior_, count_;
   Scalar epsilon_ = 0;
 };
+
+extern template class Estimator<GaussianNB, GaussianNBOptions>;
 
 }  // namespace dagml

@@ -5,35 +5,39 @@
 #include "graph/error.h"
 #include "models/classify/class_scores.h"
 #include "models/data/validate.h"
-#include "models/io/text_model_file.h"
+#include "models/io/loaded_checks.h"
+#include "models/io/model_file.h"
 #include "models/metrics/classification_metrics.h"
 
 namespace dagml {
+
+template class Estimator<KnnClassifier, KnnClassifierOptions>;
+
 namespace {
 constexpr const char* kName = "KnnClassifier";
 }  // namespace
 
-KnnClassifier::KnnClassifier(KnnClassifierOptions options) : options_(std::move(options)), search_(options_.search) {
-  if (options_.k < 1) throw ValueError(fmt::format("{}: expected k ≥ 1, found {}", kName, options_.k));
+KnnClassifier::KnnClassifier(KnnClassifierOptions options) : Estimator(std::move(options)), search_(options_.search) {
+  if (options_.num_neighbors < 1)
+    throw ValueError(fmt::format("{}: expected num_neighbors ≥ 1, found {}", kName, options_.num_neighbors));
 }
 
 KnnClassifier& KnnClassifier::fit(const Tensor& X, const Vector& y) {
   const char* who = "KnnClassifier::fit";
   const Index K = check_classification_data(X, y, who, false);
-  if (options_.k > X.rows())
-    throw ValueError(
-        fmt::format("{}: expected k ≤ {} (the training set size), found k = {}", who, X.rows(), options_.k));
-  fitted_ = false;
+  if (options_.num_neighbors > X.rows())
+    throw ValueError(fmt::format("{}: expected num_neighbors ≤ {} (the training set size), found {}", who, X.rows(),
+                                 options_.num_neighbors));
   search_.fit(X);
   y_ = y;
   num_classes_ = K;
-  fitted_ = true;
+  set_fitted(X.cols());
   return *this;
 }
 
 Neighbors KnnClassifier::kneighbors(const Tensor& X, Index k) const {
-  check_fitted(fitted_, "KnnClassifier::kneighbors");
-  return search_.query(X, k == 0 ? options_.k : k);
+  check_input(X);
+  return search_.query(X, k == 0 ? options_.num_neighbors : k);
 }
 
 Tensor KnnClassifier::votes(const Neighbors& nb) const {
@@ -71,37 +75,17 @@ Tensor KnnClassifier::predict_proba(const Tensor& X) const {
 
 Scalar KnnClassifier::score(const Tensor& X, const Vector& y) const { return accuracy_score(y, predict(X)); }
 
-Index KnnClassifier::num_classes() const {
-  check_fitted(fitted_, kName);
-  return num_classes_;
-}
-
-void KnnClassifier::save(const std::string& path) const {
-  check_fitted(fitted_, "KnnClassifier::save");
-  ModelWriter w(kName);
-  w.put_scalar("k", static_cast<Scalar>(options_.k));
-  w.put_scalar("weights", options_.weights == NeighborWeights::Uniform ? 0 : 1);
-  w.put_scalar("tie_rule", options_.tie_rule == KnnTieRule::SmallestLabel ? 0 : 1);
-  w.put_scalar("num_classes", static_cast<Scalar>(num_classes_));
-  search_.save_to(w);
-  w.put_vector("training_labels", y_);
-  w.save(path);
-}
-
-KnnClassifier KnnClassifier::load(const std::string& path) {
-  ModelReader r(path, kName);
-  NeighborSearch search = NeighborSearch::load_from(r);
-  KnnClassifierOptions o;
-  o.k = static_cast<Index>(r.scalar("k"));
-  o.weights = r.scalar("weights") == 0 ? NeighborWeights::Uniform : NeighborWeights::Distance;
-  o.tie_rule = r.scalar("tie_rule") == 0 ? KnnTieRule::SmallestLabel : KnnTieRule::Nearest;
-  o.search = search.options();
-  KnnClassifier m(o);
-  m.search_ = std::move(search);
-  m.y_ = r.vector("training_labels");
-  m.num_classes_ = static_cast<Index>(r.scalar("num_classes"));
-  m.fitted_ = true;
-  return m;
+void KnnClassifier::check_loaded(const ModelInputArchive& ar) const {
+  if (!fitted()) return;
+  const Tensor& X = search_.data();
+  if (num_classes_ < 2) ar.fail(fmt::format("{}: expected at least two classes, found {}", kTypeName, num_classes_));
+  expect_shape(ar, kTypeName, "training rows", X, X.rows(), num_features());
+  if (X.rows() < options_.num_neighbors)
+    ar.fail(fmt::format("{}: expected at least num_neighbors = {} training rows, found {}", kTypeName,
+                        options_.num_neighbors, X.rows()));
+  expect_size(ar, kTypeName, "training labels", y_, X.rows());
+  // The votes index a row of K entries by label: a label ≥ K would write past it.
+  expect_labels(ar, kTypeName, "training labels", y_, num_classes_);
 }
 
 }  // namespace dagml

@@ -4,16 +4,21 @@
 
 #include "graph/error.h"
 #include "models/data/validate.h"
-#include "models/io/text_model_file.h"
+#include "models/io/loaded_checks.h"
+#include "models/io/model_file.h"
 #include "models/metrics/regression_metrics.h"
 
 namespace dagml {
+
+template class Estimator<KnnRegressor, KnnRegressorOptions>;
+
 namespace {
 constexpr const char* kName = "KnnRegressor";
 }  // namespace
 
-KnnRegressor::KnnRegressor(KnnRegressorOptions options) : options_(std::move(options)), search_(options_.search) {
-  if (options_.k < 1) throw ValueError(fmt::format("{}: expected k ≥ 1, found {}", kName, options_.k));
+KnnRegressor::KnnRegressor(KnnRegressorOptions options) : Estimator(std::move(options)), search_(options_.search) {
+  if (options_.num_neighbors < 1)
+    throw ValueError(fmt::format("{}: expected num_neighbors ≥ 1, found {}", kName, options_.num_neighbors));
 }
 
 KnnRegressor& KnnRegressor::fit(const Tensor& X, const Vector& y) {
@@ -22,19 +27,18 @@ KnnRegressor& KnnRegressor::fit(const Tensor& X, const Vector& y) {
   check_same_rows(X, y, who);
   check_finite(X, who);
   check_finite(y, who);
-  if (options_.k > X.rows())
-    throw ValueError(
-        fmt::format("{}: expected k ≤ {} (the training set size), found k = {}", who, X.rows(), options_.k));
-  fitted_ = false;
+  if (options_.num_neighbors > X.rows())
+    throw ValueError(fmt::format("{}: expected num_neighbors ≤ {} (the training set size), found {}", who, X.rows(),
+                                 options_.num_neighbors));
   search_.fit(X);
   y_ = y;
-  fitted_ = true;
+  set_fitted(X.cols());
   return *this;
 }
 
 Neighbors KnnRegressor::kneighbors(const Tensor& X, Index k) const {
-  check_fitted(fitted_, "KnnRegressor::kneighbors");
-  return search_.query(X, k == 0 ? options_.k : k);
+  check_input(X);
+  return search_.query(X, k == 0 ? options_.num_neighbors : k);
 }
 
 Vector KnnRegressor::predict(const Tensor& X) const {
@@ -51,28 +55,15 @@ Vector KnnRegressor::predict(const Tensor& X) const {
 
 Scalar KnnRegressor::score(const Tensor& X, const Vector& y) const { return r2_score(y, predict(X)); }
 
-void KnnRegressor::save(const std::string& path) const {
-  check_fitted(fitted_, "KnnRegressor::save");
-  ModelWriter w(kName);
-  w.put_scalar("k", static_cast<Scalar>(options_.k));
-  w.put_scalar("weights", options_.weights == NeighborWeights::Uniform ? 0 : 1);
-  search_.save_to(w);
-  w.put_vector("training_targets", y_);
-  w.save(path);
-}
-
-KnnRegressor KnnRegressor::load(const std::string& path) {
-  ModelReader r(path, kName);
-  NeighborSearch search = NeighborSearch::load_from(r);
-  KnnRegressorOptions o;
-  o.k = static_cast<Index>(r.scalar("k"));
-  o.weights = r.scalar("weights") == 0 ? NeighborWeights::Uniform : NeighborWeights::Distance;
-  o.search = search.options();
-  KnnRegressor m(o);
-  m.search_ = std::move(search);
-  m.y_ = r.vector("training_targets");
-  m.fitted_ = true;
-  return m;
+void KnnRegressor::check_loaded(const ModelInputArchive& ar) const {
+  if (!fitted()) return;
+  const Tensor& X = search_.data();
+  expect_shape(ar, kTypeName, "training rows", X, X.rows(), num_features());
+  if (X.rows() < options_.num_neighbors)
+    ar.fail(fmt::format("{}: expected at least num_neighbors = {} training rows, found {}", kTypeName,
+                        options_.num_neighbors, X.rows()));
+  expect_size(ar, kTypeName, "training targets", y_, X.rows());
+  if (!y_.allFinite()) ar.fail(fmt::format("{}: expected finite training targets", kTypeName));
 }
 
 }  // namespace dagml

@@ -5,41 +5,59 @@
 // with KnnClassifier. Equals scikit-learn's KNeighborsRegressor.
 #pragma once
 
-#include <string>
-
 #include "graph/tensor.h"
 #include "models/classify/neighbor_search.h"
+#include "models/io/estimator.h"
 
 namespace dagml {
 
 struct KnnRegressorOptions {
-  Index k = 5;
+  Index num_neighbors = 5;  // k ≥ 1
   NeighborWeights weights = NeighborWeights::Uniform;
-  NeighborOptions search = {};
+  NeighborSearchOptions search = {};
+
+  template <class V>
+  void visit(V&& v) {
+    v("num_neighbors", num_neighbors, "k ≥ 1, the neighbours averaged");
+    v("weights", weights, "uniform, or distance (weight 1/distance)");
+    v("search", search, "the neighbour search");
+  }
 };
 
-class KnnRegressor {
+class KnnRegressor : public Estimator<KnnRegressor, KnnRegressorOptions> {
  public:
-  explicit KnnRegressor(KnnRegressorOptions options = {});  // ValueError: k < 1, bad search options
+  static constexpr const char* kTypeName = "knn_regressor";
 
-  // X n×d finite, y n finite targets; ValueError when k > n.
+  // ValueError: num_neighbors < 1, bad search options.
+  explicit KnnRegressor(KnnRegressorOptions options = {});
+
+  // X n×d finite, y n finite targets; ValueError when num_neighbors > n.
   KnnRegressor& fit(const Tensor& X, const Vector& y);
   Vector predict(const Tensor& X) const;
   Scalar score(const Tensor& X, const Vector& y) const;  // R²
+  // The k nearest training rows of each row of X (k = options().num_neighbors when k is 0).
   Neighbors kneighbors(const Tensor& X, Index k = 0) const;
 
-  bool fitted() const { return fitted_; }
-  const KnnRegressorOptions& options() const { return options_; }
   bool uses_kd_tree() const { return search_.uses_kd_tree(); }
 
-  void save(const std::string& path) const;  // ValueError for a kernel distance
-  static KnnRegressor load(const std::string& path);
+  // The options and the training set (ValueError for a custom kernel, which is code). A loaded
+  // model must have one finite target per training row and at least num_neighbors rows
+  // (ParseError otherwise).
+  template <class Archive>
+  void serialize(Archive& ar) {
+    serialize_estimator(ar);
+    if constexpr (Archive::is_loading::value) search_ = NeighborSearch(options_.search);
+    ar(search_, y_);
+    if constexpr (Archive::is_loading::value) check_loaded(ar);
+  }
 
  private:
-  KnnRegressorOptions options_;
+  void check_loaded(const ModelInputArchive& ar) const;
+
   NeighborSearch search_;
-  bool fitted_ = false;
   Vector y_;
 };
+
+extern template class Estimator<KnnRegressor, KnnRegressorOptions>;
 
 }  // namespace dagml

@@ -9,20 +9,22 @@
 #include "models/classify/class_scores.h"
 #include "models/data/labels.h"
 #include "models/data/validate.h"
-#include "models/io/text_model_file.h"
-#include "models/metrics/classification_metrics.h"
+#include "models/io/model_file.h"
 
 namespace dagml {
 
-LeastSquaresClassifier::LeastSquaresClassifier(const LeastSquaresClassifierOptions& options) : options_(options) {
+template class Estimator<LeastSquaresClassifier, LeastSquaresClassifierOptions>;
+
+LeastSquaresClassifier::LeastSquaresClassifier(const LeastSquaresClassifierOptions& options, FeatureMap feature_map)
+    : LinearClassifier(options), feature_map_(std::move(feature_map)) {
   if (!(options.lambda >= 0) || !std::isfinite(options.lambda))
     throw ValueError(fmt::format("LeastSquaresClassifier: expected lambda ≥ 0, found {}", options.lambda));
 }
 
 Tensor LeastSquaresClassifier::features(const Tensor& X, const char* who) const {
   check_finite(X, who);
-  if (!options_.feature_map) return X;
-  Tensor F = options_.feature_map(X);
+  if (!feature_map_) return X;
+  Tensor F = feature_map_(X);
   if (F.rows() != X.rows())
     throw ShapeError(fmt::format("{}: the feature map must keep the {} rows, found {}", who, X.rows(), F.rows()));
   check_finite(F, who);
@@ -68,62 +70,20 @@ LeastSquaresClassifier& LeastSquaresClassifier::fit(const Tensor& X, const Vecto
   else
     intercept_ = Vector::Zero(Y.cols());
   num_classes_ = K;
-  num_inputs_ = X.cols();
-  fitted_ = true;
+  set_fitted(X.cols());
   return *this;
 }
 
 Tensor LeastSquaresClassifier::decision_function(const Tensor& X) const {
-  check_fitted(fitted_, "LeastSquaresClassifier::decision_function");
-  check_columns(X, num_inputs_, "LeastSquaresClassifier::decision_function");
+  check_input(X);
   const Tensor F = features(X, "LeastSquaresClassifier::decision_function");
   check_columns(F, coef_.rows(), "LeastSquaresClassifier::decision_function (feature map)");
-  Tensor S = F * coef_;
-  S.rowwise() += intercept_.transpose();
-  return S;
+  return scores(F);
 }
 
-Vector LeastSquaresClassifier::predict(const Tensor& X) const {
-  const Tensor S = decision_function(X);
-  return num_classes_ == 2 ? labels_from_scores(S.col(0), options_.zero) : argmax_rows(S);
-}
-
-Scalar LeastSquaresClassifier::score(const Tensor& X, const Vector& y) const { return accuracy_score(y, predict(X)); }
-
-const Tensor& LeastSquaresClassifier::coef() const {
-  check_fitted(fitted_, "LeastSquaresClassifier::coef");
-  return coef_;
-}
-const Vector& LeastSquaresClassifier::intercept() const {
-  check_fitted(fitted_, "LeastSquaresClassifier::intercept");
-  return intercept_;
-}
-Index LeastSquaresClassifier::num_classes() const {
-  check_fitted(fitted_, "LeastSquaresClassifier::num_classes");
-  return num_classes_;
-}
-
-void LeastSquaresClassifier::save(const std::string& path) const {
-  check_fitted(fitted_, "LeastSquaresClassifier::save");
-  if (options_.feature_map)
-    throw ValueError("LeastSquaresClassifier::save: a model with a feature map cannot be saved (it is a function)");
-  ModelWriter w("LeastSquaresClassifier");
-  w.put_tensor("coef", coef_);
-  w.put_vector("intercept", intercept_);
-  w.put_scalar("num_classes", static_cast<Scalar>(num_classes_));
-  put_zero_score(w, options_.zero);
-  w.save(path);
-}
-
-LeastSquaresClassifier LeastSquaresClassifier::load(const std::string& path) {
-  const ModelReader r(path, "LeastSquaresClassifier");
-  LeastSquaresClassifier m({.zero = read_zero_score(r)});
-  m.coef_ = r.tensor("coef");
-  m.intercept_ = r.vector("intercept");
-  m.num_classes_ = static_cast<Index>(r.scalar("num_classes"));
-  m.num_inputs_ = m.coef_.rows();
-  m.fitted_ = true;
-  return m;
+void LeastSquaresClassifier::check_savable() const {
+  if (feature_map_)
+    throw ValueError("LeastSquaresClassifier: a model with a feature map cannot be saved (the map is code)");
 }
 
 }  // namespace dagml

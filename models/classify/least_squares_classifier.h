@@ -12,10 +12,9 @@
 #pragma once
 
 #include <functional>
-#include <string>
 
 #include "graph/tensor.h"
-#include "models/classify/score_labels.h"
+#include "models/classify/linear_classifier.h"
 
 namespace dagml {
 
@@ -23,38 +22,52 @@ struct LeastSquaresClassifierOptions {
   Scalar lambda = 0;  // λ ≥ 0 (sum-form objective: λ' of a mean form is λ'·n)
   bool fit_intercept = true;
   bool penalize_intercept = false;
-  // Optional feature map φ: n×d → n×D applied to every X (e.g. quadratic features); empty: φ(x) = x.
-  std::function<Tensor(const Tensor&)> feature_map{};
   ZeroScore zero = ZeroScore::Positive;  // binary: the class of f(x) = 0
+
+  template <class V>
+  void visit(V&& v) {
+    v("lambda", lambda, "λ ≥ 0, the weight of the L2 penalty (sum-form objective)");
+    v("fit_intercept", fit_intercept, "fit a bias");
+    v("penalize_intercept", penalize_intercept, "include the bias in the penalty");
+    v("zero", zero, "binary: the class of f(x) = 0, positive or negative");
+  }
 };
 
-class LeastSquaresClassifier {
+class LeastSquaresClassifier : public LinearClassifier<LeastSquaresClassifier, LeastSquaresClassifierOptions> {
  public:
-  explicit LeastSquaresClassifier(const LeastSquaresClassifierOptions& options = {});  // ValueError: λ < 0
+  static constexpr const char* kTypeName = "least_squares_classifier";
+
+  // An optional feature map φ: n×d → n×D applied to every X (e.g. the parabolic lift (x, ‖x‖²)
+  // or PolynomialFeatures); empty: φ(x) = x. It is code, not an option: a model with a feature
+  // map cannot be saved.
+  using FeatureMap = std::function<Tensor(const Tensor&)>;
+
+  // Throws ValueError for λ < 0 or not finite.
+  explicit LeastSquaresClassifier(const LeastSquaresClassifierOptions& options = {}, FeatureMap feature_map = {});
 
   // X: n×d, y: n labels 0..K−1 (K ≥ 2, all present). Throws ShapeError / ValueError for bad
   // shapes, NaN or infinite values (also in φ(X)), empty data, bad labels, one class only.
   LeastSquaresClassifier& fit(const Tensor& X, const Vector& y);
-  // n×1 (binary: f = wᵀφ(x) + b) or n×K scores.
+  // n×1 (binary: f = wᵀφ(x) + b) or n×K scores. predict, score, coef() (D×1 or D×K),
+  // intercept() (length 1 or K) and num_classes(): linear_classifier.h.
   Tensor decision_function(const Tensor& X) const;
-  Vector predict(const Tensor& X) const;
-  Scalar score(const Tensor& X, const Vector& y) const;
 
-  const Tensor& coef() const;       // D×1 (binary) or D×K
-  const Vector& intercept() const;  // length 1 or K
-  Index num_classes() const;
+  const FeatureMap& feature_map() const { return feature_map_; }
 
-  // ValueError when a feature map is set (a function cannot be saved).
-  void save(const std::string& path) const;
-  static LeastSquaresClassifier load(const std::string& path);
+  // The options, W, b and K. Saving a model with a feature map throws ValueError (it is code).
+  template <class Archive>
+  void serialize(Archive& ar) {
+    if constexpr (!Archive::is_loading::value) check_savable();
+    serialize_linear(ar);
+  }
 
  private:
   Tensor features(const Tensor& X, const char* who) const;
-  LeastSquaresClassifierOptions options_;
-  Tensor coef_;
-  Vector intercept_;
-  Index num_classes_ = 0, num_inputs_ = 0;
-  bool fitted_ = false;
+  void check_savable() const;
+
+  FeatureMap feature_map_;
 };
+
+extern template class Estimator<LeastSquaresClassifier, LeastSquaresClassifierOptions>;
 
 }  // namespace dagml

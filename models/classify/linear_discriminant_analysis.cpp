@@ -10,25 +10,27 @@
 #include "graph/error.h"
 #include "models/classify/class_scores.h"
 #include "models/data/validate.h"
-#include "models/io/text_model_file.h"
+#include "models/io/loaded_checks.h"
+#include "models/io/model_file.h"
 #include "models/metrics/classification_metrics.h"
 
 namespace dagml {
+
+template class Estimator<LinearDiscriminantAnalysis, LinearDiscriminantAnalysisOptions>;
+
 namespace {
-
 constexpr const char* kName = "LinearDiscriminantAnalysis";
-
-const char* solver_name(LdaSolver s) { return s == LdaSolver::Svd ? "svd" : "cholesky"; }
-
 }  // namespace
 
-LinearDiscriminantAnalysis::LinearDiscriminantAnalysis(LdaOptions options) : options_(std::move(options)) {
+LinearDiscriminantAnalysis::LinearDiscriminantAnalysis(LinearDiscriminantAnalysisOptions options)
+    : Estimator(std::move(options)) {
   if (!(options_.shrinkage >= 0 && options_.shrinkage <= 1))
     throw ValueError(fmt::format("{}: expected shrinkage in [0, 1], found {}", kName, options_.shrinkage));
   if (options_.shrinkage > 0 && options_.solver == LdaSolver::Svd)
     throw ValueError(
         fmt::format("{}: shrinkage needs the Cholesky solver; the Svd solver drops null directions", kName));
-  if (!(options_.tol >= 0)) throw ValueError(fmt::format("{}: expected tol ≥ 0, found {}", kName, options_.tol));
+  if (!(options_.tolerance >= 0))
+    throw ValueError(fmt::format("{}: expected tolerance ≥ 0, found {}", kName, options_.tolerance));
   if (options_.num_components < -1)
     throw ValueError(fmt::format("{}: expected num_components ≥ 0 or −1, found {}", kName, options_.num_components));
 }
@@ -39,12 +41,14 @@ LinearDiscriminantAnalysis& LinearDiscriminantAnalysis::fit(const Tensor& X, con
   if (options_.num_components > max_components)
     throw ValueError(fmt::format("{}::fit: expected num_components ≤ min(K − 1, d) = {}, found {}", kName,
                                  max_components, options_.num_components));
-  fitted_ = false;
+  // Fitted on a fresh model, so that a fit that throws leaves this one as it was.
+  LinearDiscriminantAnalysis fresh(options_);
   if (options_.solver == LdaSolver::Svd)
-    fit_svd(X, y);
+    fresh.fit_svd(X, y);
   else
-    fit_cholesky(X, y);
-  fitted_ = true;
+    fresh.fit_cholesky(X, y);
+  fresh.set_fitted(X.cols());
+  *this = std::move(fresh);
   return *this;
 }
 
@@ -53,10 +57,10 @@ LinearDiscriminantAnalysis& LinearDiscriminantAnalysis::fit(const Tensor& X, con
 // s_j the standard deviation of column j of X_c (1 where it is 0), the scaled within-class data
 // Z = X_c diag(1/s) / √(n − K) has thin SVD Z = U S Vᵀ. dagml takes S and V from the
 // eigendecomposition of ZᵀZ = V S² Vᵀ (d×d, far cheaper than an SVD of the n×d matrix, the same
-// numbers up to rounding); columns with S_r ≤ tol are dropped, leaving the whitening map
+// numbers up to rounding); columns with S_r ≤ tolerance are dropped, leaving the whitening map
 // W = diag(1/s) V_r S_r⁻¹ (WᵀΣW = I on the kept subspace, Σ = X_cᵀX_c/(n − K)). The class means,
 // weighted by √(n π_k/(K − 1)) and whitened, M = diag(√(n π_k/(K − 1))) (μ − 1x̄ᵀ) W, have SVD
-// M = U₂ S₂ V₂ᵀ; keeping singular values > tol·S₂[0] gives the scalings A = W V₂ (≤ K − 1
+// M = U₂ S₂ V₂ᵀ; keeping singular values > tolerance·S₂[0] gives the scalings A = W V₂ (≤ K − 1
 // columns) and the discriminants δ_k(x) = (μ_k − x̄)ᵀAAᵀ(x − x̄) − ½‖Aᵀ(μ_k − x̄)‖² + log π_k,
 // which are δ_k of the header minus terms common to every class. Only the between-class span
 // matters for the decision, so this is exact LDA with Σ = X_cᵀX_c/(n − K) restricted to the
@@ -92,7 +96,7 @@ void LinearDiscriminantAnalysis::fit_svd(const Tensor& X, const Vector& y) {
   // Eigenvalues come ascending; singular values are their square roots, kept in descending order.
   std::vector<Index> kept;
   for (Index r = d - 1; r >= 0; --r)
-    if (std::sqrt(std::max(eig.eigenvalues()(r), 0.0)) > options_.tol) kept.push_back(r);
+    if (std::sqrt(std::max(eig.eigenvalues()(r), 0.0)) > options_.tolerance) kept.push_back(r);
   if (kept.empty()) throw ValueError(fmt::format("{}::fit: every feature is constant within the classes", kName));
   const auto rank = static_cast<Index>(kept.size());
   Tensor W(d, rank);
@@ -107,7 +111,7 @@ void LinearDiscriminantAnalysis::fit_svd(const Tensor& X, const Vector& y) {
   Eigen::JacobiSVD<Eigen::MatrixXd> svd(M, Eigen::ComputeThinV);
   const Vector S2 = svd.singularValues();
   Index rank2 = 0;
-  while (rank2 < S2.size() && S2(rank2) > options_.tol * S2(0)) ++rank2;
+  while (rank2 < S2.size() && S2(rank2) > options_.tolerance * S2(0)) ++rank2;
   scalings_ = W * svd.matrixV().leftCols(rank2);
   const Index max_components = std::min(K - 1, d);
   explained_ = (S2.array().square() / S2.squaredNorm()).matrix().head(std::min(max_components, S2.size()));
@@ -159,15 +163,8 @@ void LinearDiscriminantAnalysis::fit_cholesky(const Tensor& X, const Vector& y) 
   components_ = options_.num_components < 0 ? max_components : options_.num_components;
 }
 
-void LinearDiscriminantAnalysis::check_input(const Tensor& X, const char* who) const {
-  check_fitted(fitted_, who);
-  check_not_empty(X, who);
-  check_columns(X, means_.cols(), who);
-  check_finite(X, who);
-}
-
 Tensor LinearDiscriminantAnalysis::decision_function(const Tensor& X) const {
-  check_input(X, "LinearDiscriminantAnalysis::decision_function");
+  check_input(X);
   Tensor D = X * coef_.transpose();
   D.rowwise() += intercept_.transpose();
   return D;
@@ -182,7 +179,7 @@ Tensor LinearDiscriminantAnalysis::predict_log_proba(const Tensor& X) const {
 }
 
 Tensor LinearDiscriminantAnalysis::transform(const Tensor& X) const {
-  check_input(X, "LinearDiscriminantAnalysis::transform");
+  check_input(X);
   return (X.rowwise() - xbar_.transpose()) * scalings_.leftCols(components_);
 }
 
@@ -190,91 +187,20 @@ Scalar LinearDiscriminantAnalysis::score(const Tensor& X, const Vector& y) const
   return accuracy_score(y, predict(X));
 }
 
-Index LinearDiscriminantAnalysis::num_classes() const {
-  check_fitted(fitted_, kName);
-  return means_.rows();
-}
-Index LinearDiscriminantAnalysis::num_features() const {
-  check_fitted(fitted_, kName);
-  return means_.cols();
-}
-const Tensor& LinearDiscriminantAnalysis::coef() const {
-  check_fitted(fitted_, kName);
-  return coef_;
-}
-const Vector& LinearDiscriminantAnalysis::intercept() const {
-  check_fitted(fitted_, kName);
-  return intercept_;
-}
-const Tensor& LinearDiscriminantAnalysis::means() const {
-  check_fitted(fitted_, kName);
-  return means_;
-}
-const Vector& LinearDiscriminantAnalysis::priors() const {
-  check_fitted(fitted_, kName);
-  return priors_;
-}
-const Tensor& LinearDiscriminantAnalysis::covariance() const {
-  check_fitted(fitted_, kName);
-  return covariance_;
-}
-const Tensor& LinearDiscriminantAnalysis::scalings() const {
-  check_fitted(fitted_, kName);
-  return scalings_;
-}
-const Vector& LinearDiscriminantAnalysis::xbar() const {
-  check_fitted(fitted_, kName);
-  return xbar_;
-}
-const Vector& LinearDiscriminantAnalysis::explained_variance_ratio() const {
-  check_fitted(fitted_, kName);
-  return explained_;
-}
-Index LinearDiscriminantAnalysis::num_components() const {
-  check_fitted(fitted_, kName);
-  return components_;
-}
-
-void LinearDiscriminantAnalysis::save(const std::string& path) const {
-  check_fitted(fitted_, "LinearDiscriminantAnalysis::save");
-  ModelWriter w(kName);
-  w.put_text("solver", solver_name(options_.solver));
-  w.put_scalar("shrinkage", options_.shrinkage);
-  w.put_scalar("tol", options_.tol);
-  w.put_scalar("num_components_option", static_cast<Scalar>(options_.num_components));
-  if (options_.priors.size() > 0) w.put_vector("priors_option", options_.priors);
-  w.put_tensor("coef", coef_);
-  w.put_vector("intercept", intercept_);
-  w.put_tensor("means", means_);
-  w.put_vector("priors", priors_);
-  w.put_tensor("covariance", covariance_);
-  w.put_tensor("scalings", scalings_);
-  w.put_vector("xbar", xbar_);
-  w.put_vector("explained_variance_ratio", explained_);
-  w.put_scalar("components", static_cast<Scalar>(components_));
-  w.save(path);
-}
-
-LinearDiscriminantAnalysis LinearDiscriminantAnalysis::load(const std::string& path) {
-  ModelReader r(path, kName);
-  LdaOptions o;
-  o.solver = r.text("solver") == "svd" ? LdaSolver::Svd : LdaSolver::Cholesky;
-  o.shrinkage = r.scalar("shrinkage");
-  o.tol = r.scalar("tol");
-  o.num_components = static_cast<Index>(r.scalar("num_components_option"));
-  if (r.has("priors_option")) o.priors = r.vector("priors_option");
-  LinearDiscriminantAnalysis m(o);
-  m.coef_ = r.tensor("coef");
-  m.intercept_ = r.vector("intercept");
-  m.means_ = r.tensor("means");
-  m.priors_ = r.vector("priors");
-  m.covariance_ = r.tensor("covariance");
-  m.scalings_ = r.tensor("scalings");
-  m.xbar_ = r.vector("xbar");
-  m.explained_ = r.vector("explained_variance_ratio");
-  m.components_ = static_cast<Index>(r.scalar("components"));
-  m.fitted_ = true;
-  return m;
+void LinearDiscriminantAnalysis::check_loaded(const ModelInputArchive& ar) const {
+  if (!fitted()) return;
+  const Index K = means_.rows(), d = num_features(), r = scalings_.cols();
+  if (K < 2) ar.fail(fmt::format("{}: expected at least two classes, found {}", kTypeName, K));
+  expect_shape(ar, kTypeName, "means", means_, K, d);
+  expect_shape(ar, kTypeName, "coef", coef_, K, d);
+  expect_size(ar, kTypeName, "intercept", intercept_, K);
+  expect_size(ar, kTypeName, "priors", priors_, K);
+  expect_shape(ar, kTypeName, "covariance", covariance_, d, d);
+  expect_shape(ar, kTypeName, "scalings", scalings_, d, r);
+  expect_size(ar, kTypeName, "xbar", xbar_, d);
+  if (components_ < 0 || components_ > r)
+    ar.fail(
+        fmt::format("{}: expected 0..{} components (the columns of scalings), found {}", kTypeName, r, components_));
 }
 
 }  // namespace dagml

@@ -14,8 +14,7 @@
 #include "graph/random.h"
 #include "models/classify/class_scores.h"
 #include "models/data/validate.h"
-#include "models/io/text_model_file.h"
-#include "models/metrics/classification_metrics.h"
+#include "models/io/model_file.h"
 #include "optim/gradient_descent.h"
 #include "optim/graph_objective.h"
 #include "optim/iteration_loop.h"
@@ -24,14 +23,17 @@
 
 namespace dagml {
 
-LinearSVC::LinearSVC(const LinearSVCOptions& options) : options_(options) {
+template class Estimator<LinearSVC, LinearSVCOptions>;
+
+LinearSVC::LinearSVC(const LinearSVCOptions& options) : BinaryLinearClassifier(options) {
   if (!(options.C > 0) || !std::isfinite(options.C))
     throw ValueError(fmt::format("LinearSVC: expected C > 0, found {}", options.C));
   if (!(options.intercept_scaling > 0))
     throw ValueError(fmt::format("LinearSVC: expected intercept_scaling > 0, found {}", options.intercept_scaling));
-  if (!(options.tol > 0)) throw ValueError(fmt::format("LinearSVC: expected tol > 0, found {}", options.tol));
-  if (options.max_iter < 1)
-    throw ValueError(fmt::format("LinearSVC: expected max_iter ≥ 1, found {}", options.max_iter));
+  if (!(options.tolerance > 0))
+    throw ValueError(fmt::format("LinearSVC: expected tolerance > 0, found {}", options.tolerance));
+  if (options.max_iterations < 1)
+    throw ValueError(fmt::format("LinearSVC: expected max_iterations ≥ 1, found {}", options.max_iterations));
   if (!(options.smoothing > 0))
     throw ValueError(fmt::format("LinearSVC: expected smoothing > 0, found {}", options.smoothing));
 }
@@ -61,11 +63,11 @@ void LinearSVC::fit_primal(const Tensor& X, const Vector& s, Scalar C, Scalar B,
     const GradientStep rule({.schedule = StepSchedule::strongly_convex(1.0)});
     r = minimize(
         objective, objective.parameters_vector(), rule,
-        FirstOrderOptions{.stop = {.max_iterations = options_.max_iter, .gradient_tolerance = 0}, .keep_best = true},
+        FirstOrderOptions{.stop = {.max_iterations = options_.max_iterations, .gradient_tolerance = 0}, .keep_best = true},
         callbacks);
   } else {
     r = minimize(objective, objective.parameters_vector(),
-                 LbfgsOptions{.stop = {.max_iterations = options_.max_iter, .gradient_tolerance = options_.tol}},
+                 LbfgsOptions{.stop = {.max_iterations = options_.max_iterations, .gradient_tolerance = options_.tolerance}},
                  callbacks);
   }
   converged_ = r.converged();
@@ -93,7 +95,7 @@ LinearSVC& LinearSVC::fit(const Tensor& X, const Vector& y, const CallbackList& 
     const Scalar wb = B > 0 ? intercept_ / B : 0;
     primal_ = 0.5 * (coef_.squaredNorm() + wb * wb) + C * slacks_.sum();
     dual_ = std::numeric_limits<Scalar>::quiet_NaN();
-    fitted_ = true;
+    set_fitted(d);
     return *this;
   }
   const Vector qd = X.rowwise().squaredNorm().array() + B * B;
@@ -110,7 +112,7 @@ LinearSVC& LinearSVC::fit(const Tensor& X, const Vector& y, const CallbackList& 
   };
   std::vector<Index> order = iota_indices(n);
   std::mt19937_64 rng(options_.seed);
-  IterationLoop loop({.max_iterations = options_.max_iter, .gradient_tolerance = 0}, callbacks);
+  IterationLoop loop({.max_iterations = options_.max_iterations, .gradient_tolerance = 0}, callbacks);
   Scalar value = 0;  // the dual objective ½‖w̃‖² − Σα (minimisation form), 0 at α = 0
   Scalar spread = IterationLoop::kNotComputed;  // max PG − min PG of the last epoch
   if (loop.start(loop.watched() ? iterate() : Vector(), value)) {
@@ -137,9 +139,9 @@ LinearSVC& LinearSVC::fit(const Tensor& X, const Vector& y, const CallbackList& 
       spread = pg_max - pg_min;
       value = 0.5 * (w.squaredNorm() + wb * wb) - alpha.sum();
       if (loop.step(value, spread, loop.watched() ? iterate() : Vector())) break;
-      if (spread < options_.tol) {
+      if (spread < options_.tolerance) {
         loop.converge(Status::GradientTolerance,
-                      fmt::format("converged: projected-gradient spread {:.3g} < tol after {} epochs", spread,
+                      fmt::format("converged: projected-gradient spread {:.3g} < tolerance after {} epochs", spread,
                                   loop.iteration()));
         break;
       }
@@ -168,74 +170,15 @@ LinearSVC& LinearSVC::fit(const Tensor& X, const Vector& y, const CallbackList& 
   const Scalar norm2 = w.squaredNorm() + wb * wb;
   primal_ = 0.5 * norm2 + C * slacks_.sum();
   dual_ = alpha.sum() - 0.5 * norm2;
-  fitted_ = true;
+  set_fitted(d);
   return *this;
 }
 
-Vector LinearSVC::decision_function(const Tensor& X) const {
-  check_fitted(fitted_, "LinearSVC::decision_function");
-  return linear_scores(X, coef_, intercept_, "LinearSVC::decision_function");
-}
-
-Vector LinearSVC::predict(const Tensor& X) const { return labels_from_scores(decision_function(X), options_.zero); }
-Scalar LinearSVC::score(const Tensor& X, const Vector& y) const { return accuracy_score(y, predict(X)); }
-
-const Vector& LinearSVC::coef() const {
-  check_fitted(fitted_, "LinearSVC::coef");
-  return coef_;
-}
-Scalar LinearSVC::intercept() const {
-  check_fitted(fitted_, "LinearSVC::intercept");
-  return intercept_;
-}
 const Vector& LinearSVC::dual_coef() const {
-  check_fitted(fitted_, "LinearSVC::dual_coef");
+  require_fitted();
   if (options_.solver != LinearSvcSolver::Dual)
     throw ValueError("LinearSVC::dual_coef: only the Dual solver computes α; this model used a primal solver");
   return dual_coef_;
-}
-const Vector& LinearSVC::slacks() const {
-  check_fitted(fitted_, "LinearSVC::slacks");
-  return slacks_;
-}
-Scalar LinearSVC::primal_objective() const {
-  check_fitted(fitted_, "LinearSVC::primal_objective");
-  return primal_;
-}
-Scalar LinearSVC::dual_objective() const {
-  check_fitted(fitted_, "LinearSVC::dual_objective");
-  return dual_;
-}
-Index LinearSVC::num_iterations() const {
-  check_fitted(fitted_, "LinearSVC::num_iterations");
-  return iterations_;
-}
-const Result& LinearSVC::fit_result() const {
-  check_fitted(fitted_, "LinearSVC::fit_result");
-  return result_;
-}
-bool LinearSVC::converged() const {
-  check_fitted(fitted_, "LinearSVC::converged");
-  return converged_;
-}
-
-void LinearSVC::save(const std::string& path) const {
-  check_fitted(fitted_, "LinearSVC::save");
-  ModelWriter w("LinearSVC");
-  w.put_vector("coef", coef_);
-  w.put_scalar("intercept", intercept_);
-  put_zero_score(w, options_.zero);
-  w.save(path);
-}
-
-LinearSVC LinearSVC::load(const std::string& path) {
-  const ModelReader r(path, "LinearSVC");
-  LinearSVC m({.zero = read_zero_score(r)});
-  m.coef_ = r.vector("coef");
-  m.intercept_ = r.scalar("intercept");
-  m.converged_ = true;
-  m.fitted_ = true;
-  return m;
 }
 
 }  // namespace dagml

@@ -12,13 +12,15 @@
 #include "graph/error.h"
 #include "models/classify/class_scores.h"
 #include "models/data/validate.h"
-#include "models/io/text_model_file.h"
-#include "models/metrics/classification_metrics.h"
+#include "models/io/model_file.h"
 #include "optim/gradient_descent.h"
 #include "optim/lbfgs.h"
 #include "optim/newton.h"
 
 namespace dagml {
+
+template class Estimator<LogisticRegression, LogisticRegressionOptions>;
+
 namespace {
 
 bool sigmoid_model(Index K, const LogisticRegressionOptions& o) {
@@ -60,26 +62,30 @@ LogisticProblem make_logistic_problem(const Tensor& X, const Vector& y, const Lo
   return p;
 }
 
-LogisticRegression::LogisticRegression(const LogisticRegressionOptions& options) : options_(options) {
+LogisticRegression::LogisticRegression(const LogisticRegressionOptions& options, std::shared_ptr<const UpdateRule> rule)
+    : LinearClassifier(options), rule_(std::move(rule)) {
   if (!(options.C > 0))
     throw ValueError(fmt::format("LogisticRegression: expected C > 0 (or +inf), found {}", options.C));
-  if (!(options.tol > 0)) throw ValueError(fmt::format("LogisticRegression: expected tol > 0, found {}", options.tol));
-  if (options.max_iter < 1)
-    throw ValueError(fmt::format("LogisticRegression: expected max_iter ≥ 1, found {}", options.max_iter));
+  if (!(options.tolerance > 0))
+    throw ValueError(fmt::format("LogisticRegression: expected tolerance > 0, found {}", options.tolerance));
+  if (options.max_iterations < 1)
+    throw ValueError(fmt::format("LogisticRegression: expected max_iterations ≥ 1, found {}", options.max_iterations));
   if (options.batch_size < 0 || (options.batch_size > 0 && (options.reduction != LossReduction::Mean ||
                                                             options.solver != LogisticSolver::FirstOrder)))
     throw ValueError(fmt::format(
         "LogisticRegression: expected batch_size = 0, or batch_size ≥ 1 with reduction = Mean and the FirstOrder "
         "solver; found batch_size = {}",
         options.batch_size));
-  if (!(options.value_tol >= 0))
-    throw ValueError(fmt::format("LogisticRegression: expected value_tol ≥ 0, found {}", options.value_tol));
+  if (!(options.value_tolerance >= 0))
+    throw ValueError(
+        fmt::format("LogisticRegression: expected value_tolerance ≥ 0, found {}", options.value_tolerance));
 }
 
 LogisticRegression& LogisticRegression::fit(const Tensor& X, const Vector& y) {
   LogisticProblem p = make_logistic_problem(X, y, options_);
-  const StopOptions stop{
-      .max_iterations = options_.max_iter, .gradient_tolerance = options_.tol, .value_tolerance = options_.value_tol};
+  const StopOptions stop{.max_iterations = options_.max_iterations,
+                         .gradient_tolerance = options_.tolerance,
+                         .value_tolerance = options_.value_tolerance};
   GraphObjective& objective = *p.objective;
   const Vector x0 = objective.parameters_vector();
   switch (options_.solver) {
@@ -91,7 +97,7 @@ LogisticRegression& LogisticRegression::fit(const Tensor& X, const Vector& y) {
       break;
     case LogisticSolver::FirstOrder: {
       const GradientStep plain({.schedule = StepSchedule::constant(0.1)});
-      const UpdateRule& rule = options_.rule ? *options_.rule : static_cast<const UpdateRule&>(plain);
+      const UpdateRule& rule = rule_ ? *rule_ : static_cast<const UpdateRule&>(plain);
       result_ = minimize(objective, x0, rule,
                          FirstOrderOptions{.stop = stop, .batch_size = options_.batch_size, .seed = options_.seed});
       break;
@@ -104,17 +110,8 @@ LogisticRegression& LogisticRegression::fit(const Tensor& X, const Vector& y) {
   // representative with Σ_k b_k = 0 (the one gradient methods started from 0 keep).
   if (coef_.cols() > 1 && !options_.penalize_intercept) intercept_.array() -= intercept_.mean();
   num_classes_ = static_cast<Index>(y.maxCoeff()) + 1;
-  fitted_ = true;
+  set_fitted(X.cols());
   return *this;
-}
-
-Tensor LogisticRegression::decision_function(const Tensor& X) const {
-  check_fitted(fitted_, "LogisticRegression::decision_function");
-  check_columns(X, coef_.rows(), "LogisticRegression::decision_function");
-  check_finite(X, "LogisticRegression::decision_function");
-  Tensor Z = X * coef_;
-  Z.rowwise() += intercept_.transpose();
-  return Z;
 }
 
 Tensor LogisticRegression::predict_proba(const Tensor& X) const {
@@ -129,50 +126,6 @@ Tensor LogisticRegression::predict_proba(const Tensor& X) const {
     P.array().colwise() /= P.rowwise().sum().array();
   }
   return P;
-}
-
-Vector LogisticRegression::predict(const Tensor& X) const {
-  const Tensor Z = decision_function(X);
-  return Z.cols() == 1 ? labels_from_scores(Z.col(0), options_.zero) : argmax_rows(Z);
-}
-
-Scalar LogisticRegression::score(const Tensor& X, const Vector& y) const { return accuracy_score(y, predict(X)); }
-
-const Tensor& LogisticRegression::coef() const {
-  check_fitted(fitted_, "LogisticRegression::coef");
-  return coef_;
-}
-const Vector& LogisticRegression::intercept() const {
-  check_fitted(fitted_, "LogisticRegression::intercept");
-  return intercept_;
-}
-Index LogisticRegression::num_classes() const {
-  check_fitted(fitted_, "LogisticRegression::num_classes");
-  return num_classes_;
-}
-const Result& LogisticRegression::fit_result() const {
-  check_fitted(fitted_, "LogisticRegression::fit_result");
-  return result_;
-}
-
-void LogisticRegression::save(const std::string& path) const {
-  check_fitted(fitted_, "LogisticRegression::save");
-  ModelWriter w("LogisticRegression");
-  w.put_tensor("coef", coef_);
-  w.put_vector("intercept", intercept_);
-  w.put_scalar("num_classes", static_cast<Scalar>(num_classes_));
-  put_zero_score(w, options_.zero);
-  w.save(path);
-}
-
-LogisticRegression LogisticRegression::load(const std::string& path) {
-  const ModelReader r(path, "LogisticRegression");
-  LogisticRegression m({.zero = read_zero_score(r)});
-  m.coef_ = r.tensor("coef");
-  m.intercept_ = r.vector("intercept");
-  m.num_classes_ = static_cast<Index>(r.scalar("num_classes"));
-  m.fitted_ = true;
-  return m;
 }
 
 }  // namespace dagml

@@ -7,21 +7,29 @@
 // 0·log 0 counts as 0); ŷ = argmax_k J_k(x), P(k|x) = softmax_k J(x).
 #pragma once
 
-#include <string>
-
 #include "graph/tensor.h"
+#include "models/io/estimator.h"
 
 namespace dagml {
 
-struct MultinomialNbOptions {
+struct MultinomialNBOptions {
   Scalar alpha = 1;          // ≥ 0
   bool fit_prior = true;     // false: uniform priors 1/K
   Vector priors = Vector();  // given priors (overrides fit_prior)
+
+  template <class V>
+  void visit(V&& v) {
+    v("alpha", alpha, "α ≥ 0, additive smoothing (1: Laplace, 0: the MLE)");
+    v("fit_prior", fit_prior, "priors from the class frequencies (false: uniform)");
+    v("priors", priors, "K class priors summing to 1 (empty: by fit_prior)");
+  }
 };
 
-class MultinomialNB {
+class MultinomialNB : public Estimator<MultinomialNB, MultinomialNBOptions> {
  public:
-  explicit MultinomialNB(MultinomialNbOptions options = {});  // ValueError: alpha < 0
+  static constexpr const char* kTypeName = "multinomial_nb";
+
+  explicit MultinomialNB(MultinomialNBOptions options = {});  // ValueError: alpha < 0
 
   // X n×d, finite and non-negative (ValueError otherwise); labels 0..K−1, every class present.
   MultinomialNB& fit(const Tensor& X, const Vector& y);
@@ -32,20 +40,27 @@ class MultinomialNB {
   Tensor predict_log_proba(const Tensor& X) const;
   Scalar score(const Tensor& X, const Vector& y) const;
 
-  bool fitted() const { return fitted_; }
-  const Tensor& feature_count() const;     // K×d: N_kj
-  const Tensor& feature_log_prob() const;  // K×d: log θ_kj
-  const Vector& class_count() const;       // K
-  const Vector& class_log_prior() const;   // K
+  const Tensor& feature_count() const { return fitted_value(feature_count_); }        // K×d: N_kj
+  const Tensor& feature_log_prob() const { return fitted_value(feature_log_prob_); }  // K×d: log θ_kj
+  const Vector& class_count() const { return fitted_value(class_count_); }            // K
+  const Vector& class_log_prior() const { return fitted_value(class_log_prior_); }    // K
 
-  void save(const std::string& path) const;
-  static MultinomialNB load(const std::string& path);
+  // The options and the fitted counts and log-probabilities; a loaded model must have K ≥ 2
+  // classes and arrays of K×d and K (ParseError otherwise).
+  template <class Archive>
+  void serialize(Archive& ar) {
+    serialize_estimator(ar);
+    ar(feature_count_, feature_log_prob_, class_count_, class_log_prior_);
+    if constexpr (Archive::is_loading::value) check_loaded(ar);
+  }
 
  private:
-  MultinomialNbOptions options_;
-  bool fitted_ = false;
+  void check_loaded(const class ModelInputArchive& ar) const;
+
   Tensor feature_count_, feature_log_prob_;
   Vector class_count_, class_log_prior_;
 };
+
+extern template class Estimator<MultinomialNB, MultinomialNBOptions>;
 
 }  // namespace dagml

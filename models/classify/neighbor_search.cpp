@@ -11,7 +11,7 @@
 
 #include "graph/error.h"
 #include "models/data/validate.h"
-#include "models/io/text_model_file.h"
+#include "models/io/archive.h"
 
 namespace dagml {
 namespace {
@@ -51,7 +51,7 @@ void write_smallest(std::vector<Candidate>& c, Index k, Index i, Neighbors& out,
 
 }  // namespace
 
-NeighborSearch::NeighborSearch(NeighborOptions options) : options_(std::move(options)) {
+NeighborSearch::NeighborSearch(NeighborSearchOptions options) : options_(std::move(options)) {
   if (options_.metric == DistanceMetric::Euclidean) options_.p = 2;
   if (!(options_.p >= 1) || !std::isfinite(options_.p))
     throw ValueError(fmt::format("{}: expected a Minkowski order p ≥ 1, found {}", kName, options_.p));
@@ -264,27 +264,14 @@ Tensor neighbor_weights(const Tensor& distances, NeighborWeights weights) {
   return w;
 }
 
-void NeighborSearch::save_to(ModelWriter& w) const {
-  if (options_.metric == DistanceMetric::Kernel)
-    throw ValueError(fmt::format("{}: a model with a kernel distance cannot be saved (the kernel is code)", kName));
-  w.put_scalar("metric", options_.metric == DistanceMetric::Euclidean ? 0 : 1);
-  w.put_scalar("p", options_.p);
-  w.put_scalar("algorithm", static_cast<Scalar>(static_cast<int>(options_.algorithm)));
-  w.put_scalar("leaf_size", static_cast<Scalar>(options_.leaf_size));
-  w.put_scalar("kd_tree_max_dimension", static_cast<Scalar>(options_.kd_tree_max_dimension));
-  w.put_tensor("training_features", X_);
-}
-
-NeighborSearch NeighborSearch::load_from(const ModelReader& r) {
-  NeighborOptions o;
-  o.metric = r.scalar("metric") == 0 ? DistanceMetric::Euclidean : DistanceMetric::Minkowski;
-  o.p = r.scalar("p");
-  o.algorithm = static_cast<NeighborAlgorithm>(static_cast<int>(r.scalar("algorithm")));
-  o.leaf_size = static_cast<Index>(r.scalar("leaf_size"));
-  o.kd_tree_max_dimension = static_cast<Index>(r.scalar("kd_tree_max_dimension"));
-  NeighborSearch s(o);
-  s.fit(r.tensor("training_features"));
-  return s;
+void NeighborSearch::restore(const ModelInputArchive& ar) {
+  Tensor X = std::move(X_);
+  *this = NeighborSearch(options_);
+  if (X.rows() == 0) return;  // not fitted
+  if (X.cols() == 0 || !X.allFinite())
+    ar.fail(fmt::format("{}: expected training rows with finite features, found a {}×{} matrix{}", kName, X.rows(),
+                        X.cols(), X.cols() == 0 ? "" : " with NaN or infinite entries"));
+  fit(X);
 }
 
 }  // namespace dagml

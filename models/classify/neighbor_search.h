@@ -18,18 +18,31 @@
 // result does not depend on the thread count.
 #pragma once
 
+#include <array>
 #include <vector>
 
+#include "graph/enum_names.h"
 #include "graph/tensor.h"
-#include "models/io/text_model_file.h"
 #include "models/kernel/kernel.h"
+#include "models/kernel/kernel_io.h"
 
 namespace dagml {
 
+class ModelInputArchive;
+
 enum class DistanceMetric { Euclidean, Minkowski, Kernel };
 enum class NeighborAlgorithm { Auto, Brute, KdTree };
+constexpr auto enum_names(DistanceMetric) {
+  return std::to_array<EnumName<DistanceMetric>>({{DistanceMetric::Euclidean, "euclidean"},
+                                                  {DistanceMetric::Minkowski, "minkowski"},
+                                                  {DistanceMetric::Kernel, "kernel"}});
+}
+constexpr auto enum_names(NeighborAlgorithm) {
+  return std::to_array<EnumName<NeighborAlgorithm>>(
+      {{NeighborAlgorithm::Auto, "auto"}, {NeighborAlgorithm::Brute, "brute"}, {NeighborAlgorithm::KdTree, "kd_tree"}});
+}
 
-struct NeighborOptions {
+struct NeighborSearchOptions {
   DistanceMetric metric = DistanceMetric::Euclidean;
   Scalar p = 2;                // Minkowski order, ≥ 1
   KernelPtr kernel = nullptr;  // required by DistanceMetric::Kernel
@@ -39,6 +52,16 @@ struct NeighborOptions {
   NeighborAlgorithm algorithm = NeighborAlgorithm::Auto;
   Index leaf_size = 30;  // ≥ 1: points per k-d tree leaf
   Index kd_tree_max_dimension = 15;
+
+  template <class V>
+  void visit(V&& v) {
+    v("metric", metric, "euclidean, minkowski (order p) or kernel (the distance a kernel induces)");
+    v("p", p, "≥ 1, the Minkowski order (1: Manhattan, 2: Euclidean)");
+    v("kernel", kernel, "the kernel metric's kernel, e.g. rbf(gamma=0.5)");
+    v("algorithm", algorithm, "auto, brute or kd_tree");
+    v("leaf_size", leaf_size, "≥ 1 points per k-d tree leaf");
+    v("kd_tree_max_dimension", kd_tree_max_dimension, "auto: the k-d tree up to this many features");
+  }
 };
 
 // indices(i, r) is the training row of the r-th nearest neighbour of query i, distances(i, r) its
@@ -52,6 +75,10 @@ struct Neighbors {
 // Uniform: weight 1 each. Distance: weight 1/d; when some neighbours are at distance 0, they get
 // weight 1 and the others 0 (scikit-learn's weights="distance").
 enum class NeighborWeights { Uniform, Distance };
+constexpr auto enum_names(NeighborWeights) {
+  return std::to_array<EnumName<NeighborWeights>>(
+      {{NeighborWeights::Uniform, "uniform"}, {NeighborWeights::Distance, "distance"}});
+}
 
 // n_queries × k weights for the neighbour distances.
 Tensor neighbor_weights(const Tensor& distances, NeighborWeights weights);
@@ -59,7 +86,7 @@ Tensor neighbor_weights(const Tensor& distances, NeighborWeights weights);
 class NeighborSearch {
  public:
   // Throws ValueError: p < 1 or not finite, a kernel metric without a kernel, leaf_size < 1.
-  explicit NeighborSearch(NeighborOptions options = {});
+  explicit NeighborSearch(NeighborSearchOptions options = {});
 
   // Stores X (n×d, non-empty, finite) and builds the k-d tree when the algorithm uses one.
   void fit(const Tensor& X);
@@ -69,15 +96,19 @@ class NeighborSearch {
   // positive semi-definite: a squared kernel distance below −1e-9 · (k(q,q) + k(x,x))).
   Neighbors query(const Tensor& Q, Index k) const;
 
-  // Save/load helpers for the estimators that own a search: the options (not a kernel) and the
-  // training rows. save_to throws ValueError for the kernel metric (a kernel cannot be saved).
-  void save_to(ModelWriter& w) const;
-  static NeighborSearch load_from(const ModelReader& r);
-
   bool fitted() const { return fitted_; }
   bool uses_kd_tree() const { return use_tree_; }
-  const NeighborOptions& options() const { return options_; }
+  const NeighborSearchOptions& options() const { return options_; }
   const Tensor& data() const { return X_; }
+
+  // Inside the model file of the estimator that owns the search, which serialises the options
+  // and constructs the search from them before loading it: the training rows (empty when not
+  // fitted). Loading rebuilds the k-d tree; rows that are not finite are a ParseError.
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(X_);
+    if constexpr (Archive::is_loading::value) restore(ar);
+  }
 
  private:
   struct Node {
@@ -88,8 +119,9 @@ class NeighborSearch {
   void build_tree();
   void query_tree(const Vector& q, Index k, Index* out_index, Scalar* out_reduced) const;
   void query_brute_block(const Tensor& Q, Index begin, Index count, Index k, Neighbors& out) const;
+  void restore(const ModelInputArchive& ar);
 
-  NeighborOptions options_;
+  NeighborSearchOptions options_;
   bool fitted_ = false, use_tree_ = false;
   Tensor X_;
   Vector sq_norms_;     // ‖x_i‖², for the Euclidean screen

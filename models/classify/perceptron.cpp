@@ -9,15 +9,16 @@
 #include "graph/random.h"
 #include "models/classify/class_scores.h"
 #include "models/data/validate.h"
-#include "models/io/text_model_file.h"
-#include "models/metrics/classification_metrics.h"
+#include "models/io/model_file.h"
 #include "optim/iteration_loop.h"
 
 namespace dagml {
 
-Perceptron::Perceptron(const PerceptronOptions& options) : options_(options) {
-  if (!(options.eta > 0) || !std::isfinite(options.eta))
-    throw ValueError(fmt::format("Perceptron: expected eta > 0, found {}", options.eta));
+template class Estimator<Perceptron, PerceptronOptions>;
+
+Perceptron::Perceptron(const PerceptronOptions& options) : BinaryLinearClassifier(options) {
+  if (!(options.learning_rate > 0) || !std::isfinite(options.learning_rate))
+    throw ValueError(fmt::format("Perceptron: expected learning_rate > 0, found {}", options.learning_rate));
   if (options.max_epochs < 1)
     throw ValueError(fmt::format("Perceptron: expected max_epochs ≥ 1, found {}", options.max_epochs));
 }
@@ -60,7 +61,7 @@ Perceptron& Perceptron::fit(const Tensor& X, const Vector& y, const CallbackList
         Index mistakes = 0;
         for (Index i : order) {
           if (mistake(i)) {
-            beta += options_.eta * s(i) * Xt.row(i).transpose();
+            beta += options_.learning_rate * s(i) * Xt.row(i).transpose();
             ++mistakes;
           }
           sum += beta;
@@ -87,7 +88,7 @@ Perceptron& Perceptron::fit(const Tensor& X, const Vector& y, const CallbackList
           while (i < n && !mistake(i)) ++i;
           separated = i == n;
           if (separated) break;
-          beta += options_.eta * s(i) * Xt.row(i).transpose();
+          beta += options_.learning_rate * s(i) * Xt.row(i).transpose();
           sum += beta;
           ++visits;
           ++updates_;
@@ -113,62 +114,8 @@ Perceptron& Perceptron::fit(const Tensor& X, const Vector& y, const CallbackList
   coef_ = result.x.head(d);
   intercept_ = options_.fit_intercept ? result.x(d) : 0;
   result_ = std::move(result);
-  fitted_ = true;
+  set_fitted(d);
   return *this;
-}
-
-Vector Perceptron::decision_function(const Tensor& X) const {
-  check_fitted(fitted_, "Perceptron::decision_function");
-  return linear_scores(X, coef_, intercept_, "Perceptron::decision_function");
-}
-
-Vector Perceptron::predict(const Tensor& X) const { return labels_from_scores(decision_function(X), options_.zero); }
-
-Scalar Perceptron::score(const Tensor& X, const Vector& y) const { return accuracy_score(y, predict(X)); }
-
-const Result& Perceptron::fit_result() const {
-  check_fitted(fitted_, "Perceptron::fit_result");
-  return result_;
-}
-
-const Vector& Perceptron::coef() const {
-  check_fitted(fitted_, "Perceptron::coef");
-  return coef_;
-}
-Scalar Perceptron::intercept() const {
-  check_fitted(fitted_, "Perceptron::intercept");
-  return intercept_;
-}
-Index Perceptron::num_updates() const {
-  check_fitted(fitted_, "Perceptron::num_updates");
-  return updates_;
-}
-Index Perceptron::num_epochs() const {
-  check_fitted(fitted_, "Perceptron::num_epochs");
-  return epochs_;
-}
-bool Perceptron::converged() const {
-  check_fitted(fitted_, "Perceptron::converged");
-  return converged_;
-}
-
-void Perceptron::save(const std::string& path) const {
-  check_fitted(fitted_, "Perceptron::save");
-  ModelWriter w("Perceptron");
-  w.put_vector("coef", coef_);
-  w.put_scalar("intercept", intercept_);
-  put_zero_score(w, options_.zero);
-  w.save(path);
-}
-
-Perceptron Perceptron::load(const std::string& path) {
-  const ModelReader r(path, "Perceptron");
-  Perceptron m({.zero = read_zero_score(r)});
-  m.coef_ = r.vector("coef");
-  m.intercept_ = r.scalar("intercept");
-  m.converged_ = true;
-  m.fitted_ = true;
-  return m;
 }
 
 }  // namespace dagml

@@ -25,11 +25,12 @@
 // perceptron risk and its subgradient are 0).
 #pragma once
 
+#include <array>
 #include <cstdint>
-#include <string>
 
+#include "graph/enum_names.h"
 #include "graph/tensor.h"
-#include "models/classify/score_labels.h"
+#include "models/classify/linear_classifier.h"
 #include "optim/callbacks.h"
 #include "optim/result.h"
 
@@ -40,9 +41,17 @@ enum class PerceptronInit {
   Zero,         // β = 0 (scikit-learn)
   FirstSample,  // β = y₀ x̃₀ (notes 001 L233: at least one point is right)
 };
+constexpr auto enum_names(PerceptronOrder) {
+  return std::to_array<EnumName<PerceptronOrder>>(
+      {{PerceptronOrder::Cyclic, "cyclic"}, {PerceptronOrder::LowestViolator, "lowest_violator"}});
+}
+constexpr auto enum_names(PerceptronInit) {
+  return std::to_array<EnumName<PerceptronInit>>(
+      {{PerceptronInit::Zero, "zero"}, {PerceptronInit::FirstSample, "first_sample"}});
+}
 
 struct PerceptronOptions {
-  Scalar eta = 1;           // step η > 0
+  Scalar learning_rate = 1;  // step η > 0
   Index max_epochs = 1000;  // passes over the data (LowestViolator: max_epochs · n updates)
   bool fit_intercept = true;
   bool strict = false;  // true: a sample with yβ·x̃ = 0 counts as correct (the notes)
@@ -52,40 +61,55 @@ struct PerceptronOptions {
   std::uint64_t seed = 0;
   bool averaged = false;
   ZeroScore zero = ZeroScore::Positive;  // the class of f(x) = 0 at prediction
+
+  template <class V>
+  void visit(V&& v) {
+    v("learning_rate", learning_rate, "η > 0, the step of each update");
+    v("max_epochs", max_epochs, "≥ 1 passes over the data (lowest_violator: max_epochs · n updates)");
+    v("fit_intercept", fit_intercept, "fit a bias (the weight of a constant 1 appended last)");
+    v("strict", strict, "a sample with yβ·x̃ = 0 counts as correct (the notes' rule)");
+    v("order", order, "cyclic (in order, optionally shuffled) or lowest_violator (notes 001 Algorithm 4)");
+    v("init", init, "zero (scikit-learn) or first_sample (β = y₀x̃₀)");
+    v("shuffle", shuffle, "cyclic only: a new permutation each epoch from seed");
+    v("seed", seed, "the shuffling seed");
+    v("averaged", averaged, "return the mean of β over every sample visit");
+    v("zero", zero, "the class of f(x) = 0: positive or negative");
+  }
 };
 
-class Perceptron {
+class Perceptron : public BinaryLinearClassifier<Perceptron, PerceptronOptions> {
  public:
-  // Throws ValueError for eta ≤ 0 or max_epochs < 1.
+  static constexpr const char* kTypeName = "perceptron";
+
+  // Throws ValueError for learning_rate ≤ 0 or max_epochs < 1.
   explicit Perceptron(const PerceptronOptions& options = {});
 
   // X: n×d, y: n labels in {0, 1}, both present. Throws ShapeError / ValueError for bad shapes,
   // NaN or infinite values, empty data, labels other than 0/1 (use OneVsRest for K > 2) or one
   // class only. The callbacks are called as described above.
   Perceptron& fit(const Tensor& X, const Vector& y, const CallbackList& callbacks = {});
-  Vector decision_function(const Tensor& X) const;  // f(x) = wᵀx + b
-  Vector predict(const Tensor& X) const;
-  Scalar score(const Tensor& X, const Vector& y) const;
+  // decision_function f(x) = wᵀx + b, predict, score, coef() and intercept(): linear_classifier.h.
 
-  const Vector& coef() const;  // w, length d
-  Scalar intercept() const;    // b (0 without fit_intercept)
-  Index num_updates() const;   // updates made
-  Index num_epochs() const;    // epochs run (LowestViolator: passes of up to n updates, ⌈updates / n⌉)
-  bool converged() const;      // the last epoch (or V) had no mistake
+  Index num_updates() const { return fitted_value(updates_); }  // updates made
+  Index num_epochs() const { return fitted_value(epochs_); }    // epochs run (LowestViolator: ⌈updates / n⌉)
+  bool converged() const { return fitted_value(converged_); }   // the last epoch (or V) had no mistake
   // x = β (w, b), value as the callbacks' (see above), iterations = num_epochs(), status,
   // message, history. Of the fit in this process: not saved in files.
-  const Result& fit_result() const;
+  const Result& fit_result() const { return fitted_value(result_); }
 
-  void save(const std::string& path) const;
-  static Perceptron load(const std::string& path);
+  // The options, w, b and the run's counts.
+  template <class Archive>
+  void serialize(Archive& ar) {
+    serialize_linear(ar);
+    ar(updates_, epochs_, converged_);
+  }
 
  private:
-  PerceptronOptions options_;
-  Vector coef_;
-  Scalar intercept_ = 0;
   Index updates_ = 0, epochs_ = 0;
-  bool converged_ = false, fitted_ = false;
+  bool converged_ = false;
   Result result_;
 };
+
+extern template class Estimator<Perceptron, PerceptronOptions>;
 
 }  // namespace dagml

@@ -7,36 +7,41 @@
 #include "graph/error.h"
 #include "models/classify/class_scores.h"
 #include "models/data/validate.h"
-#include "models/io/text_model_file.h"
+#include "models/io/loaded_checks.h"
+#include "models/io/model_file.h"
 #include "models/metrics/classification_metrics.h"
 
 namespace dagml {
+
+template class Estimator<QuadraticDiscriminantAnalysis, QuadraticDiscriminantAnalysisOptions>;
+
 namespace {
 constexpr const char* kName = "QuadraticDiscriminantAnalysis";
 }  // namespace
 
-QuadraticDiscriminantAnalysis::QuadraticDiscriminantAnalysis(QdaOptions options) : options_(std::move(options)) {
-  if (!(options_.reg_param >= 0 && options_.reg_param <= 1))
-    throw ValueError(fmt::format("{}: expected reg_param in [0, 1], found {}", kName, options_.reg_param));
+QuadraticDiscriminantAnalysis::QuadraticDiscriminantAnalysis(QuadraticDiscriminantAnalysisOptions options)
+    : Estimator(std::move(options)) {
+  if (!(options_.regularization >= 0 && options_.regularization <= 1))
+    throw ValueError(fmt::format("{}: expected regularization in [0, 1], found {}", kName, options_.regularization));
   if (!(options_.rda_alpha >= 0 && options_.rda_alpha <= 1))
     throw ValueError(fmt::format("{}: expected rda_alpha in [0, 1], found {}", kName, options_.rda_alpha));
 }
 
 QuadraticDiscriminantAnalysis& QuadraticDiscriminantAnalysis::fit(const Tensor& X, const Vector& y) {
   const Index K = check_classification_data(X, y, "QuadraticDiscriminantAnalysis::fit", true, 2);
-  fitted_ = false;
   ClassStatistics stats = class_statistics(X, y, K);
-  means_ = stats.means;
-  priors_ = resolve_priors(options_.priors, stats.counts, "QuadraticDiscriminantAnalysis::fit");
+  // Fitted on a fresh model, so that a fit that throws leaves this one as it was.
+  QuadraticDiscriminantAnalysis fresh(options_);
+  fresh.means_ = stats.means;
+  fresh.priors_ = resolve_priors(options_.priors, stats.counts, "QuadraticDiscriminantAnalysis::fit");
   // C_k = Σ_{i:y_i=k} (x_i − μ_k)(x_i − μ_k)ᵀ / (n_k − 1 or n_k); then the blend with the pooled
-  // C̄, the isotropic reduction and reg_param of the header, in that order.
-  const std::vector<Tensor> scatter = class_scatter_matrices(X, y, means_);
+  // C̄, the isotropic reduction and the regularization of the header, in that order.
+  const std::vector<Tensor> scatter = class_scatter_matrices(X, y, fresh.means_);
   const Scalar shift = options_.mle_covariance ? 0 : 1;
   Tensor pooled = Tensor::Zero(X.cols(), X.cols());
   for (const Tensor& S : scatter) pooled += S;
   pooled /= static_cast<Scalar>(X.rows()) - shift * static_cast<Scalar>(K);
-  const Scalar a = options_.rda_alpha, r = options_.reg_param;
-  covariances_.clear();
+  const Scalar a = options_.rda_alpha, r = options_.regularization;
   for (Index k = 0; k < K; ++k) {
     Tensor cov = a / (stats.counts(k) - shift) * scatter[static_cast<size_t>(k)] + (1 - a) * pooled;
     if (options_.isotropic) {
@@ -46,36 +51,34 @@ QuadraticDiscriminantAnalysis& QuadraticDiscriminantAnalysis::fit(const Tensor& 
     }
     cov *= 1 - r;
     cov.diagonal().array() += r;
-    covariances_.push_back(std::move(cov));
+    fresh.covariances_.push_back(std::move(cov));
   }
-  factorize();
-  fitted_ = true;
+  if (const Index k = fresh.factorize(); k >= 0) {
+    throw NumericalError(fmt::format(
+        "{}::fit: the covariance of class {} is singular (a feature constant within the class, or no more samples "
+        "than features); set regularization > 0",
+        kName, k));
+  }
+  fresh.set_fitted(X.cols());
+  *this = std::move(fresh);
   return *this;
 }
 
-void QuadraticDiscriminantAnalysis::factorize() {
+Index QuadraticDiscriminantAnalysis::factorize() {
   const auto K = static_cast<Index>(covariances_.size());
   cholesky_.clear();
   logdet_.resize(K);
   for (Index k = 0; k < K; ++k) {
     std::optional<Tensor> L = cholesky_factor(covariances_[static_cast<size_t>(k)]);
-    if (!L) {
-      throw NumericalError(fmt::format(
-          "{}::fit: the covariance of class {} is singular (a feature constant within the class, or no more samples "
-          "than features); set reg_param > 0",
-          kName, k));
-    }
+    if (!L) return k;
     logdet_(k) = 2 * L->diagonal().array().log().sum();
     cholesky_.push_back(std::move(*L));
   }
+  return -1;
 }
 
 Tensor QuadraticDiscriminantAnalysis::decision_function(const Tensor& X) const {
-  const char* who = "QuadraticDiscriminantAnalysis::decision_function";
-  check_fitted(fitted_, who);
-  check_not_empty(X, who);
-  check_columns(X, means_.cols(), who);
-  check_finite(X, who);
+  check_input(X);
   const Index K = means_.rows();
   Tensor Q(X.rows(), K);
   for (Index k = 0; k < K; ++k) {
@@ -98,56 +101,17 @@ Scalar QuadraticDiscriminantAnalysis::score(const Tensor& X, const Vector& y) co
   return accuracy_score(y, predict(X));
 }
 
-Index QuadraticDiscriminantAnalysis::num_classes() const {
-  check_fitted(fitted_, kName);
-  return means_.rows();
-}
-const Tensor& QuadraticDiscriminantAnalysis::means() const {
-  check_fitted(fitted_, kName);
-  return means_;
-}
-const Vector& QuadraticDiscriminantAnalysis::priors() const {
-  check_fitted(fitted_, kName);
-  return priors_;
-}
-const std::vector<Tensor>& QuadraticDiscriminantAnalysis::covariances() const {
-  check_fitted(fitted_, kName);
-  return covariances_;
-}
-const Vector& QuadraticDiscriminantAnalysis::log_determinants() const {
-  check_fitted(fitted_, kName);
-  return logdet_;
-}
-
-void QuadraticDiscriminantAnalysis::save(const std::string& path) const {
-  check_fitted(fitted_, "QuadraticDiscriminantAnalysis::save");
-  ModelWriter w(kName);
-  w.put_scalar("reg_param", options_.reg_param);
-  w.put_scalar("mle_covariance", options_.mle_covariance ? 1 : 0);
-  w.put_scalar("rda_alpha", options_.rda_alpha);
-  w.put_scalar("isotropic", options_.isotropic ? 1 : 0);
-  if (options_.priors.size() > 0) w.put_vector("priors_option", options_.priors);
-  w.put_tensor("means", means_);
-  w.put_vector("priors", priors_);
-  for (size_t k = 0; k < covariances_.size(); ++k) w.put_tensor(fmt::format("covariance_{}", k), covariances_[k]);
-  w.save(path);
-}
-
-QuadraticDiscriminantAnalysis QuadraticDiscriminantAnalysis::load(const std::string& path) {
-  ModelReader r(path, kName);
-  QdaOptions o;
-  o.reg_param = r.scalar("reg_param");
-  o.mle_covariance = r.scalar("mle_covariance") != 0;
-  o.rda_alpha = r.scalar("rda_alpha");
-  o.isotropic = r.scalar("isotropic") != 0;
-  if (r.has("priors_option")) o.priors = r.vector("priors_option");
-  QuadraticDiscriminantAnalysis m(o);
-  m.means_ = r.tensor("means");
-  m.priors_ = r.vector("priors");
-  for (Index k = 0; k < m.means_.rows(); ++k) m.covariances_.push_back(r.tensor(fmt::format("covariance_{}", k)));
-  m.factorize();
-  m.fitted_ = true;
-  return m;
+void QuadraticDiscriminantAnalysis::check_loaded(const ModelInputArchive& ar) {
+  if (!fitted()) return;
+  const Index K = means_.rows(), d = num_features();
+  if (K < 2) ar.fail(fmt::format("{}: expected at least two classes, found {}", kTypeName, K));
+  expect_shape(ar, kTypeName, "means", means_, K, d);
+  expect_size(ar, kTypeName, "priors", priors_, K);
+  if (static_cast<Index>(covariances_.size()) != K)
+    ar.fail(fmt::format("{}: expected {} covariances, found {}", kTypeName, K, covariances_.size()));
+  for (const Tensor& S : covariances_) expect_shape(ar, kTypeName, "a covariance", S, d, d);
+  if (const Index k = factorize(); k >= 0)
+    ar.fail(fmt::format("{}: expected positive definite covariances, found class {}'s singular", kTypeName, k));
 }
 
 }  // namespace dagml

@@ -9,32 +9,46 @@
 //   1. regularised discriminant analysis (notes 004 L368): S_k = α C_k + (1 − α) C̄ with C̄ the
 //      pooled scatter divided by n − K (or n); α = 1 (default) is QDA, α = 0 is LDA;
 //   2. isotropic (notes 001 §7–8): S_k ← (tr S_k / d) I, i.e. σ²_k = Σ‖x_i − μ_k‖² / (d n_k);
-//   3. Σ_k = (1 − r) S_k + r I, scikit-learn's reg_param r, which regularises a singular S_k.
+//   3. Σ_k = (1 − r) S_k + r I, r = regularization (scikit-learn's reg_param), which regularises a
+//      singular S_k.
 // With the defaults, predictions equal scikit-learn's QuadraticDiscriminantAnalysis(reg_param = r)
 // whenever every class has more samples than features.
 #pragma once
 
-#include <string>
 #include <vector>
 
 #include "graph/tensor.h"
+#include "models/io/estimator.h"
 
 namespace dagml {
 
-struct QdaOptions {
+struct QuadraticDiscriminantAnalysisOptions {
   Vector priors = Vector();     // empty: class frequencies n_k / n
-  Scalar reg_param = 0;         // r ∈ [0, 1]
+  Scalar regularization = 0;    // r ∈ [0, 1] (scikit-learn's reg_param)
   bool mle_covariance = false;  // false: divide by n_k − 1 (scikit-learn); true: by n_k (notes)
   Scalar rda_alpha = 1;         // α ∈ [0, 1]: 1 QDA, 0 LDA (a shared covariance)
   bool isotropic = false;       // Σ_k = σ²_k I
+
+  template <class V>
+  void visit(V&& v) {
+    v("priors", priors, "K class priors summing to 1 (empty: the class frequencies)");
+    v("regularization", regularization, "r ∈ [0, 1]: Σ_k = (1 − r) S_k + r I (scikit-learn's reg_param)");
+    v("mle_covariance", mle_covariance, "divide the scatter by n_k (the notes' MLE) instead of n_k − 1");
+    v("rda_alpha", rda_alpha, "α ∈ [0, 1]: α Σ_k + (1 − α) Σ̄ (1: QDA, 0: LDA)");
+    v("isotropic", isotropic, "Σ_k = σ²_k I");
+  }
 };
 
-class QuadraticDiscriminantAnalysis {
+class QuadraticDiscriminantAnalysis
+    : public Estimator<QuadraticDiscriminantAnalysis, QuadraticDiscriminantAnalysisOptions> {
  public:
-  explicit QuadraticDiscriminantAnalysis(QdaOptions options = {});  // ValueError: reg_param or rda_alpha ∉ [0, 1]
+  static constexpr const char* kTypeName = "quadratic_discriminant_analysis";
+
+  // ValueError: regularization or rda_alpha ∉ [0, 1].
+  explicit QuadraticDiscriminantAnalysis(QuadraticDiscriminantAnalysisOptions options = {});
 
   // Every class needs ≥ 2 samples. Throws ValueError / ShapeError for bad data, NumericalError
-  // naming the class whose covariance is singular (set reg_param > 0).
+  // naming the class whose covariance is singular (set regularization > 0).
   QuadraticDiscriminantAnalysis& fit(const Tensor& X, const Vector& y);
 
   Tensor decision_function(const Tensor& X) const;  // n×K: Q_k(x)
@@ -43,25 +57,33 @@ class QuadraticDiscriminantAnalysis {
   Tensor predict_log_proba(const Tensor& X) const;
   Scalar score(const Tensor& X, const Vector& y) const;
 
-  bool fitted() const { return fitted_; }
-  const QdaOptions& options() const { return options_; }
-  Index num_classes() const;
-  const Tensor& means() const;                     // K×d
-  const Vector& priors() const;                    // K
-  const std::vector<Tensor>& covariances() const;  // K of d×d: Σ_k (regularised)
-  const Vector& log_determinants() const;          // K: log det Σ_k
+  Index num_classes() const { return fitted_value(means_).rows(); }
+  const Tensor& means() const { return fitted_value(means_); }                           // K×d
+  const Vector& priors() const { return fitted_value(priors_); }                         // K
+  const std::vector<Tensor>& covariances() const { return fitted_value(covariances_); }  // K of d×d: Σ_k (regularised)
+  const Vector& log_determinants() const { return fitted_value(logdet_); }               // K: log det Σ_k
 
-  void save(const std::string& path) const;
-  static QuadraticDiscriminantAnalysis load(const std::string& path);
+  // The options, means, priors and covariances; loading factorises the covariances again. A
+  // loaded model must have K ≥ 2 classes, K means and priors, and K positive definite d×d
+  // covariances (ParseError otherwise).
+  template <class Archive>
+  void serialize(Archive& ar) {
+    serialize_estimator(ar);
+    ar(means_, priors_, covariances_);
+    if constexpr (Archive::is_loading::value) check_loaded(ar);
+  }
 
  private:
-  void factorize();  // Cholesky factors and log determinants from covariances_
+  // Cholesky factors and log determinants from covariances_; the index of the first covariance
+  // that is not positive definite, or −1.
+  Index factorize();
+  void check_loaded(const class ModelInputArchive& ar);
 
-  QdaOptions options_;
-  bool fitted_ = false;
   Tensor means_;
   Vector priors_, logdet_;
   std::vector<Tensor> covariances_, cholesky_;
 };
+
+extern template class Estimator<QuadraticDiscriminantAnalysis, QuadraticDiscriminantAnalysisOptions>;
 
 }  // namespace dagml

@@ -6,29 +6,21 @@
 #include <vector>
 
 #include "graph/error.h"
+#include "models/classify/class_scores.h"
 #include "models/data/labels.h"
 #include "models/data/validate.h"
-#include "models/io/text_model_file.h"
 
 namespace dagml {
-
-void put_zero_score(ModelWriter& w, ZeroScore zero) { w.put_scalar("zero_positive", zero == ZeroScore::Positive ? 1 : 0); }
-
-ZeroScore read_zero_score(const ModelReader& r) {
-  return r.scalar("zero_positive") != 0 ? ZeroScore::Positive : ZeroScore::Negative;
-}
-
-Vector linear_scores(const Tensor& X, const Vector& coef, Scalar intercept, const char* who) {
-  check_columns(X, coef.size(), who);
-  check_finite(X, who);
-  return (X * coef).array() + intercept;
-}
 
 Vector labels_from_scores(const Vector& scores, ZeroScore zero) {
   Vector labels(scores.size());
   for (Index i = 0; i < scores.size(); ++i)
     labels(i) = (scores(i) > 0 || (scores(i) == 0 && zero == ZeroScore::Positive)) ? 1 : 0;
   return labels;
+}
+
+Vector labels_from_score_columns(const Tensor& scores, ZeroScore zero) {
+  return scores.cols() == 1 ? labels_from_scores(scores.col(0), zero) : argmax_rows(scores);
 }
 
 Vector labels_from_pair_votes(const Tensor& scores, Index num_classes) {

@@ -6,30 +6,29 @@
 // → +1). dagml defaults to scikit-learn's rule.
 #pragma once
 
+#include <array>
+
+#include "graph/enum_names.h"
 #include "graph/tensor.h"
 
 namespace dagml {
-
-class ModelWriter;
-class ModelReader;
 
 enum class ZeroScore {
   Positive,  // f(x) ≥ 0 → class 1 (scikit-learn, notes 003/004)
   Negative,  // f(x) > 0 → class 1, f(x) ≤ 0 → class 0 (notes 001)
 };
-
-// A ZeroScore in a model file: the field "zero_positive", 1 for Positive and 0 for Negative.
-void put_zero_score(ModelWriter& w, ZeroScore zero);
-ZeroScore read_zero_score(const ModelReader& r);
-
-// The scores Xw + b of a binary linear classifier, after checking that X has w's column count
-// and finite entries (ShapeError / ValueError naming `who`).
-Vector linear_scores(const Tensor& X, const Vector& coef, Scalar intercept, const char* who);
+constexpr auto enum_names(ZeroScore) {
+  return std::to_array<EnumName<ZeroScore>>({{ZeroScore::Positive, "positive"}, {ZeroScore::Negative, "negative"}});
+}
 
 // Multiclass labels from an n×K score matrix: argmax_rows (models/classify/class_scores.h).
 
 // Binary labels 0/1 from scores f: 1 where f > 0, 0 where f < 0, and f = 0 by `zero`.
 Vector labels_from_scores(const Vector& scores, ZeroScore zero = ZeroScore::Positive);
+
+// Labels from an n×K' score matrix: labels_from_scores of the one column when K' = 1 (a binary
+// model with one score), else argmax_rows.
+Vector labels_from_score_columns(const Tensor& scores, ZeroScore zero = ZeroScore::Positive);
 
 // One-vs-one votes: S is n×P with P = K(K−1)/2 pair scores in the order (0,1), (0,2), …, (1,2),
 // …; S ≥ 0 votes for the pair's higher class, S < 0 for the lower. Each row gets the class with

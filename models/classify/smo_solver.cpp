@@ -141,7 +141,7 @@ class SmoLoop {
         none_(CallbackList{}, 0),
         loop_({.max_iterations = smo.max_iter(options), .gradient_tolerance = 0}, session ? *session : none_,
               {.history = false}),
-        tol_(options.tol) {
+        tol_(options.tolerance) {
     loop_.start(smo.alpha, value());
   }
   bool running() const { return loop_.running(); }
@@ -176,7 +176,7 @@ class SmoLoop {
 }  // namespace
 
 Index smo_iteration_limit(const SmoOptions& o, Index n) {
-  return o.max_iter >= 0 ? o.max_iter : std::max<Index>(10'000'000, 100 * n);
+  return o.max_iterations >= 0 ? o.max_iterations : std::max<Index>(10'000'000, 100 * n);
 }
 
 SmoResult smo_solve_c(SvmKernelCache& Q, const Vector& y, const Vector& upper, const SmoOptions& options,

@@ -12,7 +12,7 @@
 //   j = argmin_{t ∈ I_low, −yₜGₜ < −yᵢGᵢ} −(−yᵢGᵢ + yₜGₜ)² / (Q_ii + Q_tt − 2 yᵢyₜ Q_it)
 // (the pair with the largest second-order decrease of f), then the two-variable subproblem is
 // solved exactly and clipped to the box, and G += Q_i Δαᵢ + Q_j Δαⱼ (two vectorised row updates).
-// Stop when the maximal violation m(α) − M(α) = max_{I_up} −yG − min_{I_low} −yG < tol (the
+// Stop when the maximal violation m(α) − M(α) = max_{I_up} −yG − min_{I_low} −yG < tolerance (the
 // KKT conditions to tolerance). For ν, i and j are taken within one class (both equality
 // constraints stay satisfied). A non-positive curvature is replaced by τ = 1e-12.
 //
@@ -39,8 +39,8 @@
 namespace dagml {
 
 struct SmoOptions {
-  Scalar tol = 1e-3;    // stopping tolerance on the maximal KKT violation
-  Index max_iter = -1;  // −1: max(10⁷, 100 n)
+  Scalar tolerance = 1e-3;    // stopping tolerance on the maximal KKT violation
+  Index max_iterations = -1;  // −1: max(10⁷, 100 n)
 };
 
 struct SmoResult {
@@ -55,7 +55,7 @@ struct SmoResult {
   bool converged() const { return is_converged(status); }
 };
 
-// The iteration limit options.max_iter stands for on n rows (−1: max(10⁷, 100 n)).
+// The iteration limit options.max_iterations stands for on n rows (−1: max(10⁷, 100 n)).
 Index smo_iteration_limit(const SmoOptions& options, Index n);
 
 // C-SVM. y: n signs ±1; upper: n bounds Cᵢ > 0. Q must hold the same n rows. `session`: the

@@ -10,12 +10,15 @@
 
 #include "graph/error.h"
 #include "models/classify/class_scores.h"
-#include "models/classify/kernel_io.h"
 #include "models/data/validate.h"
-#include "models/io/text_model_file.h"
+#include "models/io/loaded_checks.h"
+#include "models/io/model_file.h"
 #include "models/metrics/classification_metrics.h"
 
 namespace dagml {
+
+template class Estimator<SVC, SVCOptions>;
+
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
@@ -60,13 +63,15 @@ void check_psd(const Tensor& K, const std::string& kernel_name) {
 
 }  // namespace
 
-SVC::SVC(const SVCOptions& options) : options_(options) {
+SVC::SVC(const SVCOptions& options) : Estimator(options) {
   if (!(options.C > 0) || !std::isfinite(options.C))
     throw ValueError(fmt::format("SVC: expected C > 0, found {}", options.C));
   if (!(options.nu >= 0 && options.nu <= 1))
     throw ValueError(fmt::format("SVC: expected nu in [0, 1], found {}", options.nu));
-  if (!(options.tol > 0)) throw ValueError(fmt::format("SVC: expected tol > 0, found {}", options.tol));
-  if (options.max_iter < -1) throw ValueError(fmt::format("SVC: expected max_iter ≥ −1, found {}", options.max_iter));
+  if (!(options.tolerance > 0))
+    throw ValueError(fmt::format("SVC: expected tolerance > 0, found {}", options.tolerance));
+  if (options.max_iterations < -1)
+    throw ValueError(fmt::format("SVC: expected max_iterations ≥ −1, found {}", options.max_iterations));
   if (!(options.cache_mb > 0)) throw ValueError(fmt::format("SVC: expected cache_mb > 0, found {}", options.cache_mb));
 }
 
@@ -118,7 +123,7 @@ SVC& SVC::fit(const Tensor& X, const Vector& y, const CallbackList& callbacks) {
   slacks_.assign(static_cast<size_t>(P), Vector());
   report_.assign(static_cast<size_t>(P), SvmPairReport{});
   const Scalar C = options_.half_norm ? options_.C : options_.C / 2;
-  const SmoOptions smo{.tol = options_.tol, .max_iter = options_.max_iter};
+  const SmoOptions smo{.tolerance = options_.tolerance, .max_iterations = options_.max_iterations};
   auto rows_of = [&](Index k) { return start[static_cast<size_t>(k) + 1] - start[static_cast<size_t>(k)]; };
   Index max_steps = 0;  // the fit's SMO iterations at most, for the callbacks' progress display
   for (const auto& [a, b] : pairs) max_steps += smo_iteration_limit(smo, rows_of(a) + rows_of(b));
@@ -195,7 +200,7 @@ SVC& SVC::fit(const Tensor& X, const Vector& y, const CallbackList& callbacks) {
                     : result_.converged()
                         ? fmt::format("converged: every pair's KKT violation < tol ({} SMO iterations)",
                                       result_.iterations)
-                        : fmt::format("not converged: a pair reached max_iter ({} SMO iterations)", result_.iterations);
+                        : fmt::format("not converged: a pair reached max_iterations ({} SMO iterations)", result_.iterations);
   session.end(result_);
 
   // The union of support vectors, grouped by class then by row.
@@ -225,15 +230,12 @@ SVC& SVC::fit(const Tensor& X, const Vector& y, const CallbackList& callbacks) {
     }
   intercept_ = -rho;
   num_classes_ = K;
-  num_features_ = X.cols();
-  fitted_ = true;
+  set_fitted(X.cols());
   return *this;
 }
 
 Tensor SVC::decision_function(const Tensor& X) const {
-  check_fitted(fitted_, "SVC::decision_function");
-  check_columns(X, num_features_, "SVC::decision_function");
-  check_finite(X, "SVC::decision_function");
+  check_input(X);
   Tensor D = kernel_->gram(X, support_vectors_) * dual_coef_;
   D.rowwise() += intercept_.transpose();
   return D;
@@ -247,105 +249,38 @@ Vector SVC::predict(const Tensor& X) const {
 
 Scalar SVC::score(const Tensor& X, const Vector& y) const { return accuracy_score(y, predict(X)); }
 
-Index SVC::num_classes() const {
-  check_fitted(fitted_, "SVC::num_classes");
-  return num_classes_;
-}
-Index SVC::num_features() const {
-  check_fitted(fitted_, "SVC::num_features");
-  return num_features_;
-}
-const std::vector<Index>& SVC::support() const {
-  check_fitted(fitted_, "SVC::support");
-  return support_;
-}
-const Tensor& SVC::support_vectors() const {
-  check_fitted(fitted_, "SVC::support_vectors");
-  return support_vectors_;
-}
-const std::vector<Index>& SVC::num_support() const {
-  check_fitted(fitted_, "SVC::num_support");
-  return num_support_;
-}
-const Tensor& SVC::dual_coef() const {
-  check_fitted(fitted_, "SVC::dual_coef");
-  return dual_coef_;
-}
-const Vector& SVC::intercept() const {
-  check_fitted(fitted_, "SVC::intercept");
-  return intercept_;
-}
 Tensor SVC::coef() const {
-  check_fitted(fitted_, "SVC::coef");
+  require_fitted();
   if (!dynamic_cast<const LinearKernel*>(kernel_.get()))
     throw ValueError(fmt::format("SVC::coef: w is only available for the linear kernel, found {}", kernel_->name()));
   return dual_coef_.transpose() * support_vectors_;
 }
 const Vector& SVC::slacks(Index pair) const {
-  check_fitted(fitted_, "SVC::slacks");
+  require_fitted();
   if (pair < 0 || pair >= static_cast<Index>(slacks_.size()))
     throw ValueError(fmt::format("SVC::slacks: expected a pair index in 0..{}, found {}", slacks_.size() - 1, pair));
   return slacks_[static_cast<size_t>(pair)];
 }
-const std::vector<SvmPairReport>& SVC::fit_report() const {
-  check_fitted(fitted_, "SVC::fit_report");
-  return report_;
-}
-const Result& SVC::fit_result() const {
-  check_fitted(fitted_, "SVC::fit_result");
-  return result_;
-}
 bool SVC::converged() const {
   return std::all_of(fit_report().begin(), fit_report().end(), [](const SvmPairReport& r) { return r.converged; });
 }
-std::string SVC::kernel_name() const {
-  check_fitted(fitted_, "SVC::kernel_name");
-  return kernel_->name();
-}
-
-void SVC::save(const std::string& path) const {
-  check_fitted(fitted_, "SVC::save");
-  ModelWriter w("SVC");
-  save_kernel(w, *kernel_, "SVC::save");
-  w.put_scalar("C", options_.C);
-  w.put_scalar("nu", options_.nu);
-  w.put_scalar("tol", options_.tol);
-  w.put_scalar("max_iter", static_cast<Scalar>(options_.max_iter));
-  w.put_scalar("cache_mb", options_.cache_mb);
-  w.put_scalar("half_norm", options_.half_norm ? 1 : 0);
-  put_zero_score(w, options_.zero);
-  w.put_scalar("num_classes", static_cast<Scalar>(num_classes_));
-  w.put_scalar("num_features", static_cast<Scalar>(num_features_));
-  w.put_vector("support", index_vector(support_));
-  w.put_vector("num_support", index_vector(num_support_));
-  w.put_tensor("support_vectors", support_vectors_);
-  w.put_tensor("dual_coef", dual_coef_);
-  w.put_vector("intercept", intercept_);
-  for (size_t p = 0; p < slacks_.size(); ++p) w.put_vector(fmt::format("slacks_{}", p), slacks_[p]);
-  w.save(path);
-}
-
-SVC SVC::load(const std::string& path) {
-  const ModelReader r(path, "SVC");
-  SVC m({.C = r.scalar("C"),
-         .nu = r.scalar("nu"),
-         .kernel = load_kernel(r),
-         .tol = r.scalar("tol"),
-         .max_iter = static_cast<Index>(r.scalar("max_iter")),
-         .cache_mb = r.scalar("cache_mb"),
-         .half_norm = r.scalar("half_norm") != 0,
-         .zero = read_zero_score(r)});
-  m.kernel_ = m.options_.kernel;
-  m.num_classes_ = static_cast<Index>(r.scalar("num_classes"));
-  m.num_features_ = static_cast<Index>(r.scalar("num_features"));
-  m.support_ = vector_indices(r.vector("support"));
-  m.num_support_ = vector_indices(r.vector("num_support"));
-  m.support_vectors_ = r.tensor("support_vectors");
-  m.dual_coef_ = r.tensor("dual_coef");
-  m.intercept_ = r.vector("intercept");
-  for (Index p = 0; p < m.intercept_.size(); ++p) m.slacks_.push_back(r.vector(fmt::format("slacks_{}", p)));
-  m.fitted_ = true;
-  return m;
+void SVC::check_loaded(const ModelInputArchive& ar) const {
+  if (!fitted()) return;
+  const Index K = num_classes_, P = K * (K - 1) / 2, nsv = support_vectors_.rows();
+  if (K < 2 || K > 1'000'000) ar.fail(fmt::format("{}: expected 2 ≤ K ≤ 10⁶ classes, found {}", kTypeName, K));
+  if (!kernel_) ar.fail(fmt::format("{}: expected the kernel of a fitted model, found none", kTypeName));
+  expect_shape(ar, kTypeName, "support_vectors", support_vectors_, nsv, num_features());
+  expect_shape(ar, kTypeName, "dual_coef", dual_coef_, nsv, P);
+  expect_size(ar, kTypeName, "intercept", intercept_, P);
+  Index total = 0;
+  for (Index c : num_support_) total += c;
+  if (static_cast<Index>(support_.size()) != nsv || static_cast<Index>(num_support_.size()) != K || total != nsv)
+    ar.fail(
+        fmt::format("{}: expected {} support indices and {} per-class counts summing to them, found {} and {} "
+                    "summing to {}",
+                    kTypeName, nsv, K, support_.size(), num_support_.size(), total));
+  if (static_cast<Index>(slacks_.size()) != P)
+    ar.fail(fmt::format("{}: expected the slacks of {} pairs, found {}", kTypeName, P, slacks_.size()));
 }
 
 }  // namespace dagml

@@ -2,12 +2,32 @@
 
 #include <algorithm>
 
+#include "models/classify/bernoulli_nb.h"
+#include "models/classify/categorical_nb.h"
+#include "models/classify/gaussian_nb.h"
+#include "models/classify/knn_classifier.h"
+#include "models/classify/knn_regressor.h"
+#include "models/classify/least_squares_classifier.h"
+#include "models/classify/linear_discriminant_analysis.h"
+#include "models/classify/linear_svc.h"
+#include "models/classify/logistic_regression.h"
+#include "models/classify/multinomial_nb.h"
+#include "models/classify/perceptron.h"
+#include "models/classify/quadratic_discriminant_analysis.h"
+#include "models/classify/rbf_network.h"
+#include "models/classify/svc.h"
 #include "models/cluster/k_means.h"
 #include "models/data/min_max_scaler.h"
 #include "models/data/polynomial_features.h"
 #include "models/data/standard_scaler.h"
 #include "models/io/erased_estimator.h"
+#include "models/kernel/kernel_ridge.h"
 #include "models/linear/bayesian_linear_regression.h"
+#include "models/nn/autoencoder.h"
+#include "models/nn/cnn_classifier.h"
+#include "models/nn/mlp_classifier.h"
+#include "models/nn/mlp_regressor.h"
+#include "models/nn/variational_autoencoder.h"
 #include "models/linear/generalized_least_squares.h"
 #include "models/linear/lasso.h"
 #include "models/linear/linear_regression.h"
@@ -38,6 +58,29 @@ std::vector<EstimatorInfo> build_registry() {
       describe<PolynomialRegression>(Regression, Real, "least squares or ridge on all monomials up to a degree"),
       // models/cluster
       describe<KMeans>(Clustering, Real, "k-means by Lloyd's algorithm from k-means++, random or given centres"),
+      // models/classify
+      describe<GaussianNB>(Classification, Real, "Gaussian naive Bayes: per-class means and variances"),
+      describe<MultinomialNB>(Classification, NonNegative, "multinomial naive Bayes for counts, additive smoothing"),
+      describe<BernoulliNB>(Classification, Real, "Bernoulli naive Bayes on features binarised at a threshold"),
+      describe<CategoricalNB>(Classification, Categorical, "categorical naive Bayes, additive smoothing"),
+      describe<LinearDiscriminantAnalysis>(Classification, Real, "LDA: Gaussian classes with a shared covariance"),
+      describe<QuadraticDiscriminantAnalysis>(Classification, Real, "QDA: Gaussian classes, one covariance each"),
+      describe<LogisticRegression>(Classification, Real, "L2 logistic (softmax) regression by L-BFGS or Newton"),
+      describe<Perceptron>(Classification, Real, "Rosenblatt's perceptron, optionally averaged (labels 0/1)"),
+      describe<LinearSVC>(Classification, Real, "linear soft-margin SVM by dual coordinate descent (labels 0/1)"),
+      describe<LeastSquaresClassifier>(Classification, Real, "ridge on ±1 / one-hot targets (LS-SVM), closed form"),
+      describe<SVC>(Classification, Real, "kernel C- and ν-SVM by SMO, one-vs-one"),
+      describe<KnnClassifier>(Classification, Real, "k-nearest-neighbour vote (brute force or k-d tree)"),
+      describe<KnnRegressor>(Regression, Real, "k-nearest-neighbour mean"),
+      describe<RbfNetwork>(Classification, Real, "RBF network: Gaussian bases and a linear output layer"),
+      // models/kernel
+      describe<KernelRidge>(Regression, Real, "kernel ridge regression: α = (K + λI)⁻¹ y"),
+      // models/nn
+      describe<nn::MlpClassifier>(Classification, Real, "multilayer perceptron, softmax cross-entropy, minibatch training"),
+      describe<nn::MlpRegressor>(Regression, Real, "multilayer perceptron, squared error, minibatch training"),
+      describe<nn::CnnClassifier>(Classification, Real, "LeNet-style convolutional network on images stored one per row"),
+      describe<nn::Autoencoder>(Transformation, Real, "autoencoder: an MLP encoder to q codes and its mirror decoder"),
+      describe<nn::VariationalAutoencoder>(Transformation, UnitInterval, "variational autoencoder with a Bernoulli decoder"),
       // models/data
       describe<StandardScaler>(Transformation, Real, "centre each column and divide by its standard deviation"),
       describe<MinMaxScaler>(Transformation, Real, "map each column's training range onto [lo, hi]"),

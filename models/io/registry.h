@@ -46,12 +46,14 @@ enum class InputDomain {
   NonNegative,  // counts or frequencies (multinomial naive Bayes)
   Binary,       // 0 or 1 (Bernoulli naive Bayes)
   Categorical,  // category codes 0, 1, 2, … (categorical naive Bayes)
+  UnitInterval, // values in [0, 1] (a Bernoulli decoder: the variational autoencoder)
 };
 constexpr auto enum_names(InputDomain) {
   return std::to_array<EnumName<InputDomain>>({{InputDomain::Real, "real"},
                                                {InputDomain::NonNegative, "non_negative"},
                                                {InputDomain::Binary, "binary"},
-                                               {InputDomain::Categorical, "categorical"}});
+                                               {InputDomain::Categorical, "categorical"},
+                                               {InputDomain::UnitInterval, "unit_interval"}});
 }
 
 // The methods an estimator has beyond fit and save.

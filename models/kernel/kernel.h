@@ -1,5 +1,5 @@
 // Kernels k(x, z) on feature rows, and their Gram matrices. Shared by kernel ridge regression,
-// kernel SVMs, kernel k-NN distances, RBF networks and Gaussian processes.
+// kernel SVMs, kernel k-NN distances, RBF networks and Gaussian processes (text form: kernel_io.h).
 #pragma once
 
 #include <functional>

@@ -8,30 +8,6 @@
 
 namespace dagml::nn {
 
-const char* to_string(ActivationKind kind) {
-  switch (kind) {
-    case ActivationKind::Identity:
-      return "identity";
-    case ActivationKind::Relu:
-      return "relu";
-    case ActivationKind::LeakyRelu:
-      return "leaky_relu";
-    case ActivationKind::Sigmoid:
-      return "sigmoid";
-    case ActivationKind::Tanh:
-      return "tanh";
-    case ActivationKind::Softplus:
-      return "softplus";
-    case ActivationKind::Step:
-      return "step";
-    case ActivationKind::Softmax:
-      return "softmax";
-    case ActivationKind::LogSoftmax:
-      return "log_softmax";
-  }
-  return "?";
-}
-
 Var activate(Var x, ActivationKind kind, Scalar slope) {
   switch (kind) {
     case ActivationKind::Identity:
@@ -64,7 +40,7 @@ Activation::Activation(ActivationKind kind, Scalar slope) : kind_(kind), slope_(
 
 std::string Activation::describe() const {
   if (kind_ == ActivationKind::LeakyRelu) return fmt::format("leaky_relu (slope {})", slope_);
-  return to_string(kind_);
+  return std::string(enum_name(kind_));
 }
 
 }  // namespace dagml::nn

@@ -1,8 +1,10 @@
 // Elementwise activations and the row-wise softmax / log-softmax, as a parameter-free layer.
 #pragma once
 
+#include <array>
 #include <memory>
 
+#include "graph/enum_names.h"
 #include "models/nn/layer.h"
 
 namespace dagml::nn {
@@ -19,7 +21,18 @@ enum class ActivationKind {
   LogSoftmax,  // per row
 };
 
-const char* to_string(ActivationKind kind);
+constexpr auto enum_names(ActivationKind) {
+  using enum ActivationKind;
+  return std::to_array<EnumName<ActivationKind>>({{Identity, "identity"},
+                                                  {Relu, "relu"},
+                                                  {LeakyRelu, "leaky_relu"},
+                                                  {Sigmoid, "sigmoid"},
+                                                  {Tanh, "tanh"},
+                                                  {Softplus, "softplus"},
+                                                  {Step, "step"},
+                                                  {Softmax, "softmax"},
+                                                  {LogSoftmax, "log_softmax"}});
+}
 
 // The activation applied to x (slope: LeakyRelu only).
 Var activate(Var x, ActivationKind kind, Scalar slope = 0.01);

@@ -1,11 +1,15 @@
-#include "models/io/text_model_file.h"
 #include "models/nn/cnn_classifier.h"
 
 #include <fmt/format.h>
 
+#include <cstdint>
+#include <limits>
+
 #include "graph/error.h"
 #include "graph/random.h"
 #include "models/data/validate.h"
+#include "models/io/model_file.h"
+#include "models/io/option_fields.h"
 #include "models/metrics/classification_metrics.h"
 #include "models/nn/activation.h"
 #include "models/nn/conv2d_layer.h"
@@ -15,41 +19,82 @@
 #include "models/nn/network_loss.h"
 #include "models/nn/pooling.h"
 
+namespace dagml {
+template class Estimator<nn::CnnClassifier, nn::CnnClassifierOptions>;
+}  // namespace dagml
+
 namespace dagml::nn {
+namespace {
+
+// Image sides, channels, kernels, paddings and pools up to 2³¹ − 1 keep the geometry's sums
+// (H + 2p − k) far from overflow; products of them go through size_product.
+constexpr Index kMaxSide = std::numeric_limits<std::int32_t>::max();
+
+// The convolution and the pooling of block b on images of `shape` (make_cnn's layers).
+Conv2dOptions block_convolution(ImageShape shape, const ConvBlock& b, std::uint64_t seed) {
+  return {.input = shape, .filters = b.filters, .kernel = b.kernel, .padding = b.padding, .seed = seed};
+}
+Pool2dGeometry block_pooling(ImageShape shape, const ConvBlock& b) { return {.input = shape, .window = b.pool}; }
+
+}  // namespace
+
+std::string option_type_name(const std::vector<ConvBlock>&) { return "blocks (filters,kernel,padding,pool;…)"; }
+
+std::string format_option(const std::vector<ConvBlock>& blocks) {
+  std::string out;
+  for (const ConvBlock& b : blocks)
+    out += fmt::format("{}{},{},{},{}", out.empty() ? "" : ";", b.filters, b.kernel, b.padding, b.pool);
+  return out;
+}
+
+void parse_option(std::string_view key, std::string_view text, std::vector<ConvBlock>& blocks) {
+  std::vector<ConvBlock> parsed;
+  for (std::string_view block : dagml::detail::split_list(text, ';')) {
+    std::vector<Index> fields;
+    dagml::parse_option(key, block, fields);
+    if (fields.size() != 4)
+      dagml::detail::bad_option_value(key, "four integers filters,kernel,padding,pool in every block", block);
+    parsed.push_back({.filters = fields[0], .kernel = fields[1], .padding = fields[2], .pool = fields[3]});
+  }
+  blocks = std::move(parsed);
+}
 
 void validate(const CnnArchitecture& a, const char* owner) {
-  if (a.input.channels < 1 || a.input.height < 1 || a.input.width < 1)
-    throw ValueError(fmt::format("{}: the input image must be at least 1×1×1, found {}×{}×{}", owner, a.input.channels,
-                                 a.input.height, a.input.width));
+  const ImageInput& in = a.input;
+  if (in.channels < 1 || in.height < 1 || in.width < 1 || in.channels > kMaxSide || in.height > kMaxSide ||
+      in.width > kMaxSide)
+    throw ValueError(
+        fmt::format("{}: the input image must be at least 1×1×1 and at most {} on each side, found {}×{}×{}", owner,
+                    kMaxSide, in.channels, in.height, in.width));
   if (!(a.dropout >= 0 && a.dropout < 1))
     throw ValueError(fmt::format("{}: dropout must be in [0, 1), found {}", owner, a.dropout));
-  for (Index h : a.hidden)
+  for (Index h : a.hidden_widths)
     if (h < 1) throw ValueError(fmt::format("{}: every hidden width must be >= 1, found {}", owner, h));
   for (const ConvBlock& b : a.blocks)
-    if (b.filters < 1 || b.kernel < 1 || b.padding < 0 || b.pool < 1)
+    if (b.filters < 1 || b.kernel < 1 || b.padding < 0 || b.pool < 1 || b.filters > kMaxSide || b.kernel > kMaxSide ||
+        b.padding > kMaxSide || b.pool > kMaxSide)
       throw ValueError(
-          fmt::format("{}: a block needs filters, kernel, pool >= 1 and padding >= 0, found {}, {}, {}, {}", owner,
-                      b.filters, b.kernel, b.pool, b.padding));
-  make_cnn(a, 2, 0);  // the geometry checks of every layer
+          fmt::format("{}: a block needs filters, kernel, pool in [1, {}] and padding in [0, {}], found {}, {}, {}, {}",
+                      owner, kMaxSide, kMaxSide, b.filters, b.kernel, b.pool, b.padding));
+  try {
+    cnn_size(a, 2);  // the geometry of every layer, and sizes that fit in Index
+  } catch (const ValueError& e) {
+    throw ValueError(fmt::format("{}: {}", owner, e.what()));
+  }
 }
 
 Sequential make_cnn(const CnnArchitecture& a, Index classes, std::uint64_t seed) {
   Sequential net;
-  ImageShape shape = a.input;
+  ImageShape shape = a.input.shape();
   std::uint64_t layer = 0;
   for (const ConvBlock& b : a.blocks) {
-    const Conv2d& conv = net.add(Conv2d({.input = shape,
-                                         .filters = b.filters,
-                                         .kernel = b.kernel,
-                                         .padding = b.padding,
-                                         .seed = derive_seed(seed, layer++)}));
-    shape = conv.output();
+    shape = net.add(Conv2d(block_convolution(shape, b, derive_seed(seed, layer++)))).output();
     net.add(Activation(ActivationKind::Relu));
-    if (b.pool > 1) shape = net.add(MaxPool2d({.input = shape, .window = b.pool})).output();
+    if (b.pool > 1) shape = net.add(MaxPool2d(block_pooling(shape, b))).output();
   }
   net.add(Flatten());
   Index width = shape.size();
-  for (Index h : a.hidden) {
+  for (Index h : a.hidden_widths) {
     if (a.dropout > 0) net.add(Dropout(a.dropout));
     net.add(Linear({.in = width, .out = h, .init = Initializer::He, .seed = derive_seed(seed, layer++)}));
     net.add(Activation(ActivationKind::Relu));
@@ -60,93 +105,71 @@ Sequential make_cnn(const CnnArchitecture& a, Index classes, std::uint64_t seed)
   return net;
 }
 
-CnnClassifier::CnnClassifier(const CnnClassifierOptions& options) : options_(options) {
+Index cnn_size(const CnnArchitecture& a, Index classes) {
+  if (classes < 1) throw ValueError(fmt::format("a CNN needs at least 1 output, found {}", classes));
+  EntryCount count;
+  ImageShape shape = a.input.shape();
+  size_product({shape.channels, shape.height, shape.width});  // X's columns
+  for (const ConvBlock& b : a.blocks) {
+    const Conv2dGeometry conv = conv2d_geometry(block_convolution(shape, b, 0));
+    conv.validate();
+    count.add({conv.filters, conv.input.channels, conv.kernel_height, conv.kernel_width}).add({conv.filters});
+    shape = conv.output();
+    if (b.pool > 1) {
+      const Pool2dGeometry pool = block_pooling(shape, b);
+      pool.validate();
+      shape = pool.output();
+    }
+  }
+  Index width = size_product({shape.channels, shape.height, shape.width});
+  for (Index h : a.hidden_widths) {
+    count.add({width, h}).add({h});
+    width = h;
+  }
+  return count.add({width, classes}).add({classes}).total();
+}
+
+CnnClassifier::CnnClassifier(const CnnClassifierOptions& options) : NetworkEstimator(options) {
   validate(options.architecture, "CnnClassifier");
   validate(options.training, "CnnClassifier");
-  if (!(options.l2 >= 0)) throw ValueError(fmt::format("CnnClassifier: l2 must be >= 0, found {}", options.l2));
+  if (!(options.lambda >= 0))
+    throw ValueError(fmt::format("CnnClassifier: lambda must be >= 0, found {}", options.lambda));
+}
+
+void CnnClassifier::build_networks(Index) {
+  network_ = make_cnn(options_.architecture, classes_, options_.training.seed);
+}
+
+Index CnnClassifier::network_size(Index num_features) const {
+  const Index image = options_.architecture.input.shape().size();
+  if (num_features != image)
+    throw ValueError(
+        fmt::format("CnnClassifier: expected {} features (the input images), found {}", image, num_features));
+  if (classes_ < 2) throw ValueError(fmt::format("CnnClassifier: expected at least 2 classes, found {}", classes_));
+  return cnn_size(options_.architecture, classes_);
 }
 
 CnnClassifier& CnnClassifier::fit(const Tensor& X, const Vector& y, const CallbackList& callbacks) {
   check_not_empty(X, "CnnClassifier::fit");
-  check_columns(X, options_.architecture.input.size(), "CnnClassifier::fit");
+  check_columns(X, options_.architecture.input.shape().size(), "CnnClassifier::fit");
   check_finite(X, "CnnClassifier::fit");
   check_same_rows(X, y, "CnnClassifier::fit");
   const Index k = check_labels(y, "CnnClassifier::fit");
   if (k < 2) throw ValueError(fmt::format("CnnClassifier::fit: needs at least 2 classes, found labels 0..{}", k - 1));
   classes_ = k;
-  network_ = make_cnn(options_.architecture, classes_, options_.training.seed);
-  SupervisedNetwork model(network_, LossKind::SoftmaxCrossEntropy, options_.l2);
-  const FitCallbacks all(options_.training.verbose, callbacks);
-  result_ = Trainer(trainer_options(options_.training))
-                .fit(model, X, Tensor(y), *make_update_rule(options_.training), all.list());
-  fitted_ = true;
+  build_networks(X.cols());
+  SupervisedNetwork model(network_, LossKind::SoftmaxCrossEntropy, options_.lambda);
+  train(model, X, Tensor(y), callbacks);
   return *this;
 }
 
 Tensor CnnClassifier::decision_function(const Tensor& X) const {
-  check_fitted(fitted_, "CnnClassifier::decision_function");
-  check_columns(X, options_.architecture.input.size(), "CnnClassifier::decision_function");
-  check_finite(X, "CnnClassifier::decision_function");
+  check_input(X);
   return forward_batches(network_, X);
 }
 
 Tensor CnnClassifier::predict_proba(const Tensor& X) const { return softmax_rows(decision_function(X)); }
 Vector CnnClassifier::predict(const Tensor& X) const { return argmax_rows(decision_function(X)); }
 Scalar CnnClassifier::score(const Tensor& X, const Vector& y) const { return accuracy_score(y, predict(X)); }
-
-const Result& CnnClassifier::training_result() const {
-  check_fitted(fitted_, "CnnClassifier::training_result");
-  return result_;
-}
-
-Sequential& CnnClassifier::network() {
-  check_fitted(fitted_, "CnnClassifier::network");
-  return network_;
-}
-
-void CnnClassifier::save(const std::string& path) const {
-  check_fitted(fitted_, "CnnClassifier::save");
-  const CnnArchitecture& a = options_.architecture;
-  ModelWriter w("CnnClassifier");
-  w.put_tensor("input", (Tensor(1, 3) << static_cast<Scalar>(a.input.channels), static_cast<Scalar>(a.input.height),
-                         static_cast<Scalar>(a.input.width))
-                            .finished());
-  w.put_scalar("blocks", static_cast<Scalar>(a.blocks.size()));
-  for (std::size_t i = 0; i < a.blocks.size(); ++i) {
-    const ConvBlock& b = a.blocks[i];
-    w.put_tensor(fmt::format("block{}", i),
-                 (Tensor(1, 4) << static_cast<Scalar>(b.filters), static_cast<Scalar>(b.kernel),
-                  static_cast<Scalar>(b.padding), static_cast<Scalar>(b.pool))
-                     .finished());
-  }
-  write_hidden_widths(w, a.hidden);
-  w.put_scalar("dropout", a.dropout);
-  write_training_options(w, options_.training);
-  w.put_scalar("l2", options_.l2);
-  w.put_scalar("classes", static_cast<Scalar>(classes_));
-  write_tensors(w, network_);
-  w.save(path);
-}
-
-CnnClassifier CnnClassifier::load(const std::string& path) {
-  const ModelReader r(path, "CnnClassifier");
-  CnnArchitecture a;
-  const Tensor input = r.tensor("input");
-  a.input = {static_cast<Index>(input(0, 0)), static_cast<Index>(input(0, 1)), static_cast<Index>(input(0, 2))};
-  a.blocks.clear();
-  for (Index i = 0; i < static_cast<Index>(r.scalar("blocks")); ++i) {
-    const Tensor b = r.tensor(fmt::format("block{}", i));
-    a.blocks.push_back({static_cast<Index>(b(0, 0)), static_cast<Index>(b(0, 1)), static_cast<Index>(b(0, 2)),
-                        static_cast<Index>(b(0, 3))});
-  }
-  a.hidden = read_hidden_widths(r);
-  a.dropout = r.scalar("dropout");
-  CnnClassifier m({.architecture = a, .training = read_training_options(r), .l2 = r.scalar("l2")});
-  m.classes_ = static_cast<Index>(r.scalar("classes"));
-  m.network_ = make_cnn(a, m.classes_, m.options_.training.seed);
-  read_tensors(r, m.network_);
-  m.fitted_ = true;
-  return m;
-}
 
 }  // namespace dagml::nn

@@ -4,14 +4,16 @@
 
 namespace dagml::nn {
 
-Conv2d::Conv2d(const Conv2dOptions& options)
-    : options_(options),
-      geometry_{.input = options.input,
-                .filters = options.filters,
-                .kernel_height = options.kernel,
-                .kernel_width = options.kernel,
-                .stride = options.stride,
-                .padding = options.padding} {
+Conv2dGeometry conv2d_geometry(const Conv2dOptions& options) {
+  return {.input = options.input,
+          .filters = options.filters,
+          .kernel_height = options.kernel,
+          .kernel_width = options.kernel,
+          .stride = options.stride,
+          .padding = options.padding};
+}
+
+Conv2d::Conv2d(const Conv2dOptions& options) : options_(options), geometry_(conv2d_geometry(options)) {
   geometry_.validate();
   std::mt19937_64 rng(options.seed);
   const Index area = options.kernel * options.kernel;

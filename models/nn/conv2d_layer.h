@@ -25,6 +25,9 @@ struct Conv2dOptions {
   std::uint64_t seed = 0;
 };
 
+// The geometry of the layer the options describe (not validated).
+Conv2dGeometry conv2d_geometry(const Conv2dOptions& options);
+
 class Conv2d final : public Layer {
  public:
   // Throws ValueError when the geometry is impossible (see Conv2dGeometry::validate).

@@ -9,20 +9,6 @@
 
 namespace dagml::nn {
 
-const char* to_string(Initializer init) {
-  switch (init) {
-    case Initializer::Glorot:
-      return "glorot";
-    case Initializer::He:
-      return "he";
-    case Initializer::FanIn:
-      return "fan_in";
-    case Initializer::Zeros:
-      return "zeros";
-  }
-  return "?";
-}
-
 Scalar uniform01(std::mt19937_64& rng) { return static_cast<Scalar>(rng() >> 11) * 0x1.0p-53; }
 
 Scalar standard_normal(std::mt19937_64& rng) {

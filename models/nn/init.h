@@ -2,9 +2,11 @@
 // graph/random.h: only raw 64-bit words come from the engine).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <random>
 
+#include "graph/enum_names.h"
 #include "graph/tensor.h"
 
 namespace dagml::nn {
@@ -19,7 +21,10 @@ enum class Initializer {
   Zeros,
 };
 
-const char* to_string(Initializer init);
+constexpr auto enum_names(Initializer) {
+  using enum Initializer;
+  return std::to_array<EnumName<Initializer>>({{Glorot, "glorot"}, {He, "he"}, {FanIn, "fan_in"}, {Zeros, "zeros"}});
+}
 
 // A uniform draw in [0, 1): the top 53 bits of one word, times 2⁻⁵³.
 Scalar uniform01(std::mt19937_64& rng);

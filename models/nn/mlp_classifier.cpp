@@ -1,20 +1,34 @@
-#include "models/io/text_model_file.h"
 #include "models/nn/mlp_classifier.h"
 
 #include <fmt/format.h>
 
 #include "graph/error.h"
 #include "models/data/validate.h"
+#include "models/io/model_file.h"
 #include "models/metrics/classification_metrics.h"
 #include "models/nn/inference.h"
 #include "models/nn/network_loss.h"
 
+namespace dagml {
+template class Estimator<nn::MlpClassifier, nn::MlpClassifierOptions>;
+}  // namespace dagml
+
 namespace dagml::nn {
 
-MlpClassifier::MlpClassifier(const MlpClassifierOptions& options) : options_(options) {
+MlpClassifier::MlpClassifier(const MlpClassifierOptions& options) : NetworkEstimator(options) {
   validate(options.architecture, "MlpClassifier");
   validate(options.training, "MlpClassifier");
-  if (!(options.l2 >= 0)) throw ValueError(fmt::format("MlpClassifier: l2 must be >= 0, found {}", options.l2));
+  if (!(options.lambda >= 0))
+    throw ValueError(fmt::format("MlpClassifier: lambda must be >= 0, found {}", options.lambda));
+}
+
+void MlpClassifier::build_networks(Index num_features) {
+  network_ = make_mlp(num_features, classes_, options_.architecture, options_.training.seed);
+}
+
+Index MlpClassifier::network_size(Index num_features) const {
+  if (classes_ < 2) throw ValueError(fmt::format("MlpClassifier: expected at least 2 classes, found {}", classes_));
+  return mlp_size(num_features, classes_, options_.architecture);
 }
 
 MlpClassifier& MlpClassifier::fit(const Tensor& X, const Vector& y, const CallbackList& callbacks) {
@@ -23,21 +37,15 @@ MlpClassifier& MlpClassifier::fit(const Tensor& X, const Vector& y, const Callba
   check_same_rows(X, y, "MlpClassifier::fit");
   const Index k = check_labels(y, "MlpClassifier::fit");
   if (k < 2) throw ValueError(fmt::format("MlpClassifier::fit: needs at least 2 classes, found labels 0..{}", k - 1));
-  features_ = X.cols();
   classes_ = k;
-  network_ = make_mlp(features_, classes_, options_.architecture, options_.training.seed);
-  SupervisedNetwork model(network_, LossKind::SoftmaxCrossEntropy, options_.l2);
-  const FitCallbacks all(options_.training.verbose, callbacks);
-  result_ = Trainer(trainer_options(options_.training))
-                .fit(model, X, Tensor(y), *make_update_rule(options_.training), all.list());
-  fitted_ = true;
+  build_networks(X.cols());
+  SupervisedNetwork model(network_, LossKind::SoftmaxCrossEntropy, options_.lambda);
+  train(model, X, Tensor(y), callbacks);
   return *this;
 }
 
 Tensor MlpClassifier::decision_function(const Tensor& X) const {
-  check_fitted(fitted_, "MlpClassifier::decision_function");
-  check_columns(X, features_, "MlpClassifier::decision_function");
-  check_finite(X, "MlpClassifier::decision_function");
+  check_input(X);
   return forward_batches(network_, X);
 }
 
@@ -46,38 +54,5 @@ Tensor MlpClassifier::predict_proba(const Tensor& X) const { return softmax_rows
 Vector MlpClassifier::predict(const Tensor& X) const { return argmax_rows(decision_function(X)); }
 
 Scalar MlpClassifier::score(const Tensor& X, const Vector& y) const { return accuracy_score(y, predict(X)); }
-
-const Result& MlpClassifier::training_result() const {
-  check_fitted(fitted_, "MlpClassifier::training_result");
-  return result_;
-}
-
-Sequential& MlpClassifier::network() {
-  check_fitted(fitted_, "MlpClassifier::network");
-  return network_;
-}
-
-void MlpClassifier::save(const std::string& path) const {
-  check_fitted(fitted_, "MlpClassifier::save");
-  ModelWriter w("MlpClassifier");
-  write_architecture(w, options_.architecture);
-  write_training_options(w, options_.training);
-  w.put_scalar("l2", options_.l2);
-  w.put_scalar("features", static_cast<Scalar>(features_));
-  w.put_scalar("classes", static_cast<Scalar>(classes_));
-  write_tensors(w, network_);
-  w.save(path);
-}
-
-MlpClassifier MlpClassifier::load(const std::string& path) {
-  const ModelReader r(path, "MlpClassifier");
-  MlpClassifier m({.architecture = read_architecture(r), .training = read_training_options(r), .l2 = r.scalar("l2")});
-  m.features_ = static_cast<Index>(r.scalar("features"));
-  m.classes_ = static_cast<Index>(r.scalar("classes"));
-  m.network_ = make_mlp(m.features_, m.classes_, m.options_.architecture, m.options_.training.seed);
-  read_tensors(r, m.network_);
-  m.fitted_ = true;
-  return m;
-}
 
 }  // namespace dagml::nn

@@ -1,31 +1,41 @@
-#include "models/io/text_model_file.h"
 #include "models/nn/mlp_network.h"
 
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "graph/error.h"
 #include "graph/random.h"
 #include "models/nn/batch_norm.h"
 #include "models/nn/dropout.h"
 #include "models/nn/linear.h"
-#include "models/nn/network_options.h"
+#include "models/nn/network_io.h"
 
 namespace dagml::nn {
 
 void validate(const MlpArchitecture& a, const char* owner) {
-  for (Index h : a.hidden)
+  for (Index h : a.hidden_widths)
     if (h < 1) throw ValueError(fmt::format("{}: every hidden width must be >= 1, found {}", owner, h));
   if (!(a.dropout >= 0 && a.dropout < 1))
     throw ValueError(fmt::format("{}: dropout must be in [0, 1), found {}", owner, a.dropout));
+}
+
+MlpArchitecture reversed(MlpArchitecture a) {
+  std::reverse(a.hidden_widths.begin(), a.hidden_widths.end());
+  return a;
 }
 
 Sequential make_mlp(Index in, Index out, const MlpArchitecture& a, std::uint64_t seed) {
   Sequential net;
   Index width = in;
   std::uint64_t layer = 0;
-  for (Index h : a.hidden) {
-    net.add(Linear({.in = width, .out = h, .bias = !a.batch_norm, .init = a.init, .seed = derive_seed(seed, layer++)}));
-    if (a.batch_norm) net.add(BatchNorm({.features = h}));
+  for (Index h : a.hidden_widths) {
+    net.add(Linear({.in = width,
+                    .out = h,
+                    .bias = !a.batch_normalization,
+                    .init = a.initializer,
+                    .seed = derive_seed(seed, layer++)}));
+    if (a.batch_normalization) net.add(BatchNorm({.features = h}));
     net.add(Activation(a.activation));
     if (a.dropout > 0) net.add(Dropout(a.dropout));
     width = h;
@@ -35,22 +45,18 @@ Sequential make_mlp(Index in, Index out, const MlpArchitecture& a, std::uint64_t
   return net;
 }
 
-void write_architecture(ModelWriter& w, const MlpArchitecture& a) {
-  write_hidden_widths(w, a.hidden);
-  w.put_scalar("activation", static_cast<Scalar>(a.activation));
-  w.put_scalar("init", static_cast<Scalar>(a.init));
-  w.put_scalar("dropout", a.dropout);
-  w.put_scalar("batch_norm", a.batch_norm ? 1 : 0);
-}
-
-MlpArchitecture read_architecture(const ModelReader& r) {
-  MlpArchitecture a;
-  a.hidden = read_hidden_widths(r);
-  a.activation = static_cast<ActivationKind>(static_cast<int>(r.scalar("activation")));
-  a.init = static_cast<Initializer>(static_cast<int>(r.scalar("init")));
-  a.dropout = r.scalar("dropout");
-  a.batch_norm = r.scalar("batch_norm") != 0;
-  return a;
+Index mlp_size(Index in, Index out, const MlpArchitecture& a) {
+  if (in < 1 || out < 1)
+    throw ValueError(fmt::format("an MLP needs at least 1 input and 1 output, found {} → {}", in, out));
+  EntryCount count;
+  Index width = in;
+  for (Index h : a.hidden_widths) {
+    count.add({width, h});  // W
+    // The bias, or batch normalisation's γ, β and running mean and variance.
+    count.add({a.batch_normalization ? 4 : 1, h});
+    width = h;
+  }
+  return count.add({width, out}).add({out}).total();
 }
 
 }  // namespace dagml::nn

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/io/text_model_file.h"
 #include "models/nn/activation.h"
 #include "models/nn/init.h"
 #include "models/nn/sequential.h"
@@ -14,21 +13,34 @@
 namespace dagml::nn {
 
 struct MlpArchitecture {
-  std::vector<Index> hidden = {100};  // hidden widths, each ≥ 1 (empty: a linear model)
+  std::vector<Index> hidden_widths = {100};  // each ≥ 1 (empty: a linear model)
   ActivationKind activation = ActivationKind::Relu;
-  Initializer init = Initializer::He;
-  Scalar dropout = 0;  // in [0, 1)
-  bool batch_norm = false;
+  Initializer initializer = Initializer::He;  // of the hidden layers (the output layer is Glorot)
+  Scalar dropout = 0;                         // in [0, 1)
+  bool batch_normalization = false;
+
+  template <class V>
+  void visit(V&& v) {
+    v("hidden_widths", hidden_widths, "the widths of the hidden layers, each ≥ 1 (empty: a linear model)");
+    v("activation", activation, "the activation after each hidden layer");
+    v("initializer", initializer, "the initial weights of the hidden layers (the output layer's are glorot)");
+    v("dropout", dropout, "in [0, 1), the probability a hidden unit is dropped in training");
+    v("batch_normalization", batch_normalization, "batch normalisation after each hidden linear layer");
+  }
 };
 
 // Throws ValueError naming `owner` for a bad architecture.
 void validate(const MlpArchitecture& architecture, const char* owner);
 
+// The architecture with its hidden widths in reverse order: the decoder mirroring an encoder.
+MlpArchitecture reversed(MlpArchitecture architecture);
+
 // in → hidden… → out. Layer l is seeded with derive_seed(seed, l).
 Sequential make_mlp(Index in, Index out, const MlpArchitecture& architecture, std::uint64_t seed);
 
-// The architecture as model-file entries, and back.
-void write_architecture(ModelWriter& writer, const MlpArchitecture& architecture);
-MlpArchitecture read_architecture(const ModelReader& reader);
+// The entries of the parameters and buffers of make_mlp(in, out, architecture, ·), computed
+// without building it (Note [Saving a network] in network_io.h). Throws ValueError when in or
+// out is below 1 or the count exceeds Index.
+Index mlp_size(Index in, Index out, const MlpArchitecture& architecture);
 
 }  // namespace dagml::nn

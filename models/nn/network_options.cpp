@@ -1,7 +1,8 @@
-#include "models/io/text_model_file.h"
 #include "models/nn/network_options.h"
 
 #include <fmt/format.h>
+
+#include <cmath>
 
 #include "graph/error.h"
 #include "optim/adam.h"
@@ -9,20 +10,6 @@
 #include "optim/nesterov.h"
 
 namespace dagml::nn {
-
-const char* to_string(Solver solver) {
-  switch (solver) {
-    case Solver::Sgd:
-      return "sgd";
-    case Solver::Momentum:
-      return "momentum";
-    case Solver::Nesterov:
-      return "nesterov";
-    case Solver::Adam:
-      return "adam";
-  }
-  return "?";
-}
 
 void validate(const TrainingOptions& o, const char* owner) {
   auto fail = [&](const char* field, auto value, const char* expected) {
@@ -32,9 +19,9 @@ void validate(const TrainingOptions& o, const char* owner) {
   if (!(o.momentum >= 0 && o.momentum < 1)) fail("momentum", o.momentum, "in [0, 1)");
   if (!(o.decay > 0 && o.decay <= 1)) fail("decay", o.decay, "in (0, 1]");
   if (o.decay_every < 1) fail("decay_every", o.decay_every, ">= 1");
-  if (o.epochs < 1) fail("epochs", o.epochs, ">= 1");
+  if (o.num_epochs < 1) fail("num_epochs", o.num_epochs, ">= 1");
   if (o.batch_size < 1) fail("batch_size", o.batch_size, ">= 1");
-  if (o.chunks < 1) fail("chunks", o.chunks, ">= 1");
+  if (o.num_chunks < 1) fail("num_chunks", o.num_chunks, ">= 1");
 }
 
 std::unique_ptr<UpdateRule> make_update_rule(const TrainingOptions& o) {
@@ -55,92 +42,23 @@ std::unique_ptr<UpdateRule> make_update_rule(const TrainingOptions& o) {
 }
 
 TrainerOptions trainer_options(const TrainingOptions& o) {
-  return {.epochs = o.epochs, .batch_size = o.batch_size, .chunks = o.chunks, .shuffle = true, .seed = o.seed};
+  return {.epochs = o.num_epochs, .batch_size = o.batch_size, .chunks = o.num_chunks, .shuffle = true, .seed = o.seed};
 }
 
-FitCallbacks::FitCallbacks(bool verbose, const CallbackList& user)
-    : printer_([](const IterationInfo& info) {
-        fmt::print("\repoch {:3d}/{}  loss {:.6g}  ({:.1f} s)\n", info.iteration, info.max_iterations, info.value,
-                   info.elapsed_seconds);
-        return true;
-      }) {
-  list_ = user;
-  if (verbose) {
-    list_.push_back(&bar_);
-    list_.push_back(&printer_);
+Result train_network(Trainable& model, const Tensor& X, const Tensor& Y, const TrainingOptions& options,
+                     const CallbackList& callbacks) {
+  ProgressBar bar;
+  FunctionCallback printer([](const IterationInfo& info) {  // "epoch   3/20  loss 0.2931  (4.1 s)"
+    fmt::print("\repoch {:3d}/{}  loss {:.6g}  ({:.1f} s)\n", info.iteration, info.max_iterations, info.value,
+               info.elapsed_seconds);
+    return true;
+  });
+  CallbackList all = callbacks;
+  if (options.verbose) {
+    all.push_back(&bar);
+    all.push_back(&printer);
   }
+  return Trainer(trainer_options(options)).fit(model, X, Y, *make_update_rule(options), all);
 }
-
-void write_training_options(ModelWriter& w, const TrainingOptions& o) {
-  w.put_scalar("solver", static_cast<Scalar>(o.solver));
-  w.put_scalar("learning_rate", o.learning_rate);
-  w.put_scalar("momentum", o.momentum);
-  w.put_scalar("decay", o.decay);
-  w.put_scalar("decay_every", static_cast<Scalar>(o.decay_every));
-  w.put_scalar("epochs", static_cast<Scalar>(o.epochs));
-  w.put_scalar("batch_size", static_cast<Scalar>(o.batch_size));
-  w.put_scalar("chunks", static_cast<Scalar>(o.chunks));
-  w.put_text("seed", std::to_string(o.seed));
-}
-
-void write_hidden_widths(ModelWriter& w, const std::vector<Index>& widths) {
-  w.put_scalar("hidden_layers", static_cast<Scalar>(widths.size()));
-  for (std::size_t i = 0; i < widths.size(); ++i)
-    w.put_scalar(fmt::format("hidden{}", i), static_cast<Scalar>(widths[i]));
-}
-
-std::vector<Index> read_hidden_widths(const ModelReader& r) {
-  std::vector<Index> widths;
-  for (Index i = 0; i < static_cast<Index>(r.scalar("hidden_layers")); ++i)
-    widths.push_back(static_cast<Index>(r.scalar(fmt::format("hidden{}", i))));
-  return widths;
-}
-
-TrainingOptions read_training_options(const ModelReader& r) {
-  TrainingOptions o;
-  o.solver = static_cast<Solver>(static_cast<int>(r.scalar("solver")));
-  o.learning_rate = r.scalar("learning_rate");
-  o.momentum = r.scalar("momentum");
-  o.decay = r.scalar("decay");
-  o.decay_every = static_cast<Index>(r.scalar("decay_every"));
-  o.epochs = static_cast<Index>(r.scalar("epochs"));
-  o.batch_size = static_cast<Index>(r.scalar("batch_size"));
-  o.chunks = static_cast<Index>(r.scalar("chunks"));
-  o.seed = std::stoull(r.text("seed"));
-  return o;
-}
-
-void write_tensors(ModelWriter& w, Layer& network, const std::string& prefix) {
-  const auto params = network.parameters();
-  for (std::size_t i = 0; i < params.size(); ++i) w.put_tensor(prefix + fmt::format("param{}", i), params[i]->value);
-  const auto buffers = network.buffers();
-  for (std::size_t i = 0; i < buffers.size(); ++i) w.put_tensor(prefix + fmt::format("buffer{}", i), buffers[i]->value);
-}
-
-namespace {
-void read_into(const ModelReader& r, const std::string& name, Parameter& p) {
-  Tensor t = r.tensor(name);
-  if (shape_of(t) != shape_of(p.value))
-    throw ValueError(fmt::format("model file: entry '{}' ({}) should be {} for this network", name,
-                                 to_string(shape_of(t)), to_string(shape_of(p.value))));
-  p.value = std::move(t);
-}
-}  // namespace
-
-void read_tensors(const ModelReader& r, Layer& network, const std::string& prefix) {
-  const auto params = network.parameters();
-  for (std::size_t i = 0; i < params.size(); ++i) read_into(r, prefix + fmt::format("param{}", i), *params[i]);
-  const auto buffers = network.buffers();
-  for (std::size_t i = 0; i < buffers.size(); ++i) read_into(r, prefix + fmt::format("buffer{}", i), *buffers[i]);
-}
-
-void save_network(const std::string& path, Layer& network) {
-  ModelWriter w("Network");
-  w.put_text("description", network.describe());
-  write_tensors(w, network);
-  w.save(path);
-}
-
-void load_network(const std::string& path, Layer& network) { read_tensors(ModelReader(path, "Network"), network); }
 
 }  // namespace dagml::nn

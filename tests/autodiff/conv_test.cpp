@@ -4,7 +4,15 @@
 
 #include <random>
 
-#include "dagml/dagml.h"
+#include "autodiff/conv.h"
+#include "autodiff/derivatives.h"
+#include "autodiff/elementwise.h"
+#include "autodiff/reduce.h"
+#include "graph/error.h"
+#include "graph/executor.h"
+#include "graph/graph.h"
+#include "graph/tensor.h"
+#include "graph/threads.h"
 
 namespace dagml {
 namespace {

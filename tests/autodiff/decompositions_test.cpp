@@ -4,7 +4,14 @@
 
 #include <Eigen/SVD>
 
-#include "dagml/dagml.h"
+#include "autodiff/decompositions.h"
+#include "autodiff/derivatives.h"
+#include "autodiff/elementwise.h"
+#include "autodiff/linalg.h"
+#include "autodiff/reduce.h"
+#include "graph/error.h"
+#include "graph/graph.h"
+#include "graph/tensor.h"
 
 namespace dagml {
 namespace {

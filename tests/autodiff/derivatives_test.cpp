@@ -2,7 +2,17 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "dagml/dagml.h"
+#include "autodiff/derivatives.h"
+#include "autodiff/elementwise.h"
+#include "autodiff/gradcheck.h"
+#include "autodiff/linalg.h"
+#include "autodiff/losses.h"
+#include "autodiff/reduce.h"
+#include "graph/error.h"
+#include "graph/executor.h"
+#include "graph/graph.h"
+#include "graph/op.h"
+#include "graph/tensor.h"
 
 namespace dagml {
 namespace {

@@ -2,7 +2,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "dagml/dagml.h"
+#include "autodiff/derivatives.h"
+#include "autodiff/elementwise.h"
+#include "autodiff/norms.h"
+#include "autodiff/reduce.h"
+#include "graph/error.h"
+#include "graph/graph.h"
+#include "graph/tensor.h"
 
 namespace dagml {
 namespace {

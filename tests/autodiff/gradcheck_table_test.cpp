@@ -6,8 +6,22 @@
 #include <random>
 #include <set>
 
+#include "autodiff/conv.h"
+#include "autodiff/decompositions.h"
+#include "autodiff/derivatives.h"
+#include "autodiff/elementwise.h"
+#include "autodiff/gradcheck.h"
+#include "autodiff/linalg.h"
+#include "autodiff/losses.h"
+#include "autodiff/norms.h"
 #include "autodiff/op_files.h"
-#include "dagml/dagml.h"
+#include "autodiff/reduce.h"
+#include "autodiff/softmax.h"
+#include "autodiff/solvers.h"
+#include "autodiff/structure.h"
+#include "graph/error.h"
+#include "graph/graph.h"
+#include "graph/tensor.h"
 
 namespace dagml {
 namespace {

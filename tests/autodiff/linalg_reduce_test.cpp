@@ -3,7 +3,17 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "dagml/dagml.h"
+#include "autodiff/derivatives.h"
+#include "autodiff/elementwise.h"
+#include "autodiff/linalg.h"
+#include "autodiff/losses.h"
+#include "autodiff/norms.h"
+#include "autodiff/reduce.h"
+#include "autodiff/softmax.h"
+#include "autodiff/structure.h"
+#include "graph/error.h"
+#include "graph/graph.h"
+#include "graph/tensor.h"
 
 namespace dagml {
 namespace {

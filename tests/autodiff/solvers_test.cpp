@@ -5,7 +5,16 @@
 
 #include <Eigen/Dense>
 
-#include "dagml/dagml.h"
+#include "autodiff/derivatives.h"
+#include "autodiff/elementwise.h"
+#include "autodiff/gradcheck.h"
+#include "autodiff/linalg.h"
+#include "autodiff/losses.h"
+#include "autodiff/reduce.h"
+#include "autodiff/solvers.h"
+#include "graph/error.h"
+#include "graph/graph.h"
+#include "graph/tensor.h"
 
 namespace dagml {
 namespace {

@@ -8,7 +8,14 @@
 #include <atomic>
 #include <cstdlib>
 
-#include "dagml/dagml.h"
+#include "autodiff/derivatives.h"
+#include "autodiff/elementwise.h"
+#include "autodiff/linalg.h"
+#include "autodiff/losses.h"
+#include "autodiff/norms.h"
+#include "graph/executor.h"
+#include "graph/graph.h"
+#include "graph/tensor.h"
 
 extern "C" void* __libc_malloc(std::size_t size);  // glibc's own malloc
 

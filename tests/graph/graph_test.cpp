@@ -3,7 +3,19 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "dagml/dagml.h"
+#include "autodiff/derivatives.h"
+#include "autodiff/elementwise.h"
+#include "autodiff/linalg.h"
+#include "autodiff/reduce.h"
+#include "autodiff/softmax.h"
+#include "autodiff/solvers.h"
+#include "graph/error.h"
+#include "graph/executor.h"
+#include "graph/export.h"
+#include "graph/graph.h"
+#include "graph/op.h"
+#include "graph/tensor.h"
+#include "graph/threads.h"
 
 namespace dagml {
 namespace {

@@ -6,7 +6,13 @@
 #include <memory>
 #include <vector>
 
-#include "dagml/dagml.h"
+#include "autodiff/derivatives.h"
+#include "autodiff/elementwise.h"
+#include "autodiff/linalg.h"
+#include "autodiff/losses.h"
+#include "autodiff/reduce.h"
+#include "graph/graph.h"
+#include "graph/tensor.h"
 #include "optim/graph_objective.h"
 #include "optim/objective.h"
 

@@ -13,6 +13,8 @@
 
 #include "graph/error.h"
 #include "graph/threads.h"
+#include "models/io/model_file.h"
+#include "tests/models/classify/discriminative_test_util.h"
 #include "tests/models/classify/fixed_split.h"
 #include "tests/models/classify/sklearn_reference.h"
 
@@ -41,8 +43,9 @@ TEST(KnnClassifier, MatchesScikitLearnExactly) {
 }
 
 TEST(KnnClassifier, DistanceWeightedManhattanMatchesScikitLearn) {
-  const KnnClassifierOptions o{
-      .k = 7, .weights = NeighborWeights::Distance, .search = {.metric = DistanceMetric::Minkowski, .p = 1}};
+  const KnnClassifierOptions o{.num_neighbors = 7,
+                               .weights = NeighborWeights::Distance,
+                               .search = {.metric = DistanceMetric::Minkowski, .p = 1}};
   EXPECT_EQ(predict_on("iris", o), ref::k_knn_dist_p1_iris);
   EXPECT_EQ(predict_on("wine", o), ref::k_knn_dist_p1_wine);
   EXPECT_EQ(predict_on("breast_cancer", o), ref::k_knn_dist_p1_breast_cancer);
@@ -66,7 +69,7 @@ TEST(KnnClassifier, NotesD9Table) {
   d9(X, y);
   Tensor q(3, 2);
   q << 0.5, 0.5, 4.5, 4.5, 1, 1.5;
-  KnnClassifier knn({.k = 3});
+  KnnClassifier knn({.num_neighbors = 3});
   knn.fit(X, y);
   EXPECT_EQ(knn.predict(q), Vector((Vector(3) << 0, 1, 0).finished()));
   const Neighbors nb = knn.kneighbors(q);
@@ -78,7 +81,7 @@ TEST(KnnClassifier, NotesD9Table) {
   // (0.5, 0.5) is equidistant from rows 0 and 1: the lower index comes first.
   EXPECT_EQ(nb.indices(0, 0), 0);
   EXPECT_EQ(nb.indices(0, 1), 1);
-  EXPECT_EQ(KnnClassifier({.k = 1}).fit(X, y).predict(q.bottomRows(1))(0), 1);
+  EXPECT_EQ(KnnClassifier({.num_neighbors = 1}).fit(X, y).predict(q.bottomRows(1))(0), 1);
   EXPECT_NEAR(knn.predict_proba(q)(2, 0), 2.0 / 3, 1e-15);
 }
 
@@ -89,12 +92,13 @@ TEST(KnnClassifier, TieRules) {
   // k = 2 at (1, 1.5): neighbours (0,2)→1 at 1.118 and (1,0)→0 at 1.5: a 1–1 vote.
   Tensor q(1, 2);
   q << 1, 1.5;
-  EXPECT_EQ(KnnClassifier({.k = 2}).fit(X, y).predict(q)(0), 0);  // smallest label
-  EXPECT_EQ(KnnClassifier({.k = 2, .tie_rule = KnnTieRule::Nearest}).fit(X, y).predict(q)(0), 1);
+  EXPECT_EQ(KnnClassifier({.num_neighbors = 2}).fit(X, y).predict(q)(0), 0);  // smallest label
+  EXPECT_EQ(KnnClassifier({.num_neighbors = 2, .tie_rule = KnnTieRule::Nearest}).fit(X, y).predict(q)(0), 1);
   // Distance weights break the vote: 1/1.118 > 1/1.5.
-  EXPECT_EQ(KnnClassifier({.k = 2, .weights = NeighborWeights::Distance}).fit(X, y).predict(q)(0), 1);
+  EXPECT_EQ(KnnClassifier({.num_neighbors = 2, .weights = NeighborWeights::Distance}).fit(X, y).predict(q)(0), 1);
   // A query on a training point: that point alone carries the distance-weighted vote.
-  EXPECT_EQ(KnnClassifier({.k = 6, .weights = NeighborWeights::Distance}).fit(X, y).predict(X.row(5))(0), 0);
+  EXPECT_EQ(KnnClassifier({.num_neighbors = 6, .weights = NeighborWeights::Distance}).fit(X, y).predict(X.row(5))(0),
+            0);
 }
 
 TEST(KnnClassifier, RbfKernelDistanceGivesTheEuclideanNeighbours) {
@@ -153,16 +157,16 @@ TEST(NeighborSearch, ResultDoesNotDependOnTheThreadCount) {
 }
 
 TEST(KnnClassifier, BadInput) {
-  EXPECT_THROW(KnnClassifier({.k = 0}), ValueError);
+  EXPECT_THROW(KnnClassifier({.num_neighbors = 0}), ValueError);
   EXPECT_THROW(KnnClassifier({.search = {.metric = DistanceMetric::Minkowski, .p = 0.5}}), ValueError);
   EXPECT_THROW(KnnClassifier({.search = {.metric = DistanceMetric::Kernel}}), ValueError);
   Tensor X;
   Vector y;
   d9(X, y);
-  KnnClassifier knn({.k = 7});
+  KnnClassifier knn({.num_neighbors = 7});
   EXPECT_THROW(knn.predict(X), NotFittedError);
   EXPECT_THAT([&] { knn.fit(X, y); }, ::testing::ThrowsMessage<ValueError>(::testing::HasSubstr("training set size")));
-  KnnClassifier k3({.k = 3});
+  KnnClassifier k3({.num_neighbors = 3});
   EXPECT_THAT([&] { k3.fit(X, Vector::Ones(6)); },
               ::testing::ThrowsMessage<ValueError>(::testing::HasSubstr("at least two classes")));
   Tensor nan = X;
@@ -175,7 +179,7 @@ TEST(KnnClassifier, BadInput) {
   // k(x, z) = −xᵀz is not PSD: its "squared distance" −‖x − z‖² is negative.
   auto negative = std::make_shared<CustomKernel>(
       "negative", [](Eigen::Ref<const Vector> a, Eigen::Ref<const Vector> b) { return -a.dot(b); });
-  KnnClassifier bad({.k = 3, .search = {.metric = DistanceMetric::Kernel, .kernel = negative}});
+  KnnClassifier bad({.num_neighbors = 3, .search = {.metric = DistanceMetric::Kernel, .kernel = negative}});
   bad.fit(X, y);
   EXPECT_THAT([&] { bad.predict(X); },
               ::testing::ThrowsMessage<ValueError>(::testing::HasSubstr("not positive semi-definite")));
@@ -183,16 +187,53 @@ TEST(KnnClassifier, BadInput) {
 
 TEST(KnnClassifier, SaveLoadRoundTrip) {
   auto s = fixed_split("iris");
-  KnnClassifier knn({.k = 4, .weights = NeighborWeights::Distance, .tie_rule = KnnTieRule::Nearest});
+  KnnClassifier knn({.num_neighbors = 4, .weights = NeighborWeights::Distance, .tie_rule = KnnTieRule::Nearest});
   knn.fit(s.X_train, s.y_train);
   const std::string path = testing::temp_path("knn.txt");
   knn.save(path);
   const KnnClassifier back = KnnClassifier::load(path);
   EXPECT_EQ(back.predict_proba(s.X_test), knn.predict_proba(s.X_test));
   EXPECT_EQ(back.predict(s.X_test), knn.predict(s.X_test));
-  KnnClassifier kernel({.search = {.metric = DistanceMetric::Kernel, .kernel = std::make_shared<LinearKernel>()}});
+  // A built-in kernel is saved by its text form; a custom kernel is code and cannot be saved.
+  KnnClassifier kernel({.search = {.metric = DistanceMetric::Kernel, .kernel = std::make_shared<RbfKernel>(0.5)}});
   kernel.fit(s.X_train, s.y_train);
-  EXPECT_THROW(kernel.save(path), ValueError);
+  kernel.save(path);
+  const KnnClassifier kernel_back = KnnClassifier::load(path);
+  EXPECT_EQ(kernel_back.options().search.kernel->name(), "rbf(gamma=0.5)");
+  EXPECT_EQ(kernel_back.predict_proba(s.X_test), kernel.predict_proba(s.X_test));
+  KnnClassifier custom(
+      {.search = {.metric = DistanceMetric::Kernel,
+                  .kernel = std::make_shared<CustomKernel>(
+                      "dot", [](Eigen::Ref<const Vector> a, Eigen::Ref<const Vector> b) { return a.dot(b); })}});
+  custom.fit(s.X_train, s.y_train);
+  EXPECT_THROW(custom.save(path), ValueError);
+}
+
+// A model file whose training labels are not below K (votes index a row of K entries by label)
+// or disagree with the training rows is refused on load. Payloads in the layout of
+// KnnClassifier::serialize: options, fitted flag, d, training rows, labels, K.
+std::string knn_file(const Tensor& X, const Vector& labels, Index num_classes) {
+  std::string payload;
+  {
+    ModelOutputArchive ar(payload);
+    KnnClassifierOptions options{.num_neighbors = 1};
+    ar(options, true, X.cols(), X, labels, num_classes);
+  }
+  return frame_model_file(KnnClassifier::kTypeName, 1, payload);
+}
+
+TEST(KnnClassifier, LoadRefusesLabelsOutOfRange) {
+  const Tensor X = test::rows({{0}, {1}, {2}});
+  const KnnClassifier good = KnnClassifier::from_model_file(ModelFile(knn_file(X, test::vec({0, 1, 1}), 2), "test"));
+  EXPECT_EQ(good.predict(X), test::vec({0, 1, 1}));
+  EXPECT_THAT(
+      [&] {
+        KnnClassifier::from_model_file(ModelFile(knn_file(X, test::vec({0, 5, 1}), 2), "test"));
+      },
+      ::testing::ThrowsMessage<ParseError>(::testing::HasSubstr("training labels in 0..1, found 5")));
+  EXPECT_THROW(KnnClassifier::from_model_file(ModelFile(knn_file(X, test::vec({0, -1, 1}), 2), "test")), ParseError);
+  EXPECT_THROW(KnnClassifier::from_model_file(ModelFile(knn_file(X, test::vec({0, 1}), 2), "test")), ParseError);
+  EXPECT_THROW(KnnClassifier::from_model_file(ModelFile(knn_file(X, test::vec({0, 1, 1}), 1), "test")), ParseError);
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ TEST(KnnRegressor, MatchesScikitLearn) {
   auto s = fixed_split("diabetes");
   const Vector p = KnnRegressor().fit(s.X_train, s.y_train).predict(s.X_test.topRows(5));
   for (Index i = 0; i < 5; ++i) EXPECT_NEAR(p(i), ref::k_knn_reg_diabetes[i], 1e-12);
-  const Vector w = KnnRegressor({.k = 4, .weights = NeighborWeights::Distance})
+  const Vector w = KnnRegressor({.num_neighbors = 4, .weights = NeighborWeights::Distance})
                        .fit(s.X_train, s.y_train)
                        .predict(s.X_test.topRows(5));
   for (Index i = 0; i < 5; ++i) EXPECT_NEAR(w(i), ref::k_knn_reg_dist_diabetes[i], 1e-9);
@@ -30,12 +30,12 @@ TEST(KnnRegressor, HandWorkedMean) {
   X << 0, 1, 2, 10;
   Vector y(4);
   y << 1, 2, 4, 100;
-  KnnRegressor knn({.k = 3});
+  KnnRegressor knn({.num_neighbors = 3});
   knn.fit(X, y);
   EXPECT_NEAR(knn.predict(Tensor::Constant(1, 1, 0.9))(0), 7.0 / 3, 1e-15);
   // Distance weights 1/0.1, 1/0.9, 1/1.1.
   const Scalar w0 = 1 / 0.1, w1 = 1 / 0.9, w2 = 1 / 1.1;
-  KnnRegressor weighted({.k = 3, .weights = NeighborWeights::Distance});
+  KnnRegressor weighted({.num_neighbors = 3, .weights = NeighborWeights::Distance});
   EXPECT_NEAR(weighted.fit(X, y).predict(Tensor::Constant(1, 1, 0.9))(0), (2 * w0 + 1 * w1 + 4 * w2) / (w0 + w1 + w2),
               1e-12);
   EXPECT_NEAR(knn.score(X, y),
@@ -50,9 +50,9 @@ TEST(KnnRegressor, BadInputAndSaveLoad) {
   X << 0, 1, 2;
   Vector y(3);
   y << 1, 2, std::nan("");
-  EXPECT_THROW(KnnRegressor({.k = 2}).fit(X, y), ValueError);
+  EXPECT_THROW(KnnRegressor({.num_neighbors = 2}).fit(X, y), ValueError);
   y(2) = 3;
-  EXPECT_THROW(KnnRegressor({.k = 4}).fit(X, y), ValueError);
+  EXPECT_THROW(KnnRegressor({.num_neighbors = 4}).fit(X, y), ValueError);
   EXPECT_THROW(KnnRegressor().predict(X), NotFittedError);
   auto s = fixed_split("diabetes");
   KnnRegressor knn({.search = {.metric = DistanceMetric::Minkowski, .p = 3}});

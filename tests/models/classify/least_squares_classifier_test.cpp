@@ -73,12 +73,12 @@ TEST(LeastSquaresClassifier, FeatureMapSeparatesACircle) {
   const Vector y = vec({1, 1, 1, 1, 0, 0, 0, 0, 0});
   LeastSquaresClassifier linear;
   EXPECT_LT(linear.fit(X, y).score(X, y), 1.0);
-  LeastSquaresClassifier lifted({.feature_map = [](const Tensor& A) {
+  LeastSquaresClassifier lifted({}, [](const Tensor& A) {
     Tensor F(A.rows(), 3);
     F.leftCols(2) = A;
     F.col(2) = A.rowwise().squaredNorm();
     return F;
-  }});
+  });
   EXPECT_EQ(lifted.fit(X, y).score(X, y), 1.0);
   EXPECT_THROW(lifted.save("unused.model"), ValueError);
 }

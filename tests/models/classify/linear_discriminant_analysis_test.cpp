@@ -19,7 +19,7 @@ using testing::fixed_split;
 using testing::labels_to_string;
 namespace ref = sklearn_reference;
 
-std::string predict_on(const std::string& name, LdaOptions o) {
+std::string predict_on(const std::string& name, LinearDiscriminantAnalysisOptions o) {
   auto s = fixed_split(name);
   return labels_to_string(LinearDiscriminantAnalysis(o).fit(s.X_train, s.y_train).predict(s.X_test));
 }
@@ -32,7 +32,7 @@ TEST(LinearDiscriminantAnalysis, SvdSolverMatchesScikitLearnExactly) {
 }
 
 TEST(LinearDiscriminantAnalysis, CholeskySolverMatchesScikitLearnLsqr) {
-  const LdaOptions o{.solver = LdaSolver::Cholesky};
+  const LinearDiscriminantAnalysisOptions o{.solver = LdaSolver::Cholesky};
   EXPECT_EQ(predict_on("iris", o), ref::k_lda_lsqr_iris);
   EXPECT_EQ(predict_on("wine", o), ref::k_lda_lsqr_wine);
   EXPECT_EQ(predict_on("breast_cancer", o), ref::k_lda_lsqr_breast_cancer);
@@ -171,7 +171,7 @@ TEST(LinearDiscriminantAnalysis, NumComponentsAndPriors) {
 TEST(LinearDiscriminantAnalysis, BadInput) {
   EXPECT_THROW(LinearDiscriminantAnalysis({.shrinkage = 1.5}), ValueError);
   EXPECT_THROW(LinearDiscriminantAnalysis({.solver = LdaSolver::Svd, .shrinkage = 0.1}), ValueError);
-  EXPECT_THROW(LinearDiscriminantAnalysis({.tol = -1}), ValueError);
+  EXPECT_THROW(LinearDiscriminantAnalysis({.tolerance = -1}), ValueError);
   Tensor X;
   Vector y;
   d6(X, y);

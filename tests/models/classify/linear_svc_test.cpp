@@ -24,18 +24,18 @@ TEST(LinearSVC, SoftMarginOneDimension) {
   const Tensor X = rows({{-1}, {1}});
   const Vector y = vec({0, 1});
   for (double C : {0.1, 0.3, 2.0}) {
-    LinearSVC m({.C = C, .fit_intercept = false, .tol = 1e-12});
+    LinearSVC m({.C = C, .fit_intercept = false, .tolerance = 1e-12});
     m.fit(X, y);
     EXPECT_NEAR(m.coef()(0), std::min(2 * C, 1.0), 1e-10) << C;
     EXPECT_NEAR(m.primal_objective(), m.dual_objective(), 1e-10) << C;
-    LinearSVC n({.C = C, .fit_intercept = false, .tol = 1e-12, .half_norm = false});
+    LinearSVC n({.C = C, .fit_intercept = false, .tolerance = 1e-12, .half_norm = false});
     EXPECT_NEAR(n.fit(X, y).coef()(0), std::min(C, 1.0), 1e-10) << C;
   }
 }
 
 // D13 hard margin through the origin: (1,1)+, (−1,−1)− ⇒ w = (½, ½), margin √2.
 TEST(LinearSVC, HardMarginThroughTheOrigin) {
-  LinearSVC m({.C = 1e6, .fit_intercept = false, .tol = 1e-12});
+  LinearSVC m({.C = 1e6, .fit_intercept = false, .tolerance = 1e-12});
   m.fit(rows({{1, 1}, {-1, -1}}), vec({1, 0}));
   EXPECT_NEAR(m.coef()(0), 0.5, 1e-10);
   EXPECT_NEAR(m.coef()(1), 0.5, 1e-10);
@@ -50,14 +50,14 @@ TEST(LinearSVC, BreastCancerMatchesScikitLearn) {
   const Dataset bc = load_dataset("breast_cancer");
   const Tensor X = StandardScaler().fit_transform(bc.features.topRows(200));
   const Vector y = bc.target.head(200);
-  LinearSVC m({.C = 0.1, .tol = 1e-10, .max_iter = 100000});
+  LinearSVC m({.C = 0.1, .tolerance = 1e-10, .max_iterations = 100000});
   m.fit(X, y);
   EXPECT_TRUE(m.converged());
   const Vector ref = vec({-0.181258816524, -0.462416985502, -0.182901507888, -0.17211792347, -0.055500242408});
   for (Index j = 0; j < 5; ++j) EXPECT_NEAR(m.coef()(j), ref(j), 1e-6) << j;
   EXPECT_NEAR(m.intercept(), -0.397116679486, 1e-6);
   EXPECT_NEAR(m.primal_objective(), m.dual_objective(), 1e-6);  // strong duality
-  LinearSVC o({.C = 0.1, .fit_intercept = false, .tol = 1e-10, .max_iter = 100000});
+  LinearSVC o({.C = 0.1, .fit_intercept = false, .tolerance = 1e-10, .max_iterations = 100000});
   o.fit(X, y);
   const Vector ref0 = vec({-0.192395506261, -0.457041471853, -0.193518674777, -0.113866573112, -0.063479422962});
   for (Index j = 0; j < 5; ++j) EXPECT_NEAR(o.coef()(j), ref0(j), 1e-6) << j;
@@ -70,9 +70,9 @@ TEST(LinearSVC, AgreesWithTheKernelDualAsTheBiasPenaltyVanishes) {
   const Dataset bc = load_dataset("breast_cancer");
   const Tensor X = StandardScaler().fit_transform(bc.features.topRows(200));
   const Vector y = bc.target.head(200);
-  SVC dual({.C = 0.1, .kernel = std::make_shared<LinearKernel>(), .tol = 1e-8});
+  SVC dual({.C = 0.1, .kernel = std::make_shared<LinearKernel>(), .tolerance = 1e-8});
   dual.fit(X, y);
-  LinearSVC primal({.C = 0.1, .intercept_scaling = 100, .tol = 1e-9, .max_iter = 1000000});
+  LinearSVC primal({.C = 0.1, .intercept_scaling = 100, .tolerance = 1e-9, .max_iterations = 1000000});
   primal.fit(X, y);
   EXPECT_NEAR(primal.intercept(), dual.intercept()(0), 2e-3);
   EXPECT_LT((primal.coef() - dual.coef().row(0).transpose()).norm(), 2e-3);
@@ -84,33 +84,35 @@ TEST(LinearSVC, PrimalAndDualOptimaAgree) {
   const Dataset bc = load_dataset("breast_cancer");
   const Tensor X = StandardScaler().fit_transform(bc.features.topRows(200));
   const Vector y = bc.target.head(200);
-  LinearSVC dual({.C = 0.1, .tol = 1e-10, .max_iter = 100000});
+  LinearSVC dual({.C = 0.1, .tolerance = 1e-10, .max_iterations = 100000});
   dual.fit(X, y);
-  LinearSVC smooth({.C = 0.1, .tol = 1e-6, .max_iter = 20000, .solver = LinearSvcSolver::Smoothed, .smoothing = 1e4});
+  LinearSVC smooth(
+      {.C = 0.1, .tolerance = 1e-6, .max_iterations = 20000, .solver = LinearSvcSolver::Smoothed, .smoothing = 1e4});
   smooth.fit(X, y);
   EXPECT_NEAR(smooth.primal_objective(), dual.primal_objective(), 1e-4 * dual.primal_objective());
   EXPECT_LT((smooth.coef() - dual.coef()).norm(), 1e-2);
   EXPECT_NEAR(smooth.intercept(), dual.intercept(), 1e-2);
-  LinearSVC sub({.C = 0.1, .max_iter = 20000, .solver = LinearSvcSolver::Subgradient});
+  LinearSVC sub({.C = 0.1, .max_iterations = 20000, .solver = LinearSvcSolver::Subgradient});
   sub.fit(X, y);
   EXPECT_NEAR(sub.primal_objective(), dual.primal_objective(), 1e-2 * dual.primal_objective());
   EXPECT_LT((sub.coef() - dual.coef()).norm(), 0.1);
   EXPECT_THROW(sub.dual_coef(), ValueError);
   // the 1-D hand case (D14) without a bias: w = 2C
-  LinearSVC one({.C = 0.3, .fit_intercept = false, .tol = 1e-9, .solver = LinearSvcSolver::Smoothed, .smoothing = 1e6});
+  LinearSVC one(
+      {.C = 0.3, .fit_intercept = false, .tolerance = 1e-9, .solver = LinearSvcSolver::Smoothed, .smoothing = 1e6});
   EXPECT_NEAR(one.fit(rows({{-1}, {1}}), vec({0, 1})).coef()(0), 0.6, 1e-5);
 }
 
 TEST(LinearSVC, IterationLimitBadInputSaveLoad) {
   const Dataset bc = load_dataset("breast_cancer");
   const Tensor X = StandardScaler().fit_transform(bc.features);
-  LinearSVC capped({.C = 10, .tol = 1e-12, .max_iter = 2});
+  LinearSVC capped({.C = 10, .tolerance = 1e-12, .max_iterations = 2});
   capped.fit(X, bc.target);
   EXPECT_FALSE(capped.converged());
   EXPECT_EQ(capped.num_iterations(), 2);
   EXPECT_THROW(LinearSVC({.C = -1}), ValueError);
   EXPECT_THROW(LinearSVC({.intercept_scaling = 0}), ValueError);
-  EXPECT_THROW(LinearSVC({.max_iter = 0}), ValueError);
+  EXPECT_THROW(LinearSVC({.max_iterations = 0}), ValueError);
   EXPECT_THROW(LinearSVC({.smoothing = 0}), ValueError);
   LinearSVC m;
   EXPECT_THROW(m.coef(), NotFittedError);
@@ -126,13 +128,13 @@ TEST(LinearSVC, IterationLimitBadInputSaveLoad) {
 }
 
 // The callback protocol (optim/callbacks.h): one call per epoch (Dual) with the dual objective
-// ½‖w̃‖² − Σα and x = (w, b, α); a Stop after epoch k leaves exactly the model of max_iter = k,
+// ½‖w̃‖² − Σα and x = (w, b, α); a Stop after epoch k leaves exactly the model of max_iterations = k,
 // reported as CallbackStop. The primal solvers pass the callbacks to their optimizer.
 TEST(LinearSVC, CallbackStopsAfterTheEpochItAskedFor) {
   const Dataset bc = load_dataset("breast_cancer");
   const Tensor X = StandardScaler().fit_transform(bc.features);
   const Index n = X.rows(), d = X.cols();
-  const LinearSVCOptions o{.C = 10, .tol = 1e-12, .seed = 2};
+  const LinearSVCOptions o{.C = 10, .tolerance = 1e-12, .seed = 2};
   std::vector<Index> seen;
   std::vector<Scalar> values;
   Vector last_x;
@@ -145,7 +147,7 @@ TEST(LinearSVC, CallbackStopsAfterTheEpochItAskedFor) {
   LinearSVC stopped(o);
   stopped.fit(X, bc.target, {&stop_at_4});
   LinearSVCOptions four = o;
-  four.max_iter = 4;
+  four.max_iterations = 4;
   LinearSVC capped(four);
   capped.fit(X, bc.target);
   EXPECT_EQ(seen, (std::vector<Index>{1, 2, 3, 4}));
@@ -164,14 +166,14 @@ TEST(LinearSVC, CallbackStopsAfterTheEpochItAskedFor) {
   EXPECT_EQ(values.back(), -stopped.dual_objective());
   for (std::size_t k = 1; k < values.size(); ++k) EXPECT_LE(values[k], values[k - 1]);  // dual CD descends
 
-  // Subgradient runs max_iter steps and has no convergence test: MaxIterations, not converged.
-  LinearSVC sub({.C = 0.1, .max_iter = 50, .solver = LinearSvcSolver::Subgradient});
+  // Subgradient runs max_iterations steps and has no convergence test: MaxIterations, not converged.
+  LinearSVC sub({.C = 0.1, .max_iterations = 50, .solver = LinearSvcSolver::Subgradient});
   sub.fit(X, bc.target);
   EXPECT_EQ(sub.fit_result().status, Status::MaxIterations);
   EXPECT_FALSE(sub.converged());
   for (const LinearSvcSolver solver : {LinearSvcSolver::Subgradient, LinearSvcSolver::Smoothed}) {
     seen.clear();
-    LinearSVC primal({.C = 0.1, .max_iter = 200, .solver = solver});
+    LinearSVC primal({.C = 0.1, .max_iterations = 200, .solver = solver});
     primal.fit(X, bc.target, {&stop_at_4});
     EXPECT_EQ(seen, (std::vector<Index>{1, 2, 3, 4}));
     EXPECT_EQ(primal.fit_result().status, Status::CallbackStop);

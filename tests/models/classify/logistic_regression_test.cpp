@@ -7,13 +7,14 @@
 #include <filesystem>
 #include <limits>
 
+#include "discriminative_test_util.h"
 #include "graph/error.h"
 #include "models/classify/logistic_regression.h"
 #include "models/data/datasets.h"
 #include "models/data/standard_scaler.h"
+#include "models/io/model_file.h"
 #include "optim/adam.h"
 #include "optim/update_rule.h"
-#include "discriminative_test_util.h"
 
 namespace dagml {
 namespace {
@@ -27,12 +28,12 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 TEST(LogisticRegression, NotesD4NewtonIterates) {
   const Tensor X = rows({{0}, {1}, {2}, {3}});
   const Vector y = vec({0, 1, 0, 1});
-  LogisticRegression one({.C = kInf, .solver = LogisticSolver::Newton, .max_iter = 1});
+  LogisticRegression one({.C = kInf, .solver = LogisticSolver::Newton, .max_iterations = 1});
   one.fit(X, y);
   EXPECT_NEAR(one.coef()(0, 0), 0.8, 1e-12);  // first Newton/IRLS step from 0
   EXPECT_NEAR(one.intercept()(0), -1.2, 1e-12);
   EXPECT_NEAR(one.fit_result().history.front(), 4 * std::log(2.0), 1e-12);  // J(0) = 4 ln 2
-  LogisticRegression full({.C = kInf, .solver = LogisticSolver::Newton, .tol = 1e-10});
+  LogisticRegression full({.C = kInf, .solver = LogisticSolver::Newton, .tolerance = 1e-10});
   full.fit(X, y);
   EXPECT_TRUE(full.fit_result().converged());
   EXPECT_LE(full.fit_result().iterations, 6);
@@ -48,20 +49,20 @@ TEST(LogisticRegression, NotesD4GradientStepsAndMeanForm) {
   const Tensor X = rows({{0}, {1}, {2}, {3}});
   const Vector y = vec({0, 1, 0, 1});
   const auto step = std::make_shared<GradientStep>(GradientStepOptions{.schedule = StepSchedule::constant(0.1)});
-  LogisticRegression sum({.C = kInf, .solver = LogisticSolver::FirstOrder, .max_iter = 1, .rule = step});
+  LogisticRegression sum({.C = kInf, .solver = LogisticSolver::FirstOrder, .max_iterations = 1}, step);
   sum.fit(X, y);
   EXPECT_NEAR(sum.coef()(0, 0), 0.1, 1e-12);
   EXPECT_NEAR(sum.intercept()(0), 0.0, 1e-12);
   LogisticRegression mean(
-      {.C = kInf, .reduction = LossReduction::Mean, .solver = LogisticSolver::FirstOrder, .max_iter = 1, .rule = step});
+      {.C = kInf, .reduction = LossReduction::Mean, .solver = LogisticSolver::FirstOrder, .max_iterations = 1}, step);
   EXPECT_NEAR(mean.fit(X, y).coef()(0, 0), 0.025, 1e-12);
   const auto big = std::make_shared<GradientStep>(GradientStepOptions{.schedule = StepSchedule::constant(0.5)});
   LogisticRegression gd({.C = kInf,
                          .reduction = LossReduction::Mean,
                          .solver = LogisticSolver::FirstOrder,
-                         .tol = 1e-10,
-                         .max_iter = 5000,
-                         .rule = big});
+                         .tolerance = 1e-10,
+                         .max_iterations = 5000},
+                        big);
   gd.fit(X, y);
   EXPECT_TRUE(gd.fit_result().converged());
   EXPECT_NEAR(gd.coef()(0, 0), 0.908184, 1e-6);
@@ -72,7 +73,7 @@ TEST(LogisticRegression, NotesD4GradientStepsAndMeanForm) {
 // notes000_part2.md §2.2: X = [[1,0],[1,1]] (bias column first, no separate intercept), y = [0,1]:
 // one Newton step from 0 gives w = (−2, 4).
 TEST(LogisticRegression, NotesBiasColumnFirstNewtonStep) {
-  LogisticRegression m({.C = kInf, .fit_intercept = false, .solver = LogisticSolver::Newton, .max_iter = 1});
+  LogisticRegression m({.C = kInf, .fit_intercept = false, .solver = LogisticSolver::Newton, .max_iterations = 1});
   m.fit(rows({{1, 0}, {1, 1}}), vec({0, 1}));
   EXPECT_NEAR(m.coef()(0, 0), -2.0, 1e-12);
   EXPECT_NEAR(m.coef()(1, 0), 4.0, 1e-12);
@@ -116,7 +117,7 @@ TEST(LogisticRegression, BreastCancerMatchesScikitLearn) {
   const Tensor X = StandardScaler().fit_transform(bc.features);
   const Vector ref = vec({-0.3630925324, -0.3876754428, -0.3510621191, -0.4356098029, -0.1618311028, 0.5626540335});
   for (auto solver : {LogisticSolver::Lbfgs, LogisticSolver::Newton}) {
-    LogisticRegression m({.C = 1.0, .solver = solver, .tol = 1e-6, .max_iter = 10000});
+    LogisticRegression m({.C = 1.0, .solver = solver, .tolerance = 1e-6, .max_iterations = 10000});
     m.fit(X, bc.target);
     EXPECT_TRUE(m.fit_result().converged())
         << m.fit_result().message << " |g| = " << m.fit_result().gradient_norm << " f = " << m.fit_result().value;
@@ -142,7 +143,7 @@ TEST(LogisticRegression, IrisMultinomialMatchesScikitLearn) {
                              {5.1995681725e-03, 7.7940001923e-01, 2.1540041260e-01},
                              {1.0486430043e-05, 1.2747874097e-02, 9.8724163947e-01}});
   for (auto solver : {LogisticSolver::Lbfgs, LogisticSolver::Newton}) {
-    LogisticRegression m({.C = 0.5, .solver = solver, .tol = 1e-6, .max_iter = 10000});
+    LogisticRegression m({.C = 0.5, .solver = solver, .tolerance = 1e-6, .max_iterations = 10000});
     m.fit(iris.features, iris.target);
     EXPECT_TRUE(m.fit_result().converged())
         << m.fit_result().message << " |g| = " << m.fit_result().gradient_norm << " f = " << m.fit_result().value;
@@ -162,16 +163,17 @@ TEST(LogisticRegression, IrisMultinomialMatchesScikitLearn) {
 TEST(LogisticRegression, MinibatchAdamApproachesTheLbfgsOptimum) {
   const Dataset bc = load_dataset("breast_cancer");
   const Tensor X = StandardScaler().fit_transform(bc.features);
-  const LogisticRegressionOptions mean{.C = 10.0, .reduction = LossReduction::Mean, .tol = 1e-8, .max_iter = 1000};
+  const LogisticRegressionOptions mean{
+      .C = 10.0, .reduction = LossReduction::Mean, .tolerance = 1e-8, .max_iterations = 1000};
   LogisticRegression exact(mean);
   exact.fit(X, bc.target);
   LogisticRegressionOptions sgd = mean;
   sgd.solver = LogisticSolver::FirstOrder;
-  sgd.rule = std::make_shared<Adam>(AdamOptions{.schedule = StepSchedule::step_decay(0.01, 0.5, 50)});
   sgd.batch_size = 32;
-  sgd.max_iter = 300;
+  sgd.max_iterations = 300;
   sgd.seed = 5;
-  LogisticRegression a(sgd), b(sgd);
+  const auto adam = std::make_shared<Adam>(AdamOptions{.schedule = StepSchedule::step_decay(0.01, 0.5, 50)});
+  LogisticRegression a(sgd, adam), b(sgd, adam);
   a.fit(X, bc.target);
   b.fit(X, bc.target);
   EXPECT_EQ(a.coef(), b.coef()) << a.fit_result().message << " " << a.fit_result().iterations;
@@ -186,8 +188,9 @@ TEST(LogisticRegression, BinaryMultinomialOptionGivesTheSameProbabilities) {
   const Tensor X = StandardScaler().fit_transform(bc.features).leftCols(4);
   // Softmax with K = 2 and penalty ½‖W‖²/C on both columns equals the sigmoid model with
   // w = W₁ − W₀ and penalty ¼‖w‖²/C, i.e. C doubled.
-  LogisticRegression sig({.C = 2.0, .tol = 1e-10, .max_iter = 1000});
-  LogisticRegression soft({.C = 1.0, .multi_class = LogisticMultiClass::Multinomial, .tol = 1e-10, .max_iter = 1000});
+  LogisticRegression sig({.C = 2.0, .tolerance = 1e-10, .max_iterations = 1000});
+  LogisticRegression soft(
+      {.C = 1.0, .multi_class = LogisticMultiClass::Multinomial, .tolerance = 1e-10, .max_iterations = 1000});
   sig.fit(X, bc.target);
   soft.fit(X, bc.target);
   EXPECT_EQ(soft.coef().cols(), 2);
@@ -197,8 +200,8 @@ TEST(LogisticRegression, BinaryMultinomialOptionGivesTheSameProbabilities) {
 TEST(LogisticRegression, BadInputIterationLimitSaveLoad) {
   EXPECT_THROW(LogisticRegression({.C = 0}), ValueError);
   EXPECT_THROW(LogisticRegression({.C = std::nan("")}), ValueError);
-  EXPECT_THROW(LogisticRegression({.tol = 0}), ValueError);
-  EXPECT_THROW(LogisticRegression({.max_iter = 0}), ValueError);
+  EXPECT_THROW(LogisticRegression({.tolerance = 0}), ValueError);
+  EXPECT_THROW(LogisticRegression({.max_iterations = 0}), ValueError);
   LogisticRegression m;
   EXPECT_THROW(m.predict(rows({{1}})), NotFittedError);
   EXPECT_THROW(m.fit(rows({{0}, {1}}), vec({1, 1})), ValueError);
@@ -206,7 +209,7 @@ TEST(LogisticRegression, BadInputIterationLimitSaveLoad) {
   EXPECT_THROW(m.fit(rows({{0}, {std::nan("")}}), vec({0, 1})), ValueError);
   EXPECT_THROW(m.fit(rows({{0}, {1}}), vec({0, 1, 1})), ShapeError);
   const Dataset iris = load_dataset("iris");
-  LogisticRegression capped({.max_iter = 2});
+  LogisticRegression capped({.max_iterations = 2});
   capped.fit(iris.features, iris.target);
   EXPECT_FALSE(capped.fit_result().converged());
   EXPECT_EQ(capped.fit_result().status, Status::MaxIterations);
@@ -217,6 +220,32 @@ TEST(LogisticRegression, BadInputIterationLimitSaveLoad) {
   const LogisticRegression back = LogisticRegression::load(path);
   std::filesystem::remove(path);
   EXPECT_EQ(back.predict_proba(iris.features), m.predict_proba(iris.features));
+  EXPECT_EQ(back.options().tolerance, m.options().tolerance);
+}
+
+// The linear classifiers' load check (linear_classifier.h): K classes need K score columns, or
+// one for K = 2 (predict_proba writes K columns from them). Payloads in the layout of
+// LogisticRegression::serialize: options, fitted flag, d, W, b, K.
+std::string logistic_file(const Tensor& W, const Vector& b, Index num_classes, Index d = 2) {
+  std::string payload;
+  {
+    ModelOutputArchive ar(payload);
+    ar(LogisticRegressionOptions{}, true, d, W, b, num_classes);
+  }
+  return frame_model_file(LogisticRegression::kTypeName, 1, payload);
+}
+
+TEST(LogisticRegression, LoadRefusesInconsistentScores) {
+  const Tensor X = rows({{-1, 0}, {2, 1}});
+  const auto load = [](const std::string& bytes) { return LogisticRegression::from_model_file(ModelFile(bytes, "t")); };
+  const LogisticRegression good = load(logistic_file(rows({{1}, {0}}), vec({0}), 2));
+  EXPECT_EQ(good.predict(X), vec({0, 1}));
+  EXPECT_EQ(good.predict_proba(X).cols(), 2);
+  EXPECT_THROW(load(logistic_file(rows({{1}, {0}}), vec({0}), 3)), ParseError);                // one column, K = 3
+  EXPECT_THROW(load(logistic_file(rows({{1, 0}, {0, 1}}), vec({0, 0}), 3)), ParseError);       // two columns, K = 3
+  EXPECT_THROW(load(logistic_file(rows({{1}, {0}}), vec({0, 0}), 2)), ParseError);             // b too long
+  EXPECT_THROW(load(logistic_file(rows({{1}}), vec({0}), 2)), ParseError);                     // W of 1 row, d = 2
+  EXPECT_EQ(load(logistic_file(rows({{1}}), vec({0}), 2, 1)).predict(rows({{3}})), vec({1}));  // d = 1
 }
 
 }  // namespace

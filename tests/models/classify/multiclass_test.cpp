@@ -70,9 +70,9 @@ TEST(OneVsOne, VotesAndTies) {
 TEST(OneVsOne, WrappedBinarySvcEqualsBuiltInMulticlass) {
   const Dataset iris = load_dataset("iris");
   const auto kernel = std::make_shared<RbfKernel>(0.5);
-  SVC built_in({.kernel = kernel, .tol = 1e-8});
+  SVC built_in({.kernel = kernel, .tolerance = 1e-8});
   built_in.fit(iris.features, iris.target);
-  OneVsOne<SVC> wrapped([&] { return SVC({.kernel = kernel, .tol = 1e-8}); });
+  OneVsOne<SVC> wrapped([&] { return SVC({.kernel = kernel, .tolerance = 1e-8}); });
   wrapped.fit(iris.features, iris.target);
   EXPECT_TRUE(built_in.decision_function(iris.features).isApprox(wrapped.decision_function(iris.features), 1e-6));
   EXPECT_EQ(built_in.predict(iris.features), wrapped.predict(iris.features));
@@ -80,7 +80,7 @@ TEST(OneVsOne, WrappedBinarySvcEqualsBuiltInMulticlass) {
 
 TEST(OneVsRest, OtherBinaryClassifiersAndErrors) {
   const Dataset iris = load_dataset("iris");
-  OneVsRest<LinearSVC> svm([] { return LinearSVC({.C = 1.0, .max_iter = 5000}); });
+  OneVsRest<LinearSVC> svm([] { return LinearSVC({.C = 1.0, .max_iterations = 5000}); });
   EXPECT_GT(svm.fit(iris.features, iris.target).score(iris.features, iris.target), 0.9);
   OneVsRest<LeastSquaresClassifier> ls;
   ls.fit(iris.features, iris.target);

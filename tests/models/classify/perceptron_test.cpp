@@ -118,7 +118,7 @@ TEST(Perceptron, SameSeedSameModel) {
 }
 
 TEST(Perceptron, BadInputAndSaveLoad) {
-  EXPECT_THROW(Perceptron({.eta = 0}), ValueError);
+  EXPECT_THROW(Perceptron({.learning_rate = 0}), ValueError);
   EXPECT_THROW(Perceptron({.max_epochs = 0}), ValueError);
   Perceptron p;
   EXPECT_THROW(p.predict(rows({{1}})), NotFittedError);

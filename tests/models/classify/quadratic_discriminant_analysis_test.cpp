@@ -19,7 +19,7 @@ using testing::fixed_split;
 using testing::labels_to_string;
 namespace ref = sklearn_reference;
 
-std::string predict_on(const std::string& name, QdaOptions o = {}) {
+std::string predict_on(const std::string& name, QuadraticDiscriminantAnalysisOptions o = {}) {
   auto s = fixed_split(name);
   return labels_to_string(QuadraticDiscriminantAnalysis(o).fit(s.X_train, s.y_train).predict(s.X_test));
 }
@@ -29,7 +29,7 @@ TEST(QuadraticDiscriminantAnalysis, MatchesScikitLearnExactly) {
   EXPECT_EQ(predict_on("wine"), ref::k_qda_wine);
   EXPECT_EQ(predict_on("breast_cancer"), ref::k_qda_breast_cancer);
   // digits has pixels constant within a class: only the regularised model is defined.
-  EXPECT_EQ(predict_on("digits", {.reg_param = 0.05}), ref::k_qda_reg_digits);
+  EXPECT_EQ(predict_on("digits", {.regularization = 0.05}), ref::k_qda_reg_digits);
 }
 
 TEST(QuadraticDiscriminantAnalysis, ProbabilitiesMatchScikitLearn) {
@@ -121,11 +121,11 @@ TEST(QuadraticDiscriminantAnalysis, Notes004OneDimensionalCaseDisagreesWithLda) 
   EXPECT_NEAR(unbiased.fit(X, y).covariances()[0](0, 0), 2.0, 1e-12);
   EXPECT_NEAR(unbiased.covariances()[1](0, 0), 4.0, 1e-12);
   // reg_param r: (1 − r)·4 + r.
-  EXPECT_NEAR(QuadraticDiscriminantAnalysis({.reg_param = 0.25}).fit(X, y).covariances()[1](0, 0), 3.25, 1e-12);
+  EXPECT_NEAR(QuadraticDiscriminantAnalysis({.regularization = 0.25}).fit(X, y).covariances()[1](0, 0), 3.25, 1e-12);
 }
 
 TEST(QuadraticDiscriminantAnalysis, BadInput) {
-  EXPECT_THROW(QuadraticDiscriminantAnalysis({.reg_param = -0.1}), ValueError);
+  EXPECT_THROW(QuadraticDiscriminantAnalysis({.regularization = -0.1}), ValueError);
   Tensor X(4, 2);
   X << 0, 0, 1, 1, 5, 5, 6, 7;
   Vector y(4);
@@ -133,8 +133,8 @@ TEST(QuadraticDiscriminantAnalysis, BadInput) {
   QuadraticDiscriminantAnalysis qda;
   EXPECT_THROW(qda.decision_function(X), NotFittedError);
   // Two points in 2-D: each class covariance is singular.
-  EXPECT_THAT([&] { qda.fit(X, y); }, ::testing::ThrowsMessage<NumericalError>(::testing::HasSubstr("reg_param")));
-  EXPECT_NO_THROW(QuadraticDiscriminantAnalysis({.reg_param = 0.1}).fit(X, y));
+  EXPECT_THAT([&] { qda.fit(X, y); }, ::testing::ThrowsMessage<NumericalError>(::testing::HasSubstr("regularization")));
+  EXPECT_NO_THROW(QuadraticDiscriminantAnalysis({.regularization = 0.1}).fit(X, y));
   Vector single = y;
   single << 0, 0, 0, 1;  // class 1 has one sample
   EXPECT_THAT([&] { qda.fit(X, single); }, ::testing::ThrowsMessage<ValueError>(::testing::HasSubstr("at least 2")));
@@ -145,7 +145,7 @@ TEST(QuadraticDiscriminantAnalysis, BadInput) {
 
 TEST(QuadraticDiscriminantAnalysis, SaveLoadRoundTrip) {
   auto s = fixed_split("iris");
-  QuadraticDiscriminantAnalysis qda({.reg_param = 0.01});
+  QuadraticDiscriminantAnalysis qda({.regularization = 0.01});
   qda.fit(s.X_train, s.y_train);
   const std::string path = testing::temp_path("qda.txt");
   qda.save(path);

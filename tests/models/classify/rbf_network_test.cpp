@@ -73,27 +73,27 @@ TEST(RbfNetwork, XorWithKMeansCentres) {
 
 TEST(RbfNetwork, ClosedFormSolvesTheNormalEquations) {
   auto s = testing::fixed_split("iris");
-  const Scalar l2 = 0.5;
-  RbfNetwork net({.num_centers = 12, .gamma = 0.5, .l2 = l2, .seed = 4});
+  const Scalar lambda = 0.5;
+  RbfNetwork net({.num_centers = 12, .gamma = 0.5, .lambda = lambda, .seed = 4});
   net.fit(s.X_train, s.y_train);
   // ∂/∂W: Φᵀ(ΦW + 1bᵀ − Y) + λW = 0 and ∂/∂b: 1ᵀ(ΦW + 1bᵀ − Y) = 0.
   const Tensor Phi = net.features(s.X_train);
   Tensor Y = Tensor::Zero(s.y_train.size(), 3);
   for (Index i = 0; i < Y.rows(); ++i) Y(i, static_cast<Index>(s.y_train(i))) = 1;
   const Tensor R = net.decision_function(s.X_train) - Y;
-  EXPECT_LT((Phi.transpose() * R + l2 * net.weights()).cwiseAbs().maxCoeff(), 1e-9);
+  EXPECT_LT((Phi.transpose() * R + lambda * net.weights()).cwiseAbs().maxCoeff(), 1e-9);
   EXPECT_LT(R.colwise().sum().cwiseAbs().maxCoeff(), 1e-9);
   EXPECT_GE(net.score(s.X_test, s.y_test), 0.9);
   // Every training row as a centre with a narrow basis interpolates the training labels.
-  RbfNetwork all({.centers = RbfCenters::TrainingPoints, .gamma = 50, .l2 = 1e-10});
+  RbfNetwork all({.centers = RbfCenters::TrainingPoints, .gamma = 50, .lambda = 1e-10});
   EXPECT_EQ(all.fit(s.X_train, s.y_train).score(s.X_train, s.y_train), 1.0);
-  RbfNetwork subset({.centers = RbfCenters::RandomSubset, .num_centers = 30, .gamma = 0.5, .l2 = 1e-6, .seed = 1});
+  RbfNetwork subset({.centers = RbfCenters::RandomSubset, .num_centers = 30, .gamma = 0.5, .lambda = 1e-6, .seed = 1});
   EXPECT_GE(subset.fit(s.X_train, s.y_train).score(s.X_test, s.y_test), 0.9);
 }
 
 TEST(RbfNetwork, GradientFitAgreesWithTheClosedForm) {
   auto s = testing::fixed_split("iris");
-  const RbfNetworkOptions base{.num_centers = 12, .gamma = 0.5, .l2 = 0.5, .seed = 4};
+  const RbfNetworkOptions base{.num_centers = 12, .gamma = 0.5, .lambda = 0.5, .seed = 4};
   RbfNetwork closed(base);
   closed.fit(s.X_train, s.y_train);
   RbfNetworkOptions o = base;
@@ -106,17 +106,17 @@ TEST(RbfNetwork, GradientFitAgreesWithTheClosedForm) {
   EXPECT_LT((grad.bias() - closed.bias()).cwiseAbs().maxCoeff(), 1e-5);
   EXPECT_EQ(grad.predict(s.X_test), closed.predict(s.X_test));
   // An iteration limit is reported, not thrown.
-  o.max_iter = 1;
+  o.max_iterations = 1;
   RbfNetwork short_run(o);
   EXPECT_FALSE(short_run.fit(s.X_train, s.y_train).fit_report().converged);
   EXPECT_EQ(short_run.fit_report().iterations, 1);
 }
 
 TEST(RbfNetwork, BadInputAndSaveLoad) {
-  EXPECT_THROW(RbfNetwork({.max_iter = 0}), ValueError);
+  EXPECT_THROW(RbfNetwork({.max_iterations = 0}), ValueError);
   EXPECT_THROW(RbfNetwork({.num_centers = 0}), ValueError);
   EXPECT_THROW(RbfNetwork({.gamma = 0}), ValueError);
-  EXPECT_THROW(RbfNetwork({.l2 = -1}), ValueError);
+  EXPECT_THROW(RbfNetwork({.lambda = -1}), ValueError);
   EXPECT_THROW(RbfNetwork({.output = RbfOutput::LabelWeights}), ValueError);
   Tensor X;
   Vector y;

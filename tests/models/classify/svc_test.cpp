@@ -20,7 +20,7 @@ namespace {
 using test::rows;
 using test::vec;
 
-SVCOptions hard_linear() { return {.C = 1e8, .kernel = std::make_shared<LinearKernel>(), .tol = 1e-10}; }
+SVCOptions hard_linear() { return {.C = 1e8, .kernel = std::make_shared<LinearKernel>(), .tolerance = 1e-10}; }
 
 // notes001_003.md D13: (1,1)+, (−1,−1)− ⇒ w = (½, ½), b = 0, λ = (¼, ¼), margin √2.
 TEST(SVC, HardMarginTwoPoints) {
@@ -75,15 +75,15 @@ TEST(SVC, SoftMarginOneDimensionBothScalings) {
   const Tensor X = rows({{-1}, {1}});
   const Vector y = vec({0, 1});
   for (double C : {0.1, 0.25, 0.4}) {
-    SVC half({.C = C, .kernel = std::make_shared<LinearKernel>(), .tol = 1e-10});
+    SVC half({.C = C, .kernel = std::make_shared<LinearKernel>(), .tolerance = 1e-10});
     EXPECT_NEAR(half.fit(X, y).coef()(0, 0), 2 * C, 1e-9) << C;
-    SVC full({.C = C, .kernel = std::make_shared<LinearKernel>(), .tol = 1e-10, .half_norm = false});
+    SVC full({.C = C, .kernel = std::make_shared<LinearKernel>(), .tolerance = 1e-10, .half_norm = false});
     EXPECT_NEAR(full.fit(X, y).coef()(0, 0), C, 1e-9) << C;
     // primal ½w² + CΣξ equals minus the dual minimum (strong duality)
     const double primal = 0.5 * std::pow(2 * C, 2) + C * half.slacks().sum();
     EXPECT_NEAR(primal, -half.fit_report()[0].objective, 1e-9) << C;
   }
-  SVC big({.C = 10, .kernel = std::make_shared<LinearKernel>(), .tol = 1e-10});
+  SVC big({.C = 10, .kernel = std::make_shared<LinearKernel>(), .tolerance = 1e-10});
   EXPECT_NEAR(big.fit(X, y).coef()(0, 0), 1.0, 1e-9);
 }
 
@@ -92,7 +92,7 @@ TEST(SVC, SoftMarginOneDimensionBothScalings) {
 // pair values are positive for the pair's first class, dagml's for the second: signs flipped.
 TEST(SVC, IrisRbfMatchesScikitLearn) {
   const Dataset iris = load_dataset("iris");
-  SVC m({.C = 1.0, .kernel = std::make_shared<RbfKernel>(0.5), .tol = 1e-6});
+  SVC m({.C = 1.0, .kernel = std::make_shared<RbfKernel>(0.5), .tolerance = 1e-6});
   m.fit(iris.features, iris.target);
   EXPECT_EQ(m.num_support(), (std::vector<Index>{6, 17, 18}));
   EXPECT_EQ(m.support(), (std::vector<Index>{13,  14,  15,  22,  24,  41,  50,  52,  54,  56,  60,  62,  63,  66,
@@ -120,7 +120,7 @@ TEST(SVC, IrisRbfMatchesScikitLearn) {
 // decision_function_shape='ovo').fit(X, y) on iris.
 TEST(SVC, IrisNuSvmMatchesScikitLearn) {
   const Dataset iris = load_dataset("iris");
-  SVC m({.nu = 0.3, .kernel = std::make_shared<RbfKernel>(0.5), .tol = 1e-6});
+  SVC m({.nu = 0.3, .kernel = std::make_shared<RbfKernel>(0.5), .tolerance = 1e-6});
   m.fit(iris.features, iris.target);
   EXPECT_EQ(m.num_support(), (std::vector<Index>{18, 23, 26}));
   const Tensor ref = rows({{1.1460789037, 1.1373734172, -0.0814784812},
@@ -145,7 +145,7 @@ TEST(SVC, DigitsAndWineMatchScikitLearn) {
   const Dataset digits = load_dataset("digits");
   const Tensor X = digits.features.topRows(600);
   const Vector y = digits.target.head(600);
-  SVC m({.C = 1.0, .tol = 1e-6});
+  SVC m({.C = 1.0, .tolerance = 1e-6});
   m.fit(X, y);
   EXPECT_EQ(m.num_support(), (std::vector<Index>{25, 40, 40, 34, 32, 32, 27, 34, 44, 48}));
   const Tensor ref = rows({{1.2692008943, 1.2738182921, 1.1866798412, 1.2016638648, 1.3274651},
@@ -157,7 +157,7 @@ TEST(SVC, DigitsAndWineMatchScikitLearn) {
 
   const Dataset wine = load_dataset("wine");
   const Tensor W = StandardScaler().fit_transform(wine.features);
-  SVC poly({.C = 0.5, .kernel = std::make_shared<PolynomialKernel>(3, 0.1, 1.0), .tol = 1e-6});
+  SVC poly({.C = 0.5, .kernel = std::make_shared<PolynomialKernel>(3, 0.1, 1.0), .tolerance = 1e-6});
   poly.fit(W, wine.target);
   EXPECT_EQ(poly.num_support(), (std::vector<Index>{12, 21, 12}));
   EXPECT_LT((poly.intercept() + vec({0.0108158883, 0.5408530079, 0.738101345})).cwiseAbs().maxCoeff(), 1e-5);
@@ -174,7 +174,7 @@ TEST(SVC, NuBoundsSupportVectorFraction) {
   const Dataset bc = load_dataset("breast_cancer");
   const Tensor X = StandardScaler().fit_transform(bc.features);
   for (double nu : {0.1, 0.3, 0.6}) {
-    SVC m({.nu = nu, .tol = 1e-6});
+    SVC m({.nu = nu, .tolerance = 1e-6});
     m.fit(X, bc.target);
     const double n = static_cast<double>(X.rows());
     EXPECT_GE(static_cast<double>(m.support().size()) / n, nu - 1e-9) << nu;
@@ -190,7 +190,7 @@ TEST(SVC, BreastCancerMatchesScikitLearn) {
   const Dataset bc = load_dataset("breast_cancer");
   const Tensor X = StandardScaler().fit_transform(bc.features.topRows(200));
   const Vector y = bc.target.head(200);
-  SVC rbf({.C = 1.0, .tol = 1e-6});
+  SVC rbf({.C = 1.0, .tolerance = 1e-6});
   rbf.fit(X, y);
   EXPECT_EQ(rbf.kernel_name().substr(0, 16), "rbf(gamma=0.0333");  // γ = 1/30
   EXPECT_EQ(rbf.num_support(), (std::vector<Index>{36, 28}));
@@ -202,7 +202,7 @@ TEST(SVC, BreastCancerMatchesScikitLearn) {
   const Tensor D = rbf.decision_function(Xq);
   for (Index i = 0; i < 6; ++i) EXPECT_NEAR(D(i, 0), ref(i), 1e-5) << i;
 
-  SVC lin({.C = 0.1, .kernel = std::make_shared<LinearKernel>(), .tol = 1e-6});
+  SVC lin({.C = 0.1, .kernel = std::make_shared<LinearKernel>(), .tolerance = 1e-6});
   lin.fit(X, y);
   EXPECT_EQ(lin.num_support(), (std::vector<Index>{16, 17}));
   EXPECT_NEAR(lin.intercept()(0), -0.5290425789, 1e-5);
@@ -214,7 +214,7 @@ TEST(SVC, BreastCancerMatchesScikitLearn) {
 
 TEST(SVC, IterationLimitIsReportedNotThrown) {
   const Dataset iris = load_dataset("iris");
-  SVC m({.max_iter = 2});
+  SVC m({.max_iterations = 2});
   m.fit(iris.features, iris.target);
   EXPECT_FALSE(m.converged());
   EXPECT_EQ(m.fit_report()[0].iterations, 2);
@@ -225,7 +225,7 @@ TEST(SVC, IterationLimitIsReportedNotThrown) {
 TEST(SVC, RowCacheGivesTheSameModelAsTheFullMatrix) {
   const Dataset bc = load_dataset("breast_cancer");
   const Tensor X = StandardScaler().fit_transform(bc.features);
-  SVC full({.tol = 1e-9}), lru({.tol = 1e-9, .cache_mb = 0.05});  // 0.05 MiB: 11 rows of 569
+  SVC full({.tolerance = 1e-9}), lru({.tolerance = 1e-9, .cache_mb = 0.05});  // 0.05 MiB: 11 rows of 569
   full.fit(X, bc.target);
   lru.fit(X, bc.target);
   // A row computed alone and the same row inside one big product differ by rounding, which can
@@ -236,7 +236,8 @@ TEST(SVC, RowCacheGivesTheSameModelAsTheFullMatrix) {
   // Multiclass: the shared Gram matrix (150² · 8 B = 0.17 MiB), the per-class blocks (3 · 50² · 8 B
   // = 0.057 MiB ≤ half of 0.15 MiB) and per-pair row caches (0.01 MiB) give the same model.
   const Dataset iris = load_dataset("iris");
-  SVC shared({.tol = 1e-9}), blocks({.tol = 1e-9, .cache_mb = 0.15}), rowwise({.tol = 1e-9, .cache_mb = 0.01});
+  SVC shared({.tolerance = 1e-9}), blocks({.tolerance = 1e-9, .cache_mb = 0.15}),
+      rowwise({.tolerance = 1e-9, .cache_mb = 0.01});
   shared.fit(iris.features, iris.target);
   blocks.fit(iris.features, iris.target);
   rowwise.fit(iris.features, iris.target);
@@ -265,7 +266,7 @@ TEST(SVC, SameModelForAnyThreadCount) {
 TEST(SVC, BadInput) {
   EXPECT_THROW(SVC({.C = 0}), ValueError);
   EXPECT_THROW(SVC({.nu = 1.5}), ValueError);
-  EXPECT_THROW(SVC({.tol = -1}), ValueError);
+  EXPECT_THROW(SVC({.tolerance = -1}), ValueError);
   EXPECT_THROW(SVC({.cache_mb = 0}), ValueError);
   SVC m;
   EXPECT_THROW(m.predict(rows({{1, 2}})), NotFittedError);
@@ -300,7 +301,7 @@ TEST(SVC, SaveLoadRoundTrip) {
 }
 
 // The callback protocol (optim/callbacks.h): one call per SMO step with the dual objective and
-// the KKT violation; a Stop after step k leaves exactly the model of max_iter = k, reported as
+// the KKT violation; a Stop after step k leaves exactly the model of max_iterations = k, reported as
 // CallbackStop.
 TEST(SVC, CallbackStopsAfterTheStepItAskedFor) {
   const Dataset bc = load_dataset("breast_cancer");
@@ -318,7 +319,7 @@ TEST(SVC, CallbackStopsAfterTheStepItAskedFor) {
   });
   SVC stopped({.C = 10});
   stopped.fit(X, y, {&stop_at_10});
-  SVC capped({.C = 10, .max_iter = 10});
+  SVC capped({.C = 10, .max_iterations = 10});
   capped.fit(X, y);
   ASSERT_EQ(seen.size(), 10u);
   for (Index k = 0; k < 10; ++k) EXPECT_EQ(seen[static_cast<size_t>(k)], k + 1);

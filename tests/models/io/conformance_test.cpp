@@ -32,6 +32,28 @@ struct ConformanceCase {
 const std::map<std::string, ConformanceCase>& conformance_table() {
   static const std::map<std::string, ConformanceCase> table = {
       {"bayesian_linear_regression", {}},
+      {"autoencoder", {.settings = {{"hidden_widths", "4"}, {"code_size", "2"}, {"training.num_epochs", "2"}}}},
+      {"bernoulli_nb", {}},
+      {"categorical_nb", {}},
+      {"cnn_classifier",
+       {.settings = {{"architecture.input.height", "2"}, {"architecture.input.width", "2"},
+                     {"architecture.blocks", "2,1,0,1"}, {"architecture.hidden_widths", "4"},
+                     {"training.num_epochs", "2"}}}},
+      {"gaussian_nb", {}},
+      {"kernel_ridge", {.settings = {{"kernel", "rbf(gamma=0.5)"}, {"lambda", "0.1"}}}},
+      {"knn_classifier", {.settings = {{"num_neighbors", "3"}}}},
+      {"knn_regressor", {.settings = {{"num_neighbors", "3"}}}},
+      {"least_squares_classifier", {}},
+      {"linear_discriminant_analysis", {}},
+      {"linear_svc", {.settings = {{"max_iterations", "50"}}, .num_classes = 2}},
+      {"logistic_regression", {.settings = {{"max_iterations", "50"}}}},
+      {"mlp_classifier", {.settings = {{"architecture.hidden_widths", "4"}, {"training.num_epochs", "2"}}}},
+      {"mlp_regressor", {.settings = {{"architecture.hidden_widths", "4"}, {"training.num_epochs", "2"}}}},
+      {"multinomial_nb", {}},
+      {"perceptron", {.settings = {{"max_epochs", "20"}}, .num_classes = 2}},
+      {"quadratic_discriminant_analysis", {.settings = {{"regularization", "0.1"}}}},
+      {"rbf_network", {.settings = {{"num_centers", "3"}}}},
+      {"svc", {}},
       {"generalized_least_squares", {.settings = {{"lambda", "0.1"}}}},
       {"k_means", {.settings = {{"num_clusters", "3"}}}},
       {"lasso", {.settings = {{"lambda", "0.5"}}}},
@@ -43,6 +65,8 @@ const std::map<std::string, ConformanceCase>& conformance_table() {
       {"ridge", {.settings = {{"lambda", "0.5"}}}},
       {"standard_scaler", {}},
       {"total_least_squares", {}},
+      {"variational_autoencoder",
+       {.settings = {{"hidden_widths", "4"}, {"latent_size", "2"}, {"training.num_epochs", "2"}}}},
   };
   return table;
 }
@@ -77,6 +101,7 @@ Data make_data(const EstimatorInfo& info, Index n, Index d, Index num_classes, s
         case InputDomain::NonNegative: data.X(i, j) = std::floor(std::abs(2 * z)); break;
         case InputDomain::Binary: data.X(i, j) = z > 1.0 ? 1 : 0; break;
         case InputDomain::Categorical: data.X(i, j) = static_cast<Scalar>(std::clamp<Index>(std::lround(std::abs(z)), 0, 2)); break;
+        case InputDomain::UnitInterval: data.X(i, j) = 1 / (1 + std::exp(-z)); break;
       }
     }
     data.y(i) = info.task == Task::Classification ? static_cast<Scalar>(label)
@@ -301,7 +326,7 @@ TEST_P(Conformance, SameSeedSameModel) {
 }
 
 TEST_P(Conformance, OneAndTwoThreadsGiveBitwiseTheSameModel) {
-  const Data d = data(3, 300, 6);  // large enough for the parallel paths of most estimators
+  const Data d = data(3, 300);  // large enough for the parallel paths of most estimators
   const int before = num_threads();
   set_num_threads(1);
   const std::string one = fitted(d).to_bytes();

@@ -55,11 +55,13 @@ void expect_independent_copy(const Model& fitted, Output output, Fit fit) {
 TEST(CnnClassifier, LearnsDigitsAndRoundTrips) {
   const Digits d = digits();
   CnnClassifier cnn(
-      {.architecture = {.input = {1, 8, 8}, .blocks = {{.filters = 6, .kernel = 3, .padding = 1}}, .hidden = {32}},
-       .training = {.solver = Solver::Momentum, .learning_rate = 0.05, .epochs = 8, .batch_size = 32, .seed = 1}});
+      {.architecture = {.input = {1, 8, 8},
+                        .blocks = {{.filters = 6, .kernel = 3, .padding = 1}},
+                        .hidden_widths = {32}},
+       .training = {.solver = Solver::Momentum, .learning_rate = 0.05, .num_epochs = 8, .batch_size = 32, .seed = 1}});
   cnn.fit(d.X_train, d.y_train);
   EXPECT_GE(cnn.score(d.X_test, d.y_test), 0.93);
-  const std::string path = temp_path("dagml_cnn_test.txt");
+  const std::string path = temp_path("dagml_cnn_test.model");
   cnn.save(path);
   EXPECT_EQ(CnnClassifier::load(path).decision_function(d.X_test), cnn.decision_function(d.X_test));
   std::filesystem::remove(path);
@@ -83,16 +85,16 @@ TEST(Autoencoder, LinearAutoencoderReachesThePcaError) {
   const Tensor centred = X.rowwise() - X.colwise().mean();
   const Eigen::JacobiSVD<Tensor> svd(centred);
   const Scalar pca_error = svd.singularValues().tail(dim - q).squaredNorm() / static_cast<Scalar>(n * dim);
-  Autoencoder ae({.hidden = {},
+  Autoencoder ae({.hidden_widths = {},
                   .code_size = q,
                   .activation = ActivationKind::Identity,
-                  .training = {.learning_rate = 0.01, .epochs = 400, .batch_size = 50, .seed = 1}});
+                  .training = {.learning_rate = 0.01, .num_epochs = 400, .batch_size = 50, .seed = 1}});
   ae.fit(X);
   const Scalar error = ae.reconstruction_error(X);
   EXPECT_GE(error, pca_error * (1 - 1e-9));  // PCA is optimal
   EXPECT_LE(error, pca_error * 1.05);
   EXPECT_EQ(ae.transform(X).cols(), q);
-  const std::string path = temp_path("dagml_autoencoder_test.txt");
+  const std::string path = temp_path("dagml_autoencoder_test.model");
   ae.save(path);
   EXPECT_EQ(Autoencoder::load(path).reconstruct(X), ae.reconstruct(X));
   std::filesystem::remove(path);
@@ -110,8 +112,9 @@ TEST(Autoencoder, LinearAutoencoderReachesThePcaError) {
 TEST(VariationalAutoencoder, ElboMatchesTheFormulaAndTrainingRaisesIt) {
   const Digits d = digits();
   const Tensor X = d.X_train.topRows(300);
-  VariationalAutoencoder vae(
-      {.hidden = {32}, .latent = 2, .training = {.learning_rate = 3e-3, .epochs = 1, .batch_size = 30, .seed = 1}});
+  VariationalAutoencoder vae({.hidden_widths = {32},
+                              .latent_size = 2,
+                              .training = {.learning_rate = 3e-3, .num_epochs = 1, .batch_size = 30, .seed = 1}});
   vae.fit(X);
   const Scalar early = vae.negative_elbo(d.X_test, 5);
 
@@ -127,8 +130,9 @@ TEST(VariationalAutoencoder, ElboMatchesTheFormulaAndTrainingRaisesIt) {
   const Scalar kl = 0.5 * (mu.array().square() + log_var.array().exp() - log_var.array() - 1).sum();
   EXPECT_NEAR(early, (reconstruction + kl) / static_cast<Scalar>(x.rows()), 1e-8 * early);
 
-  VariationalAutoencoder longer(
-      {.hidden = {32}, .latent = 2, .training = {.learning_rate = 3e-3, .epochs = 15, .batch_size = 30, .seed = 1}});
+  VariationalAutoencoder longer({.hidden_widths = {32},
+                                 .latent_size = 2,
+                                 .training = {.learning_rate = 3e-3, .num_epochs = 15, .batch_size = 30, .seed = 1}});
   longer.fit(X);
   EXPECT_LT(longer.negative_elbo(d.X_test, 5), early - 2.0);
   const auto& history = longer.training_result().history;
@@ -137,7 +141,7 @@ TEST(VariationalAutoencoder, ElboMatchesTheFormulaAndTrainingRaisesIt) {
   EXPECT_EQ(samples.rows(), 4);
   EXPECT_GT(samples.minCoeff(), 0.0);
   EXPECT_LT(samples.maxCoeff(), 1.0);
-  const std::string path = temp_path("dagml_vae_test.txt");
+  const std::string path = temp_path("dagml_vae_test.model");
   longer.save(path);
   EXPECT_EQ(VariationalAutoencoder::load(path).sample(4, 9), samples);
   std::filesystem::remove(path);
@@ -157,19 +161,19 @@ TEST(VariationalAutoencoder, ElboMatchesTheFormulaAndTrainingRaisesIt) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wmissing-field-initializers"
 TEST(Options, DesignatedInitialisersMayOmitOptionGroups) {
-  const MlpClassifier clf({.training = {.epochs = 3}});
-  EXPECT_EQ(clf.options().architecture.hidden, MlpArchitecture{}.hidden);
-  EXPECT_EQ(clf.options().training.epochs, 3);
-  const MlpClassifier by_architecture({.architecture = {.hidden = {8}}});
-  EXPECT_EQ(by_architecture.options().training.epochs, TrainingOptions{}.epochs);
-  const MlpRegressor reg({.training = {.epochs = 4}});
-  EXPECT_EQ(reg.options().architecture.hidden, MlpArchitecture{}.hidden);
-  const CnnClassifier cnn({.training = {.epochs = 5}});
+  const MlpClassifier clf({.training = {.num_epochs = 3}});
+  EXPECT_EQ(clf.options().architecture.hidden_widths, MlpArchitecture{}.hidden_widths);
+  EXPECT_EQ(clf.options().training.num_epochs, 3);
+  const MlpClassifier by_architecture({.architecture = {.hidden_widths = {8}}});
+  EXPECT_EQ(by_architecture.options().training.num_epochs, TrainingOptions{}.num_epochs);
+  const MlpRegressor reg({.training = {.num_epochs = 4}});
+  EXPECT_EQ(reg.options().architecture.hidden_widths, MlpArchitecture{}.hidden_widths);
+  const CnnClassifier cnn({.training = {.num_epochs = 5}});
   EXPECT_EQ(cnn.options().architecture.blocks.size(), 2u);
   const Autoencoder ae({.code_size = 3});
-  EXPECT_EQ(ae.options().training.epochs, TrainingOptions{}.epochs);
-  const VariationalAutoencoder vae({.latent = 3});
-  EXPECT_EQ(vae.options().training.epochs, TrainingOptions{}.epochs);
+  EXPECT_EQ(ae.options().training.num_epochs, TrainingOptions{}.num_epochs);
+  const VariationalAutoencoder vae({.latent_size = 3});
+  EXPECT_EQ(vae.options().training.num_epochs, TrainingOptions{}.num_epochs);
 }
 #pragma GCC diagnostic pop
 

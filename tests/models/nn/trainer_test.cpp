@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/QR>
-#include <filesystem>
 
 #include "graph/error.h"
 #include "models/nn/activation.h"
@@ -13,7 +12,6 @@
 #include "models/nn/init.h"
 #include "models/nn/linear.h"
 #include "models/nn/network_loss.h"
-#include "models/nn/network_options.h"
 #include "models/nn/trainer.h"
 #include "optim/adam.h"
 #include "optim/callbacks.h"
@@ -187,28 +185,6 @@ TEST(Trainer, DivergenceIsReportedNotThrown) {
                        .fit(model, p.X, p.Y, GradientStep({.schedule = StepSchedule::constant(50.0)}));
   EXPECT_EQ(r.status, Status::NumericalFailure);
   EXPECT_TRUE(r.x.allFinite());
-}
-
-TEST(Trainer, SaveAndLoadNetworkParameters) {
-  const Problem p = regression(30);
-  Sequential net;
-  net.add(Linear({.in = 3, .out = 4, .seed = 1}));
-  net.add(BatchNorm({.features = 4}));
-  net.add(Linear({.in = 4, .out = 1, .seed = 2}));
-  SupervisedNetwork model(net, LossKind::MeanSquaredError);
-  Trainer({.epochs = 3, .batch_size = 10}).fit(model, p.X, p.Y, GradientStep());
-  const std::string path = (std::filesystem::temp_directory_path() / "dagml_network_test.txt").string();
-  save_network(path, net);
-  Sequential copy;
-  copy.add(Linear({.in = 3, .out = 4, .seed = 7}));
-  copy.add(BatchNorm({.features = 4}));
-  copy.add(Linear({.in = 4, .out = 1, .seed = 8}));
-  load_network(path, copy);
-  EXPECT_EQ(forward_batches(copy, p.X), forward_batches(net, p.X));  // eval mode: running statistics too
-  Sequential other;
-  other.add(Linear({.in = 3, .out = 2}));
-  EXPECT_THAT([&] { load_network(path, other); }, ::testing::ThrowsMessage<ValueError>(::testing::HasSubstr("param0")));
-  std::filesystem::remove(path);
 }
 
 TEST(Trainer, ClearErrors) {
