@@ -26,7 +26,7 @@ template class Estimator<GaussianMixture, GaussianMixtureOptions>;
 namespace {
 
 constexpr const char* kGaussianMixtureName = "GaussianMixture";
-constexpr Index kRowsPerTask = 256;  // fixed split: results do not depend on the thread count
+constexpr Index kEStepRowsPerTask = 256;  // fixed split: results do not depend on the thread count
 const Scalar kLog2Pi = std::log(2 * std::numbers::pi);
 
 // One mixture's parameters; `factors` are the Cholesky factors of the covariances (square roots
@@ -116,10 +116,10 @@ Tensor mixture_log_joint(const Tensor& X, const Params& p, CovarianceType type) 
     log_norm(k) = std::log(p.weights(k)) - 0.5 * static_cast<Scalar>(d) * kLog2Pi - half_log_det;
   }
   Tensor out(n, K);
-  const Index blocks = (n + kRowsPerTask - 1) / kRowsPerTask;
+  const Index blocks = (n + kEStepRowsPerTask - 1) / kEStepRowsPerTask;
   tbb::parallel_for(tbb::blocked_range<Index>(0, blocks, 1), [&](const tbb::blocked_range<Index>& range) {
     for (Index b = range.begin(); b != range.end(); ++b) {
-      const Index begin = b * kRowsPerTask, count = std::min(kRowsPerTask, n - begin);
+      const Index begin = b * kEStepRowsPerTask, count = std::min(kEStepRowsPerTask, n - begin);
       for (Index k = 0; k < K; ++k) {
         const Tensor D = X.middleRows(begin, count).rowwise() - p.means.row(k);
         Vector mahalanobis;  // ‖L⁻¹(x − μ)‖²
