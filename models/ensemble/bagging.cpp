@@ -81,6 +81,19 @@ OptionSettings parse_estimator_options(std::string_view text, const char* who) {
   return settings;
 }
 
+BaggingOptions with_prototype(BaggingOptions options, const AnyEstimator& prototype) {
+  options.estimator = prototype.name();
+  options.estimator_options.clear();
+  const std::vector<OptionInfo>& defaults = prototype.info().options;
+  for (const OptionInfo& o : prototype.options()) {
+    const auto d = std::find_if(defaults.begin(), defaults.end(), [&](const OptionInfo& x) { return x.name == o.name; });
+    if (d != defaults.end() && d->default_value == o.default_value) continue;
+    if (!options.estimator_options.empty()) options.estimator_options += ';';
+    options.estimator_options += o.name + '=' + o.default_value;
+  }
+  return options;
+}
+
 std::string member_name(const BaggingOptions& o, const char* default_name) {
   return o.estimator.empty() ? std::string(default_name) : o.estimator;
 }

@@ -75,6 +75,11 @@ MemberSample draw_member(Index n, Index d, const BaggingOptions& options, Index 
 // without '=' or with an empty key.
 OptionSettings parse_estimator_options(std::string_view text, const char* who);
 
+// `options` with its members described by a prototype: estimator = the prototype's registry name
+// and estimator_options = every option whose value differs from the registry's default, as
+// key=value text (the prototype's fitted state, if any, is not used).
+BaggingOptions with_prototype(BaggingOptions options, const AnyEstimator& prototype);
+
 // The members' registry name: options.estimator, or `default_name` when it is empty.
 std::string member_name(const BaggingOptions& options, const char* default_name);
 

@@ -33,6 +33,10 @@ class BaggingClassifier : public Estimator<BaggingClassifier, BaggingOptions> {
   // without bootstrap, an estimator name that is not a registered classifier, or
   // estimator_options it does not take.
   explicit BaggingClassifier(BaggingOptions options = {});
+  // Members like `prototype` (a registered classifier made by make_estimator, or a copy of one): its
+  // name and its non-default options (bagging::with_prototype); the other options from `options`.
+  explicit BaggingClassifier(const AnyEstimator& prototype, BaggingOptions options = {})
+      : BaggingClassifier(bagging::with_prototype(std::move(options), prototype)) {}
 
   // X n×d finite, y labels 0..K−1 (K ≥ 2, every class present); ValueError / ShapeError
   // otherwise, and whatever a member's fit throws on its sample.

@@ -23,6 +23,10 @@ class BaggingRegressor : public Estimator<BaggingRegressor, BaggingOptions> {
 
   // ValueError as BaggingClassifier's, for a registered regressor.
   explicit BaggingRegressor(BaggingOptions options = {});
+  // Members like `prototype` (a registered regressor made by make_estimator, or a copy of one): its
+  // name and its non-default options (bagging::with_prototype); the other options from `options`.
+  explicit BaggingRegressor(const AnyEstimator& prototype, BaggingOptions options = {})
+      : BaggingRegressor(bagging::with_prototype(std::move(options), prototype)) {}
 
   // X n×d finite, y n finite targets; ValueError / ShapeError otherwise, and whatever a member's
   // fit throws on its sample.

@@ -99,6 +99,19 @@ TEST(Bagging, MembersWithoutProbabilitiesVoteAndOptionsReachTheMembers) {
   EXPECT_GT(ridges.score(diabetes.features, diabetes.target), 0.4);
 }
 
+TEST(Bagging, APrototypeGivesTheMembersItsNameAndOptions) {
+  const AnyEstimator knn = make_estimator("knn_classifier", {{"num_neighbors", "3"}});
+  const BaggingClassifier bag(knn, {.num_estimators = 3});
+  EXPECT_EQ(bag.options().estimator, "knn_classifier");
+  EXPECT_EQ(bag.options().estimator_options, "num_neighbors=3");
+  EXPECT_EQ(bag.options().num_estimators, 3);
+  const AnyEstimator tree = make_estimator("decision_tree_regressor", {{"growth.max_depth", "2"}, {"criterion", "absolute_error"}});
+  const BaggingRegressor trees(tree);
+  EXPECT_EQ(bagging::parse_estimator_options(trees.options().estimator_options, "t"),
+            (OptionSettings{{"criterion", "absolute_error"}, {"growth.max_depth", "2"}}));
+  EXPECT_THROW(BaggingClassifier{tree}, ValueError);  // a regressor as a classifier's members
+}
+
 TEST(Bagging, ASampleOfOneClassPredictsThatClass) {
   Tensor X(8, 1);
   X << 1, 2, 3, 4, 5, 6, 7, 8;
