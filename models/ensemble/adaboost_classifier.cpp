@@ -79,8 +79,8 @@ AdaBoostClassifier& AdaBoostClassifier::fit(const Tensor& X, const Vector& y, co
               who, chance, error));
         }
         loop.fail(Status::LineSearchFailure,
-                  fmt::format("stopped: weak learner {} has weighted error {} ≥ 1 − 1/K = {}, no better than chance "
-                              "(α ≤ 0: it cannot lower the exponential loss); it is discarded and {} are kept",
+                  fmt::format("stopped: weak learner {} has weighted error {}, no better than chance (1 − 1/K = {}) up "
+                              "to rounding (α ≤ 0: it cannot lower the exponential loss); it is discarded and {} are kept",
                               t + 1, error, chance, trees.size()));
         break;
       }

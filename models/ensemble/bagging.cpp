@@ -65,6 +65,15 @@ MemberSample draw_member(Index n, Index d, const BaggingOptions& o, Index member
   return s;
 }
 
+std::vector<Index> out_of_bag_rows(const std::vector<Index>& rows, Index n) {
+  std::vector<bool> drawn(static_cast<std::size_t>(n), false);
+  for (Index i : rows) drawn[static_cast<std::size_t>(i)] = true;
+  std::vector<Index> out;
+  for (Index i = 0; i < n; ++i)
+    if (!drawn[static_cast<std::size_t>(i)]) out.push_back(i);
+  return out;
+}
+
 OptionSettings parse_estimator_options(std::string_view text, const char* who) {
   OptionSettings settings;
   if (bagging_trim(text).empty()) return settings;

@@ -71,6 +71,9 @@ struct MemberSample {
 };
 MemberSample draw_member(Index n, Index d, const BaggingOptions& options, Index member);
 
+// The rows of 0..n−1 not in `rows` (a member's sample): the member's out-of-bag rows, increasing.
+std::vector<Index> out_of_bag_rows(const std::vector<Index>& rows, Index n);
+
 // "key=value;key=value" → settings (empty text: none). ValueError naming `who` for an entry
 // without '=' or with an empty key.
 OptionSettings parse_estimator_options(std::string_view text, const char* who);

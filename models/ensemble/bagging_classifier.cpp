@@ -62,11 +62,7 @@ BaggingClassifier& BaggingClassifier::fit(const Tensor& X, const Vector& y) {
     Tensor sum = Tensor::Zero(n, K);
     Vector count = Vector::Zero(n);
     for (std::size_t b = 0; b < members_.size(); ++b) {
-      std::vector<bool> drawn(static_cast<std::size_t>(n), false);
-      for (Index i : rows[b]) drawn[static_cast<std::size_t>(i)] = true;
-      std::vector<Index> out;
-      for (Index i = 0; i < n; ++i)
-        if (!drawn[static_cast<std::size_t>(i)]) out.push_back(i);
+      const std::vector<Index> out = bagging::out_of_bag_rows(rows[b], n);
       if (out.empty()) continue;
       const Tensor P = member_proba(b, X(out, Eigen::all));
       for (std::size_t r = 0; r < out.size(); ++r) {

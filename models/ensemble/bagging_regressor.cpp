@@ -44,11 +44,7 @@ BaggingRegressor& BaggingRegressor::fit(const Tensor& X, const Vector& y) {
   if (options_.oob_score) {
     Vector sum = Vector::Zero(n), count = Vector::Zero(n);
     for (std::size_t b = 0; b < members_.size(); ++b) {
-      std::vector<bool> drawn(static_cast<std::size_t>(n), false);
-      for (Index i : rows[b]) drawn[static_cast<std::size_t>(i)] = true;
-      std::vector<Index> out;
-      for (Index i = 0; i < n; ++i)
-        if (!drawn[static_cast<std::size_t>(i)]) out.push_back(i);
+      const std::vector<Index> out = bagging::out_of_bag_rows(rows[b], n);
       if (out.empty()) continue;
       const Vector p = member_predict(b, X(out, Eigen::all));
       for (std::size_t r = 0; r < out.size(); ++r) {

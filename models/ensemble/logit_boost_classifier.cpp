@@ -116,8 +116,9 @@ LogitBoostClassifier& LogitBoostClassifier::fit(const Tensor& X, const Vector& y
               "{}: expected the first weak learner to do better than chance (weighted error < 0.5), found {}", who, error));
         }
         loop.fail(Status::LineSearchFailure,
-                  fmt::format("stopped: weak learner {} has weighted error {} ≥ 0.5, so no positive step along it lowers "
-                              "the logistic loss; it is discarded and {} are kept",
+                  fmt::format("stopped: weak learner {} has weighted error {}, no better than chance (0.5) up to "
+                              "rounding, so no positive step along it lowers the logistic loss; it is discarded and {} "
+                              "are kept",
                               t + 1, error, trees.size()));
         break;
       }
