@@ -22,6 +22,11 @@
 #include "models/data/polynomial_features.h"
 #include "models/data/standard_scaler.h"
 #include "models/decompose/pca.h"
+#include "models/ensemble/adaboost_classifier.h"
+#include "models/ensemble/bagging_classifier.h"
+#include "models/ensemble/bagging_regressor.h"
+#include "models/ensemble/l2_boost_regressor.h"
+#include "models/ensemble/logit_boost_classifier.h"
 #include "models/ensemble/random_forest_classifier.h"
 #include "models/ensemble/random_forest_regressor.h"
 #include "models/io/erased_estimator.h"
@@ -90,6 +95,11 @@ std::vector<EstimatorInfo> build_registry() {
       // models/ensemble
       describe<RandomForestClassifier>(Classification, Real, "random forest: bagged CART trees, random features per split"),
       describe<RandomForestRegressor>(Regression, Real, "random forest of regression trees, mean prediction"),
+      describe<AdaBoostClassifier>(Classification, Real, "discrete AdaBoost (SAMME for K classes) on decision stumps or trees"),
+      describe<BaggingClassifier>(Classification, Real, "bagging of any registered classifier: bootstrap rows, feature subsets"),
+      describe<BaggingRegressor>(Regression, Real, "bagging of any registered regressor: bootstrap rows, feature subsets"),
+      describe<LogitBoostClassifier>(Classification, Real, "LogitBoost: stagewise logistic-loss boosting of stumps (labels 0/1)"),
+      describe<L2BoostRegressor>(Regression, Real, "L2-Boost: regression stumps or trees fitted to the residuals"),
       // models/nn
       describe<nn::MlpClassifier>(Classification, Real, "multilayer perceptron, softmax cross-entropy, minibatch training"),
       describe<nn::MlpRegressor>(Regression, Real, "multilayer perceptron, squared error, minibatch training"),

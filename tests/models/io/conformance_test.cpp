@@ -31,6 +31,9 @@ struct ConformanceCase {
 // Every registered estimator, by registry name.
 const std::map<std::string, ConformanceCase>& conformance_table() {
   static const std::map<std::string, ConformanceCase> table = {
+      {"adaboost_classifier", {.settings = {{"num_estimators", "5"}}}},
+      {"bagging_classifier", {.settings = {{"num_estimators", "4"}, {"estimator_options", "growth.max_depth=3"}}}},
+      {"bagging_regressor", {.settings = {{"num_estimators", "4"}, {"estimator_options", "growth.max_depth=3"}}}},
       {"bayesian_linear_regression", {}},
       {"autoencoder", {.settings = {{"hidden_widths", "4"}, {"code_size", "2"}, {"training.num_epochs", "2"}}}},
       {"bernoulli_nb", {}},
@@ -61,6 +64,8 @@ const std::map<std::string, ConformanceCase>& conformance_table() {
       {"generalized_least_squares", {.settings = {{"lambda", "0.1"}}}},
       {"k_means", {.settings = {{"num_clusters", "3"}}}},
       {"lasso", {.settings = {{"lambda", "0.5"}}}},
+      {"l2_boost_regressor", {.settings = {{"num_estimators", "5"}}}},
+      {"logit_boost_classifier", {.settings = {{"num_estimators", "5"}}, .num_classes = 2}},
       {"linear_regression", {}},
       {"matching_pursuit", {.settings = {{"num_nonzero", "2"}}}},
       {"min_max_scaler", {}},
