@@ -21,7 +21,12 @@
 #include "models/data/min_max_scaler.h"
 #include "models/data/polynomial_features.h"
 #include "models/data/standard_scaler.h"
+#include "models/decompose/classical_mds.h"
+#include "models/decompose/gaussian_random_projection.h"
+#include "models/decompose/kernel_pca.h"
 #include "models/decompose/pca.h"
+#include "models/decompose/probabilistic_pca.h"
+#include "models/decompose/sparse_random_projection.h"
 #include "models/ensemble/adaboost_classifier.h"
 #include "models/ensemble/bagging_classifier.h"
 #include "models/ensemble/bagging_regressor.h"
@@ -72,6 +77,11 @@ std::vector<EstimatorInfo> build_registry() {
       describe<GaussianMixture>(Clustering, Real, "Gaussian mixture by EM: full, tied, diagonal or spherical covariances"),
       // models/decompose
       describe<PCA>(Transformation, Real, "principal components by covariance eigen, full or randomized SVD"),
+      describe<KernelPCA>(Transformation, Real, "kernel PCA: principal components in the feature space of a kernel"),
+      describe<ProbabilisticPCA>(Transformation, Real, "probabilistic PCA: closed-form or EM maximum likelihood"),
+      describe<ClassicalMDS>(Transformation, Real, "classical (Torgerson–Gower) MDS of Euclidean or given dissimilarities"),
+      describe<GaussianRandomProjection>(Transformation, Real, "random projection by a Gaussian matrix (Johnson–Lindenstrauss)"),
+      describe<SparseRandomProjection>(Transformation, Real, "random projection by a sparse ±v matrix (Achlioptas, Li et al.)"),
       // models/classify
       describe<GaussianNB>(Classification, Real, "Gaussian naive Bayes: per-class means and variances"),
       describe<MultinomialNB>(Classification, NonNegative, "multinomial naive Bayes for counts, additive smoothing"),
