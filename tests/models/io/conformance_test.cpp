@@ -61,6 +61,7 @@ const std::map<std::string, ConformanceCase>& conformance_table() {
       {"mlp_classifier", {.settings = {{"architecture.hidden_widths", "4"}, {"training.num_epochs", "2"}}}},
       {"mlp_regressor", {.settings = {{"architecture.hidden_widths", "4"}, {"training.num_epochs", "2"}}}},
       {"multinomial_nb", {}},
+      {"nmf", {.settings = {{"num_components", "2"}, {"max_iterations", "50"}}}},
       {"pca", {.settings = {{"num_components", "2"}}}},
       {"probabilistic_pca", {.settings = {{"num_components", "1"}}}},
       {"perceptron", {.settings = {{"max_epochs", "20"}}, .num_classes = 2}},
