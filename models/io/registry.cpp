@@ -38,6 +38,11 @@
 #include "models/io/erased_estimator.h"
 #include "models/kernel/kernel_ridge.h"
 #include "models/linear/bayesian_linear_regression.h"
+#include "models/nn/autoencoder.h"
+#include "models/nn/cnn_classifier.h"
+#include "models/nn/mlp_classifier.h"
+#include "models/nn/mlp_regressor.h"
+#include "models/nn/variational_autoencoder.h"
 #include "models/linear/generalized_least_squares.h"
 #include "models/linear/lasso.h"
 #include "models/linear/linear_regression.h"
@@ -45,11 +50,6 @@
 #include "models/linear/polynomial_regression.h"
 #include "models/linear/ridge.h"
 #include "models/linear/total_least_squares.h"
-#include "models/nn/autoencoder.h"
-#include "models/nn/cnn_classifier.h"
-#include "models/nn/mlp_classifier.h"
-#include "models/nn/mlp_regressor.h"
-#include "models/nn/variational_autoencoder.h"
 #include "models/tree/decision_tree_classifier.h"
 #include "models/tree/decision_tree_regressor.h"
 
@@ -66,8 +66,7 @@ std::vector<EstimatorInfo> build_registry() {
   std::vector<EstimatorInfo> r = {
       // models/linear
       describe<LinearRegression>(Regression, Real, "ordinary least squares by QR (minimum-norm when rank deficient)"),
-      describe<Ridge>(Regression, Real,
-                      "ridge regression, L2 penalty, optionally towards w₀ (closed form or iterative)"),
+      describe<Ridge>(Regression, Real, "ridge regression, L2 penalty, optionally towards w₀ (closed form or iterative)"),
       describe<Lasso>(Regression, Real, "L1-penalised least squares by coordinate descent"),
       describe<BayesianLinearRegression>(Regression, Real, "Gaussian prior and noise: posterior mean and covariance"),
       describe<GeneralizedLeastSquares>(Regression, Real, "least squares with a Gaussian prior (OLS, ridge, Tikhonov)"),
@@ -76,20 +75,15 @@ std::vector<EstimatorInfo> build_registry() {
       describe<PolynomialRegression>(Regression, Real, "least squares or ridge on all monomials up to a degree"),
       // models/cluster
       describe<KMeans>(Clustering, Real, "k-means by Lloyd's algorithm from k-means++, random or given centres"),
-      describe<GaussianMixture>(Clustering, Real,
-                                "Gaussian mixture by EM: full, tied, diagonal or spherical covariances"),
+      describe<GaussianMixture>(Clustering, Real, "Gaussian mixture by EM: full, tied, diagonal or spherical covariances"),
       // models/decompose
       describe<PCA>(Transformation, Real, "principal components by covariance eigen, full or randomized SVD"),
-      describe<NMF>(Transformation, NonNegative,
-                    "non-negative matrix factorisation by multiplicative updates (Frobenius or KL)"),
+      describe<NMF>(Transformation, NonNegative, "non-negative matrix factorisation by multiplicative updates (Frobenius or KL)"),
       describe<KernelPCA>(Transformation, Real, "kernel PCA: principal components in the feature space of a kernel"),
       describe<ProbabilisticPCA>(Transformation, Real, "probabilistic PCA: closed-form or EM maximum likelihood"),
-      describe<ClassicalMDS>(Transformation, Real,
-                             "classical (Torgerson–Gower) MDS of Euclidean or given dissimilarities"),
-      describe<GaussianRandomProjection>(Transformation, Real,
-                                         "random projection by a Gaussian matrix (Johnson–Lindenstrauss)"),
-      describe<SparseRandomProjection>(Transformation, Real,
-                                       "random projection by a sparse ±v matrix (Achlioptas, Li et al.)"),
+      describe<ClassicalMDS>(Transformation, Real, "classical (Torgerson–Gower) MDS of Euclidean or given dissimilarities"),
+      describe<GaussianRandomProjection>(Transformation, Real, "random projection by a Gaussian matrix (Johnson–Lindenstrauss)"),
+      describe<SparseRandomProjection>(Transformation, Real, "random projection by a sparse ±v matrix (Achlioptas, Li et al.)"),
       // models/classify
       describe<GaussianNB>(Classification, Real, "Gaussian naive Bayes: per-class means and variances"),
       describe<MultinomialNB>(Classification, NonNegative, "multinomial naive Bayes for counts, additive smoothing"),
@@ -108,31 +102,22 @@ std::vector<EstimatorInfo> build_registry() {
       // models/kernel
       describe<KernelRidge>(Regression, Real, "kernel ridge regression: α = (K + λI)⁻¹ y"),
       // models/tree
-      describe<DecisionTreeClassifier>(Classification, Real,
-                                       "CART classification tree: Gini, entropy or misclassification"),
+      describe<DecisionTreeClassifier>(Classification, Real, "CART classification tree: Gini, entropy or misclassification"),
       describe<DecisionTreeRegressor>(Regression, Real, "CART regression tree: squared or absolute error"),
       // models/ensemble
-      describe<RandomForestClassifier>(Classification, Real,
-                                       "random forest: bagged CART trees, random features per split"),
+      describe<RandomForestClassifier>(Classification, Real, "random forest: bagged CART trees, random features per split"),
       describe<RandomForestRegressor>(Regression, Real, "random forest of regression trees, mean prediction"),
-      describe<AdaBoostClassifier>(Classification, Real,
-                                   "discrete AdaBoost (SAMME for K classes) on decision stumps or trees"),
-      describe<BaggingClassifier>(Classification, Real,
-                                  "bagging of any registered classifier: bootstrap rows, feature subsets"),
-      describe<BaggingRegressor>(Regression, Real,
-                                 "bagging of any registered regressor: bootstrap rows, feature subsets"),
-      describe<LogitBoostClassifier>(Classification, Real,
-                                     "LogitBoost: stagewise logistic-loss boosting of stumps (labels 0/1)"),
+      describe<AdaBoostClassifier>(Classification, Real, "discrete AdaBoost (SAMME for K classes) on decision stumps or trees"),
+      describe<BaggingClassifier>(Classification, Real, "bagging of any registered classifier: bootstrap rows, feature subsets"),
+      describe<BaggingRegressor>(Regression, Real, "bagging of any registered regressor: bootstrap rows, feature subsets"),
+      describe<LogitBoostClassifier>(Classification, Real, "LogitBoost: stagewise logistic-loss boosting of stumps (labels 0/1)"),
       describe<L2BoostRegressor>(Regression, Real, "L2-Boost: regression stumps or trees fitted to the residuals"),
       // models/nn
-      describe<nn::MlpClassifier>(Classification, Real,
-                                  "multilayer perceptron, softmax cross-entropy, minibatch training"),
+      describe<nn::MlpClassifier>(Classification, Real, "multilayer perceptron, softmax cross-entropy, minibatch training"),
       describe<nn::MlpRegressor>(Regression, Real, "multilayer perceptron, squared error, minibatch training"),
-      describe<nn::CnnClassifier>(Classification, Real,
-                                  "LeNet-style convolutional network on images stored one per row"),
+      describe<nn::CnnClassifier>(Classification, Real, "LeNet-style convolutional network on images stored one per row"),
       describe<nn::Autoencoder>(Transformation, Real, "autoencoder: an MLP encoder to q codes and its mirror decoder"),
-      describe<nn::VariationalAutoencoder>(Transformation, UnitInterval,
-                                           "variational autoencoder with a Bernoulli decoder"),
+      describe<nn::VariationalAutoencoder>(Transformation, UnitInterval, "variational autoencoder with a Bernoulli decoder"),
       // models/data
       describe<StandardScaler>(Transformation, Real, "centre each column and divide by its standard deviation"),
       describe<MinMaxScaler>(Transformation, Real, "map each column's training range onto [lo, hi]"),
