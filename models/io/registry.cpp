@@ -22,6 +22,8 @@
 #include "models/data/polynomial_features.h"
 #include "models/data/standard_scaler.h"
 #include "models/decompose/pca.h"
+#include "models/ensemble/gradient_boosting_classifier.h"
+#include "models/ensemble/gradient_boosting_regressor.h"
 #include "models/ensemble/random_forest_classifier.h"
 #include "models/ensemble/random_forest_regressor.h"
 #include "models/io/erased_estimator.h"
@@ -90,6 +92,8 @@ std::vector<EstimatorInfo> build_registry() {
       // models/ensemble
       describe<RandomForestClassifier>(Classification, Real, "random forest: bagged CART trees, random features per split"),
       describe<RandomForestRegressor>(Regression, Real, "random forest of regression trees, mean prediction"),
+      describe<GradientBoostingClassifier>(Classification, Real, "gradient boosting of histogram trees: logistic or softmax loss"),
+      describe<GradientBoostingRegressor>(Regression, Real, "gradient boosting of histogram trees: squared, absolute, Huber or Poisson loss"),
       // models/nn
       describe<nn::MlpClassifier>(Classification, Real, "multilayer perceptron, softmax cross-entropy, minibatch training"),
       describe<nn::MlpRegressor>(Regression, Real, "multilayer perceptron, squared error, minibatch training"),
