@@ -51,6 +51,8 @@ std::string GradientTree::check(Index num_features) const {
 namespace {
 
 constexpr Index kGradientTreeBinSlots = kMaxBins + 1;  // bins of values, then the missing bin
+// Gains below this fraction of the children's score are rounding noise (Note [Gradient tree]).
+constexpr Scalar kGradientTreeRoundingGain = 1e-12;
 
 struct GradientBin {
   Scalar g = 0, h = 0;
@@ -132,8 +134,10 @@ class GradientTreeGrower {
       if (nl < o_.min_samples_leaf || nr < o_.min_samples_leaf) return;
       const Scalar hr = n.h - hl, gr = n.g - gl;
       if (hl < o_.min_child_hessian || hr < o_.min_child_hessian || !(hl + lambda > 0) || !(hr + lambda > 0)) return;
-      const Scalar gain = gl * gl / (hl + lambda) + gr * gr / (hr + lambda) - parent;
-      if (gain > best.gain) best = {static_cast<Index>(f), b, missing_left, gain, gl, hl, nl};
+      const Scalar children = gl * gl / (hl + lambda) + gr * gr / (hr + lambda), gain = children - parent;
+      // A gain at rounding level (a node whose rows all have one gradient) is no gain.
+      if (gain > best.gain && gain > kGradientTreeRoundingGain * children)
+        best = {static_cast<Index>(f), b, missing_left, gain, gl, hl, nl};
     };
     // Missing values right: thresholds between bins, and "every value left" when some are missing.
     Scalar gl = 0, hl = 0;

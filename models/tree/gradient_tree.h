@@ -12,7 +12,10 @@
 //   gain = G_L²/(H_L + λ) + G_R²/(H_R + λ) − G²/(H + λ).
 // A split is valid when both children have ≥ min_samples_leaf rows and a Hessian sum
 // ≥ min_child_hessian; the best valid split of every candidate feature is kept when its gain is
-// > min_split_gain (ties: the first feature, then the smallest bin). Candidate thresholds are the
+// > min_split_gain (ties: the first feature, then the smallest bin) and above rounding noise,
+// 10⁻¹² of the children's score G_L²/(H_L + λ) + G_R²/(H_R + λ): a node whose rows share one
+// gradient (a pure node in the first round of a classifier) has gain 0 for every split in exact
+// arithmetic, and is not split on the sign of its rounding error. Candidate thresholds are the
 // bin edges: "codes ≤ k go left", which is x_j < θ_k on values (Note [Feature bins]).
 // Histograms: for every candidate feature and bin, (Σg, Σh, rows) of the node's rows. A node's
 // histogram is built from its rows only for the root and for the smaller child of a split; the

@@ -40,6 +40,7 @@ TEST(GradientBoosting, BreastCancerLogLossMatchesScikitLearn) {
         << "round " << r;
   }
   EXPECT_NEAR(log_loss(d.target, m.predict_proba(d.features)), m.train_loss().back(), 1e-12);
+  RecordProperty("log_loss_50", std::to_string(m.train_loss().back()));
 }
 
 TEST(GradientBoosting, BreastCancerLogLossMatchesXGBoostHist) {
@@ -53,6 +54,7 @@ TEST(GradientBoosting, BreastCancerLogLossMatchesXGBoostHist) {
     EXPECT_NEAR(m.train_loss()[static_cast<std::size_t>(r)], boosting_reference::k_xgboost_bc_log_loss[k], 1e-3)
         << "round " << r;
   }
+  RecordProperty("log_loss_50", std::to_string(m.train_loss().back()));
 }
 
 TEST(GradientBoosting, WineSoftmaxAndDiabetesSquaredErrorMatchScikitLearn) {
