@@ -135,6 +135,7 @@ TEST(GradientBoosting, LossDerivativesMatchFiniteDifferences) {
   const Vector y3 = (Vector(4) << 0, 2, 1, 1).finished();
   check(*make_softmax_boosting_loss(), y3, F3, true);
   check(*make_absolute_error_boosting_loss(), y, F, false);  // h = 1 by convention
+  check(*make_huber_boosting_loss(0.5), y, F, false);        // linear zone: g = ±δ, h = 1 by convention
 }
 
 TEST(GradientBoosting, GraphLogisticLossGivesTheBuiltInDerivativesBitForBit) {
