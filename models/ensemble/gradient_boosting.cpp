@@ -110,6 +110,8 @@ std::string Ensemble::check(Index num_features) const {
     return fmt::format("expected a multiple of {} trees, found {}", outputs, trees.size());
   if (train_loss.size() != static_cast<std::size_t>(num_rounds()) + 1)
     return fmt::format("expected {} training losses, found {}", num_rounds() + 1, train_loss.size());
+  if (!validation_loss.empty() && validation_loss.size() != train_loss.size())
+    return fmt::format("expected no validation losses or {}, found {}", train_loss.size(), validation_loss.size());
   if (std::string fault = edges.check(num_features); !fault.empty()) return fault;
   for (std::size_t t = 0; t < trees.size(); ++t)
     if (std::string fault = trees[t].check(num_features); !fault.empty()) return fmt::format("tree {}: {}", t, fault);
