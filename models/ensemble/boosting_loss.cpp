@@ -11,16 +11,16 @@ namespace dagml {
 
 void BoostingLoss::check_targets(const Vector& /*y*/, const char* /*who*/) const {}
 
-Vector BoostingLoss::baseline(const Vector& y, Index outputs) const {
+Vector BoostingLoss::baseline(const Vector& y, const Vector& w, Index outputs) const {
   DAGML_CHECK(outputs == 1, "BoostingLoss::baseline: the Newton baseline is for one output, not {}", outputs);
   Scalar c = 0;
   Tensor F(y.size(), 1), G, H;
   for (int step = 0; step < 100; ++step) {
     F.setConstant(c);
     gradients(y, F, G, H);
-    const Scalar h = H.sum();
+    const Scalar h = H.col(0).dot(w);
     if (!(h > 0)) break;
-    const Scalar delta = G.sum() / h;
+    const Scalar delta = G.col(0).dot(w) / h;
     if (!std::isfinite(delta)) break;
     c -= delta;
     if (std::abs(delta) <= 1e-15 * std::max<Scalar>(1, std::abs(c))) break;

@@ -5,7 +5,9 @@
 // One loss per file (boosting_loss_*.cpp); a loss written as a dagml graph is graph_loss.h.
 //
 // Note [Boosting losses]
-// With r = F − y (regression) and p = σ(F) or softmax(F) (classification):
+// With r = F − y (regression) and p = σ(F) or softmax(F) (classification); means and medians are
+// weighted by the sample weights (the weighted median: Note [Weighted median] in gradient_boosting.h),
+// and the boosting multiplies each row's g and h by its weight:
 //   squared      ℓ = r²/2                        g = r            h = 1         F⁰ = mean y
 //   absolute     ℓ = |r|                         g = sign r       h = 1         F⁰ = median y
 //   Huber (δ)    ℓ = r²/2 (|r| ≤ δ), δ(|r| − δ/2)  g = clip(r, ±δ)  h = 1         F⁰ = median y
@@ -50,10 +52,11 @@ class BoostingLoss {
   virtual Index num_outputs(Index num_classes) const { return num_classes > 2 ? num_classes : 1; }
   // ValueError naming `who` when y is not a valid target of the loss (e.g. y < 0 for Poisson).
   virtual void check_targets(const Vector& y, const char* who) const;
-  // F⁰: the K raw values of the best constant prediction for targets y. The default (one output)
-  // is Newton's method on the constant c: c ← c − Σ_i g_i(c) / Σ_i h_i(c) from c = 0, until the
-  // step is below 1e-15·max(1, |c|) (at most 100 steps, or until Σh = 0).
-  virtual Vector baseline(const Vector& y, Index outputs) const;
+  // F⁰: the K raw values of the best constant prediction for targets y with sample weights w
+  // (n values ≥ 0, positive sum). The default (one output) is Newton's method on the constant c:
+  // c ← c − Σ_i w_i g_i(c) / Σ_i w_i h_i(c) from c = 0, until the step is below 1e-15·max(1, |c|)
+  // (at most 100 steps, or until the Hessian sum is 0).
+  virtual Vector baseline(const Vector& y, const Vector& w, Index outputs) const;
   // The per-row gradients G and Hessian diagonals H (n × K each, resized) of ℓ(y_i, F_i).
   virtual void gradients(const Vector& y, const Tensor& F, Tensor& G, Tensor& H) const = 0;
   // ℓ(y_i, F_i) for every row.

@@ -1,7 +1,4 @@
 // Absolute error ℓ = |F − y|, median leaves (Note [Boosting losses]).
-#include <algorithm>
-#include <vector>
-
 #include "models/ensemble/boosting_loss.h"
 #include "models/ensemble/gradient_boosting.h"
 
@@ -12,9 +9,8 @@ class AbsoluteErrorBoostingLoss final : public BoostingLoss {
  public:
   std::string name() const override { return "absolute_error"; }
   BoostingLink link() const override { return BoostingLink::Identity; }
-  Vector baseline(const Vector& y, Index /*outputs*/) const override {
-    std::vector<Scalar> v(y.data(), y.data() + y.size());
-    return Vector::Constant(1, boosting::median(v));
+  Vector baseline(const Vector& y, const Vector& w, Index /*outputs*/) const override {
+    return Vector::Constant(1, boosting::weighted_median(y, w));
   }
   void gradients(const Vector& y, const Tensor& F, Tensor& G, Tensor& H) const override {
     G = (F.col(0) - y).array().sign().matrix();

@@ -1,6 +1,4 @@
 // Huber loss with threshold δ (Note [Boosting losses]).
-#include <vector>
-
 #include "models/ensemble/boosting_loss.h"
 #include "models/ensemble/gradient_boosting.h"
 
@@ -12,9 +10,8 @@ class HuberBoostingLoss final : public BoostingLoss {
   explicit HuberBoostingLoss(Scalar delta) : delta_(delta) {}
   std::string name() const override { return "huber"; }
   BoostingLink link() const override { return BoostingLink::Identity; }
-  Vector baseline(const Vector& y, Index /*outputs*/) const override {
-    std::vector<Scalar> v(y.data(), y.data() + y.size());
-    return Vector::Constant(1, boosting::median(v));
+  Vector baseline(const Vector& y, const Vector& w, Index /*outputs*/) const override {
+    return Vector::Constant(1, boosting::weighted_median(y, w));
   }
   void gradients(const Vector& y, const Tensor& F, Tensor& G, Tensor& H) const override {
     G = (F.col(0) - y).cwiseMax(-delta_).cwiseMin(delta_);

@@ -16,9 +16,11 @@ class PoissonBoostingLoss final : public BoostingLoss {
   void check_targets(const Vector& y, const char* who) const override {
     for (Index i = 0; i < y.size(); ++i)
       if (y(i) < 0) throw ValueError(fmt::format("{}: expected targets ≥ 0 for the Poisson loss, found y[{}] = {}", who, i, y(i)));
-    if (!(y.sum() > 0)) throw ValueError(fmt::format("{}: expected a positive target sum for the Poisson loss, found 0", who));
+    if (!(y.maxCoeff() > 0)) throw ValueError(fmt::format("{}: expected a positive target for the Poisson loss, found all 0", who));
   }
-  Vector baseline(const Vector& y, Index /*outputs*/) const override { return Vector::Constant(1, std::log(y.mean())); }
+  Vector baseline(const Vector& y, const Vector& w, Index /*outputs*/) const override {
+    return Vector::Constant(1, std::log(y.dot(w) / w.sum()));
+  }
   void gradients(const Vector& y, const Tensor& F, Tensor& G, Tensor& H) const override {
     H = F.array().exp().matrix();
     G = H.col(0) - y;

@@ -15,13 +15,13 @@ class SoftmaxBoostingLoss final : public BoostingLoss {
   std::string name() const override { return "softmax"; }
   BoostingLink link() const override { return BoostingLink::Softmax; }
   Index num_outputs(Index num_classes) const override { return num_classes; }
-  Vector baseline(const Vector& y, Index outputs) const override {
+  Vector baseline(const Vector& y, const Vector& w, Index outputs) const override {
     constexpr Scalar eps = std::numeric_limits<Scalar>::epsilon();
+    Vector share = Vector::Zero(outputs);
+    for (Index i = 0; i < y.size(); ++i) share(static_cast<Index>(y(i))) += w(i);
+    share /= w.sum();
     Vector log_p(outputs);
-    for (Index k = 0; k < outputs; ++k) {
-      const Scalar p = static_cast<Scalar>((y.array() == static_cast<Scalar>(k)).count()) / static_cast<Scalar>(y.size());
-      log_p(k) = std::log(std::clamp(p, eps, 1 - eps));
-    }
+    for (Index k = 0; k < outputs; ++k) log_p(k) = std::log(std::clamp(share(k), eps, 1 - eps));
     return log_p.array() - log_p.mean();
   }
   void gradients(const Vector& y, const Tensor& F, Tensor& G, Tensor& H) const override {

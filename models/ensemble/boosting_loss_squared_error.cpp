@@ -8,7 +8,9 @@ class SquaredErrorBoostingLoss final : public BoostingLoss {
  public:
   std::string name() const override { return "squared_error"; }
   BoostingLink link() const override { return BoostingLink::Identity; }
-  Vector baseline(const Vector& y, Index /*outputs*/) const override { return Vector::Constant(1, y.mean()); }
+  Vector baseline(const Vector& y, const Vector& w, Index /*outputs*/) const override {
+    return Vector::Constant(1, y.dot(w) / w.sum());
+  }
   void gradients(const Vector& y, const Tensor& F, Tensor& G, Tensor& H) const override {
     G = F.col(0) - y;
     H = Tensor::Ones(y.size(), 1);

@@ -37,14 +37,23 @@ void validate_options(const BoostingOptions& o, const char* who) {
   finite_at_least(o.tolerance, 0, "a finite tolerance ≥ 0");
 }
 
-Scalar median(std::vector<Scalar>& v) {
-  DAGML_CHECK(!v.empty(), "median of no values");
-  const std::size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  const Scalar upper = v[mid];
-  if (v.size() % 2 == 1) return upper;
-  const Scalar lower = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
-  return lower / 2 + upper / 2;
+Scalar weighted_median(const Vector& values, const Vector& weights) {
+  DAGML_CHECK(values.size() > 0 && values.size() == weights.size(), "weighted median of {} values and {} weights",
+              values.size(), weights.size());
+  std::vector<Index> order = iota_indices(values.size());
+  std::sort(order.begin(), order.end(), [&](Index a, Index b) { return values(a) < values(b); });
+  const Scalar half = weights.sum() / 2;
+  Scalar cumulative = 0;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    cumulative += weights(order[k]);
+    if (cumulative < half) continue;
+    if (cumulative > half || k + 1 == order.size()) return values(order[k]);
+    // Exactly half: the mean with the next value that carries weight.
+    std::size_t next = k + 1;
+    while (next + 1 < order.size() && !(weights(order[next]) > 0)) ++next;
+    return values(order[k]) / 2 + values(order[next]) / 2;
+  }
+  return values(order.back());
 }
 
 void check_features(const Tensor& X, bool allow_missing, const char* who) {
@@ -149,10 +158,11 @@ bool gradient_boosting_should_stop(const std::vector<Scalar>& losses, Index pati
 
 }  // namespace
 
-Ensemble fit(const Tensor& X_all, const Vector& y_all, Index num_classes, const BoostingLoss& loss,
-             const BoostingOptions& o, const CallbackList& callbacks, const char* who, Result& result) {
+Ensemble fit(const Tensor& X_all, const Vector& y_all, const Vector& w_all, Index num_classes,
+             const BoostingLoss& loss, const BoostingOptions& o, const CallbackList& callbacks, const char* who,
+             Result& result) {
   Tensor X_train, X_valid;
-  Vector y_train, y_valid;
+  Vector y_train, y_valid, w_train, w_valid;
   const bool validate = o.early_stopping;
   if (validate) {
     const SplitIndices parts = train_test_indices(
@@ -167,9 +177,18 @@ Ensemble fit(const Tensor& X_all, const Vector& y_all, Index num_classes, const 
     y_train = take_rows(y_all, train);
     X_valid = take_rows(X_all, valid);
     y_valid = take_rows(y_all, valid);
+    w_train = take_rows(w_all, train);
+    w_valid = take_rows(w_all, valid);
+    if (!(w_train.sum() > 0) || !(w_valid.sum() > 0))
+      throw ValueError(fmt::format("{}: expected a positive weight sum in the training and the validation rows, found "
+                                   "{} and {}", who, w_train.sum(), w_valid.sum()));
   }
   const Tensor& X = validate ? X_train : X_all;
   const Vector& y = validate ? y_train : y_all;
+  const Vector& w = validate ? w_train : w_all;
+  auto mean_loss = [&loss](const Vector& targets, const Tensor& F, const Vector& weights) {
+    return loss.row_losses(targets, F).dot(weights) / weights.sum();
+  };
   const Index n = X.rows(), d = X.cols();
 
   Ensemble e;
@@ -180,7 +199,7 @@ Ensemble fit(const Tensor& X_all, const Vector& y_all, Index num_classes, const 
   tree::BinnedMatrix B_valid;
   if (validate) B_valid = tree::bin_features(X_valid, e.edges);
   const Index K = e.outputs;
-  e.baseline = loss.baseline(y, K);
+  e.baseline = loss.baseline(y, w, K);
   Tensor F(n, K), F_valid(validate ? X_valid.rows() : 0, K);
   for (Index i = 0; i < n; ++i) F.row(i) = e.baseline.transpose();
   for (Index i = 0; i < F_valid.rows(); ++i) F_valid.row(i) = e.baseline.transpose();
@@ -196,9 +215,9 @@ Ensemble fit(const Tensor& X_all, const Vector& y_all, Index num_classes, const 
   const Index features_per_tree = o.colsample < 1 ? gradient_boosting_fraction(o.colsample, d) : d;
 
   IterationLoop loop({.max_iterations = o.max_iterations, .gradient_tolerance = 0}, callbacks);
-  Scalar train_loss = loss.row_losses(y, F).mean();
+  Scalar train_loss = mean_loss(y, F, w);
   e.train_loss.push_back(train_loss);
-  if (validate) e.validation_loss.push_back(loss.row_losses(y_valid, F_valid).mean());
+  if (validate) e.validation_loss.push_back(mean_loss(y_valid, F_valid, w_valid));
   Tensor G, H;
   std::vector<Scalar> g(static_cast<std::size_t>(n)), h(static_cast<std::size_t>(n));
   if (loop.guard("training loss", train_loss) && loop.start(Vector(), train_loss)) {
@@ -210,8 +229,8 @@ Ensemble fit(const Tensor& X_all, const Vector& y_all, Index num_classes, const 
       std::vector<tree::GradientTree> round_trees;
       for (Index k = 0; k < K; ++k) {
         for (Index i = 0; i < n; ++i) {
-          g[static_cast<std::size_t>(i)] = G(i, k);
-          h[static_cast<std::size_t>(i)] = H(i, k);
+          g[static_cast<std::size_t>(i)] = w(i) * G(i, k);
+          h[static_cast<std::size_t>(i)] = w(i) * H(i, k);
         }
         const std::vector<Index> features = gradient_boosting_draw(
             d, features_per_tree, derive_seed(o.seed, 2 * static_cast<std::uint64_t>(round * K + k) + 1));
@@ -219,16 +238,19 @@ Ensemble fit(const Tensor& X_all, const Vector& y_all, Index num_classes, const 
         tree::GrownGradientTree grown = tree::grow_gradient_tree(B, e.edges, g, h, rows, features, tree_options);
         tree::GradientTree& t = grown.tree;
         if (loss.median_leaves()) {
-          // Note [Boosting losses]: a leaf's value is η · median of its residuals y − F.
+          // Note [Boosting losses]: a leaf's value is η · the weighted median of its residuals
+          // y − F (0 when its rows weigh nothing).
           for (Index s = 0; s < t.num_nodes(); ++s) {
             const auto u = static_cast<std::size_t>(s);
             if (!t.is_leaf(s)) continue;
-            std::vector<Scalar> residuals;
-            for (Index p = grown.leaf_begin[u]; p < grown.leaf_end[u]; ++p) {
-              const Index i = rows[static_cast<std::size_t>(p)];
-              residuals.push_back(y(i) - F(i, k));
+            const Index count = grown.leaf_end[u] - grown.leaf_begin[u];
+            Vector residuals(count), weights(count);
+            for (Index p = 0; p < count; ++p) {
+              const Index i = rows[static_cast<std::size_t>(grown.leaf_begin[u] + p)];
+              residuals(p) = y(i) - F(i, k);
+              weights(p) = w(i);
             }
-            t.value[u] = o.learning_rate * median(residuals);
+            t.value[u] = weights.sum() > 0 ? o.learning_rate * weighted_median(residuals, weights) : 0;
           }
         }
         for (Index i = 0; i < n; ++i) F_next(i, k) += t.value[static_cast<std::size_t>(t.leaf_of(B, i))];
@@ -236,14 +258,14 @@ Ensemble fit(const Tensor& X_all, const Vector& y_all, Index num_classes, const 
           F_valid_next(i, k) += t.value[static_cast<std::size_t>(t.leaf_of(B_valid, i))];
         round_trees.push_back(std::move(t));
       }
-      const Scalar next_loss = loss.row_losses(y, F_next).mean();
+      const Scalar next_loss = mean_loss(y, F_next, w);
       if (!loop.guard("training loss", next_loss)) break;  // the round's trees are dropped
       F = std::move(F_next);
       F_valid = std::move(F_valid_next);
       train_loss = next_loss;
       for (auto& t : round_trees) e.trees.push_back(std::move(t));
       e.train_loss.push_back(train_loss);
-      if (validate) e.validation_loss.push_back(loss.row_losses(y_valid, F_valid).mean());
+      if (validate) e.validation_loss.push_back(mean_loss(y_valid, F_valid, w_valid));
       if (loop.step(train_loss, IterationLoop::kNotComputed, Vector())) break;
       if (validate && gradient_boosting_should_stop(e.validation_loss, o.patience, o.tolerance)) {
         loop.converge(Status::ValueTolerance,

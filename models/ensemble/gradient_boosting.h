@@ -8,7 +8,8 @@
 // minimisation is intractable, use gradient descent") fits an additive model of raw predictions
 //   F_t(x) = F⁰ + Σ_{s ≤ t} f_s(x),
 // F⁰ the loss's best constant (Note [Boosting losses] in boosting_loss.h). Round t computes, at
-// F_{t−1}, every training row's gradient g_i and Hessian h_i of ℓ(y_i, ·) and grows one tree
+// F_{t−1}, every training row's gradient g_i and Hessian h_i of ℓ(y_i, ·), times its sample weight
+// w_i (scikit-learn's rule; min_samples_leaf still counts rows), and grows one tree
 // f_t per raw output (K trees per round for the K-class softmax) on them (Note [Gradient tree]):
 // each leaf is a Newton step −η G/(H + λ) on its rows, η the learning rate (shrinkage) — the
 // second-order boosting of XGBoost, LightGBM and scikit-learn's HistGradientBoosting.
@@ -22,7 +23,8 @@
 // (stratified for classifiers; seed derive_seed(seed, 2⁶³)) is held out; after every round its
 // mean loss is recorded, and the run stops after round t once none of the last `patience`
 // validation losses is below the one `patience` rounds before them minus `tolerance`
-// (scikit-learn's rule; the losses start with F⁰'s). Every tree grown is kept.
+// (scikit-learn's rule; the losses start with F⁰'s). Every tree grown is kept. Every loss
+// reported is the weighted mean Σ w_i ℓ_i / Σ w_i over its rows.
 // The loop runs on IterationLoop (optim/iteration_loop.h): one iteration per round, its value
 // the mean training loss (the trace train_loss(), which starts with F⁰'s), the callbacks of
 // optim/callbacks.h see every round and may stop the run (the iterate they see is empty: a
@@ -96,8 +98,12 @@ namespace boosting {
 // ValueError naming `who` for an option out of range.
 void validate_options(const BoostingOptions& options, const char* who);
 
-// The median of v (the mean of the two middle values for an even count, as numpy); reorders v.
-Scalar median(std::vector<Scalar>& v);
+// Note [Weighted median]
+// The weighted median of values v_i with weights w_i ≥ 0 (positive sum W): with the values sorted,
+// v_(1) ≤ … ≤ v_(n), and k the first position whose cumulative weight reaches W/2, it is v_(k),
+// or (v_(k) + v_(k+1))/2 when the cumulative weight is exactly W/2 — the rule of the CART
+// absolute-error criterion (split_criterion.h); with unit weights, numpy's median.
+Scalar weighted_median(const Vector& values, const Vector& weights);
 
 // X for fit or prediction: ValueError for an infinity, and for NaN unless allow_missing.
 void check_features(const Tensor& X, bool allow_missing, const char* who);
@@ -129,10 +135,10 @@ struct Ensemble {
   }
 };
 
-// Boosts `loss` on (X, y) (Note [Gradient boosting]). X and y are checked by the caller;
-// num_classes is K for a classifier (stratified validation split), 0 for a regressor. The
-// IterationLoop's result is written to `result`.
-Ensemble fit(const Tensor& X, const Vector& y, Index num_classes, const BoostingLoss& loss,
+// Boosts `loss` on (X, y) with sample weights w (Note [Gradient boosting]). X, y and w (n values
+// ≥ 0, positive sum) are checked by the caller; num_classes is K for a classifier (stratified
+// validation split), 0 for a regressor. The IterationLoop's result is written to `result`.
+Ensemble fit(const Tensor& X, const Vector& y, const Vector& w, Index num_classes, const BoostingLoss& loss,
              const BoostingOptions& options, const CallbackList& callbacks, const char* who, Result& result);
 
 }  // namespace boosting

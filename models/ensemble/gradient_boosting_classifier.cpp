@@ -17,17 +17,17 @@ GradientBoostingClassifier::GradientBoostingClassifier(GradientBoostingClassifie
 }
 
 GradientBoostingClassifier& GradientBoostingClassifier::fit(const Tensor& X, const Vector& y,
-                                                            const CallbackList& callbacks) {
+                                                            const Vector& sample_weight, const CallbackList& callbacks) {
   const char* who = "GradientBoostingClassifier::fit";
   check_not_empty(X, who);
   check_same_rows(X, y, who);
   const Index K = check_classes(y, who);
   const auto loss = K == 2 ? make_logistic_boosting_loss() : make_softmax_boosting_loss();
-  return fit(X, y, *loss, callbacks);
+  return fit(X, y, *loss, sample_weight, callbacks);
 }
 
 GradientBoostingClassifier& GradientBoostingClassifier::fit(const Tensor& X, const Vector& y, const BoostingLoss& loss,
-                                                            const CallbackList& callbacks) {
+                                                            const Vector& sample_weight, const CallbackList& callbacks) {
   const char* who = "GradientBoostingClassifier::fit";
   check_not_empty(X, who);
   check_same_rows(X, y, who);
@@ -42,7 +42,8 @@ GradientBoostingClassifier& GradientBoostingClassifier::fit(const Tensor& X, con
                                  enum_name(loss.link())));
   }
   loss.check_targets(y, who);
-  ensemble_ = boosting::fit(X, y, K, loss, options_.boosting, callbacks, who, result_);
+  const Vector w = sample_weights_or_ones(sample_weight, X.rows(), who);
+  ensemble_ = boosting::fit(X, y, w, K, loss, options_.boosting, callbacks, who, result_);
   num_classes_ = K;
   set_fitted(X.cols());
   return *this;

@@ -30,12 +30,14 @@ class GradientBoostingClassifier
   explicit GradientBoostingClassifier(GradientBoostingClassifierOptions options = {});
 
   // X n×d (finite; NaN allowed with boosting.allow_missing), y labels 0..K−1 with every class
-  // present, K ≥ 2. ValueError / ShapeError otherwise. The callbacks see every round.
-  GradientBoostingClassifier& fit(const Tensor& X, const Vector& y, const CallbackList& callbacks = {});
+  // present, K ≥ 2, sample_weight empty (all 1) or n finite values ≥ 0 with a positive sum.
+  // ValueError / ShapeError otherwise. The callbacks see every round.
+  GradientBoostingClassifier& fit(const Tensor& X, const Vector& y, const Vector& sample_weight = Vector(),
+                                  const CallbackList& callbacks = {});
   // The same with `loss`: for K = 2 a loss with one raw output and the sigmoid link, for K > 2
   // one with K outputs and the softmax link (ValueError otherwise). The loss is not saved.
   GradientBoostingClassifier& fit(const Tensor& X, const Vector& y, const BoostingLoss& loss,
-                                  const CallbackList& callbacks = {});
+                                  const Vector& sample_weight = Vector(), const CallbackList& callbacks = {});
 
   Tensor predict_proba(const Tensor& X) const;  // n×K class probabilities
   std::vector<Tensor> staged_predict_proba(const Tensor& X) const;  // after each round

@@ -37,12 +37,12 @@ GradientBoostingRegressor::GradientBoostingRegressor(GradientBoostingRegressorOp
 }
 
 GradientBoostingRegressor& GradientBoostingRegressor::fit(const Tensor& X, const Vector& y,
-                                                          const CallbackList& callbacks) {
-  return fit(X, y, *gradient_boosting_regressor_loss(options_), callbacks);
+                                                          const Vector& sample_weight, const CallbackList& callbacks) {
+  return fit(X, y, *gradient_boosting_regressor_loss(options_), sample_weight, callbacks);
 }
 
 GradientBoostingRegressor& GradientBoostingRegressor::fit(const Tensor& X, const Vector& y, const BoostingLoss& loss,
-                                                          const CallbackList& callbacks) {
+                                                          const Vector& sample_weight, const CallbackList& callbacks) {
   const char* who = "GradientBoostingRegressor::fit";
   check_not_empty(X, who);
   check_same_rows(X, y, who);
@@ -52,7 +52,8 @@ GradientBoostingRegressor& GradientBoostingRegressor::fit(const Tensor& X, const
     throw ValueError(fmt::format("{}: expected a loss with one raw output per row, found '{}' with {}", who,
                                  loss.name(), loss.num_outputs(0)));
   loss.check_targets(y, who);
-  ensemble_ = boosting::fit(X, y, 0, loss, options_.boosting, callbacks, who, result_);
+  const Vector w = sample_weights_or_ones(sample_weight, X.rows(), who);
+  ensemble_ = boosting::fit(X, y, w, 0, loss, options_.boosting, callbacks, who, result_);
   set_fitted(X.cols());
   return *this;
 }

@@ -40,13 +40,15 @@ class GradientBoostingRegressor : public GradientBoosting<GradientBoostingRegres
   // ValueError for an option out of range.
   explicit GradientBoostingRegressor(GradientBoostingRegressorOptions options = {});
 
-  // X n×d (finite; NaN allowed with boosting.allow_missing), y n finite targets (≥ 0 with a
-  // positive sum for Poisson). ValueError / ShapeError otherwise. The callbacks see every round.
-  GradientBoostingRegressor& fit(const Tensor& X, const Vector& y, const CallbackList& callbacks = {});
+  // X n×d (finite; NaN allowed with boosting.allow_missing), y n finite targets (≥ 0, not all 0,
+  // for Poisson), sample_weight empty (all 1) or n finite values ≥ 0 with a positive sum.
+  // ValueError / ShapeError otherwise. The callbacks see every round.
+  GradientBoostingRegressor& fit(const Tensor& X, const Vector& y, const Vector& sample_weight = Vector(),
+                                 const CallbackList& callbacks = {});
   // The same with `loss` instead of options().loss: any loss with one raw output per row
   // (ValueError otherwise). Its link is saved with the model; the loss itself is not.
   GradientBoostingRegressor& fit(const Tensor& X, const Vector& y, const BoostingLoss& loss,
-                                 const CallbackList& callbacks = {});
+                                 const Vector& sample_weight = Vector(), const CallbackList& callbacks = {});
 
   Vector predict(const Tensor& X) const;                 // the link of F (n)
   std::vector<Vector> staged_predict(const Tensor& X) const;  // after each round

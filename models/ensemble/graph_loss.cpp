@@ -70,17 +70,17 @@ std::vector<Tensor> GraphBoostingLoss::hessian_blocks(const Vector& y, const Ten
   return blocks;
 }
 
-Vector GraphBoostingLoss::baseline(const Vector& y, Index outputs) const {
+Vector GraphBoostingLoss::baseline(const Vector& y, const Vector& w, Index outputs) const {
   DAGML_CHECK(outputs == outputs_, "GraphBoostingLoss: {} outputs asked of a loss with {}", outputs, outputs_);
-  if (outputs_ == 1) return BoostingLoss::baseline(y, 1);
+  if (outputs_ == 1) return BoostingLoss::baseline(y, w, 1);
   Vector c = Vector::Zero(outputs_);
   for (int step = 0; step < 100; ++step) {
     Tensor F(y.size(), outputs_);
     for (Index i = 0; i < y.size(); ++i) F.row(i) = c.transpose();
     const std::vector<Tensor> blocks = hessian_blocks(y, F);
-    const Vector g = gradient_.value().colwise().sum().transpose();
+    const Vector g = gradient_.value().transpose() * w;
     Tensor H = Tensor::Zero(outputs_, outputs_);
-    for (const Tensor& b : blocks) H += b;
+    for (std::size_t i = 0; i < blocks.size(); ++i) H += w(static_cast<Index>(i)) * blocks[i];
     const Eigen::MatrixXd Hd = H;
     Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
     cod.setThreshold(1e-10);  // the softmax's Σ H_i is singular along (1, …, 1)

@@ -21,7 +21,7 @@
 // built-in losses' shared iteration (BoostingLoss::baseline), so a graph loss that computes a
 // built-in loss's g and h with the same rounding (the graph logistic loss: see
 // boosting_loss_logistic.cpp) reproduces that model bit for bit; for K > 1
-//   c ← c − (Σ_i H_i)⁺ Σ_i g_i,   from c = 0,
+//   c ← c − (Σ_i w_i H_i)⁺ Σ_i w_i g_i,   from c = 0,
 // with the whole blocks, until the step is below 1e-15·max(1, |c|) (at most 100 steps); the
 // pseudo-inverse (complete orthogonal decomposition, relative rank threshold 1e-10) gives the
 // minimum-norm step, so a loss invariant to adding a constant to all K outputs (the softmax) gets
@@ -53,7 +53,7 @@ class GraphBoostingLoss final : public BoostingLoss {
   std::string name() const override { return name_; }
   BoostingLink link() const override { return link_; }
   Index num_outputs(Index /*num_classes*/) const override { return outputs_; }
-  Vector baseline(const Vector& y, Index outputs) const override;
+  Vector baseline(const Vector& y, const Vector& w, Index outputs) const override;
   void gradients(const Vector& y, const Tensor& F, Tensor& G, Tensor& H) const override;
   Vector row_losses(const Vector& y, const Tensor& F) const override;
 

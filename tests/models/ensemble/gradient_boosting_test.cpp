@@ -151,7 +151,8 @@ TEST(GradientBoosting, GraphLogisticLossGivesTheBuiltInDerivativesBitForBit) {
   EXPECT_EQ(Gg, Gb);
   EXPECT_EQ(Hg, Hb);
   EXPECT_EQ(graph.row_losses(y, F), builtin->row_losses(y, F));
-  EXPECT_EQ(graph.baseline(y, 1), builtin->baseline(y, 1));
+  const Vector w = Vector::Ones(6);
+  EXPECT_EQ(graph.baseline(y, w, 1), builtin->baseline(y, w, 1));
 }
 
 TEST(GradientBoosting, GraphLogisticLossReproducesTheBuiltInModel) {
@@ -267,6 +268,52 @@ TEST(GradientBoosting, EveryRegressionLossLowersItsTrainingLoss) {
   EXPECT_THAT([&] { poisson.fit(d.features, negative); }, ::testing::ThrowsMessage<ValueError>(HasSubstr("targets ≥ 0")));
 }
 
+TEST(GradientBoosting, UnitWeightsChangeNothingAndIntegerWeightsRepeatRows) {
+  const Dataset d = load_dataset("iris");
+  const GradientBoostingClassifierOptions o{.boosting = {.max_iterations = 8, .min_samples_leaf = 1,
+                                                         .min_child_hessian = 0, .lambda = 1}};
+  GradientBoostingClassifier plain(o), ones(o);
+  EXPECT_EQ(plain.fit(d.features, d.target).to_bytes(),
+            ones.fit(d.features, d.target, Vector::Ones(d.features.rows())).to_bytes());
+  // Weight 2 on every third row against those rows repeated: the same splits and, up to the
+  // order of the sums, the same model (diabetes without column 5: every feature has fewer than
+  // 255 distinct values, so the bins are the same; no two splits tie, unlike on iris).
+  const Dataset diabetes = load_dataset("diabetes");
+  const Tensor X9 = diabetes.features(Eigen::all, std::vector<Index>{0, 1, 2, 3, 4, 6, 7, 8, 9});
+  Vector w = Vector::Ones(X9.rows());
+  std::vector<Index> rows;
+  for (Index i = 0; i < X9.rows(); ++i) {
+    rows.push_back(i);
+    if (i % 3 == 0) {
+      w(i) = 2;
+      rows.push_back(i);
+    }
+  }
+  // Shallow trees: small nodes deep down have splits that tie exactly (two features separating
+  // the same few rows), which the order of the sums may break either way.
+  const GradientBoostingRegressorOptions ro{.boosting = {.max_iterations = 8, .max_depth = 3, .max_leaf_nodes = -1,
+                                                         .min_samples_leaf = 1, .min_child_hessian = 0, .lambda = 1}};
+  GradientBoostingRegressor weighted(ro), repeated(ro);
+  weighted.fit(X9, diabetes.target, w);
+  repeated.fit(X9(rows, Eigen::all), diabetes.target(rows));
+  ASSERT_EQ(weighted.trees().size(), repeated.trees().size());
+  for (std::size_t t = 0; t < weighted.trees().size(); ++t) {
+    EXPECT_EQ(weighted.trees()[t].feature, repeated.trees()[t].feature) << "tree " << t;
+    EXPECT_EQ(weighted.trees()[t].threshold, repeated.trees()[t].threshold) << "tree " << t;
+  }
+  EXPECT_LT((weighted.predict(X9) - repeated.predict(X9)).cwiseAbs().maxCoeff(), 1e-9);
+  EXPECT_NEAR(weighted.train_loss().back(), repeated.train_loss().back(), 1e-9);
+  // The weighted median baseline of the absolute loss: y = (1, 2, 10), w = (1, 1, 3) → 10.
+  Tensor X(3, 1);
+  X << 0, 1, 2;
+  GradientBoostingRegressor absolute({.loss = RegressionBoostingLoss::AbsoluteError, .boosting = {.max_iterations = 1}});
+  absolute.fit(X, (Vector(3) << 1, 2, 10).finished(), (Vector(3) << 1, 1, 3).finished());
+  EXPECT_EQ(absolute.baseline()(0), 10);
+  EXPECT_EQ(boosting::weighted_median((Vector(4) << 4, 1, 3, 2).finished(), Vector::Ones(4)), 2.5);
+  EXPECT_THROW(absolute.fit(X, Vector::Ones(3), (Vector(3) << 1, -1, 1).finished()), ValueError);
+  EXPECT_THROW(absolute.fit(X, Vector::Ones(3), Vector::Ones(2)), ShapeError);
+}
+
 TEST(GradientBoosting, AbsoluteLossLeavesAreMedians) {
   // One round, one split of x at 2.5 (g = sign(F − y) = (1, 1, −1, −1)): F⁰ = median(y) = 4.75,
   // residuals y − F⁰ left (−3.75, −0.25), right (0.25, 95.25); each leaf moves by their median.
@@ -366,7 +413,7 @@ TEST(GradientBoosting, StagedPredictionsEndAtThePredictionAndCallbacksSeeEveryRo
     return info.iteration < 7;
   });
   GradientBoostingClassifier m({.boosting = {.max_iterations = 20}});
-  m.fit(d.features, d.target, {&history, &stop_at_7});
+  m.fit(d.features, d.target, Vector(), {&history, &stop_at_7});
   EXPECT_EQ(m.num_iterations(), 7);
   EXPECT_EQ(m.fit_result().status, Status::CallbackStop);
   EXPECT_EQ(seen, 7);
