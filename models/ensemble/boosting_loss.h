@@ -15,11 +15,13 @@
 //   logistic     ℓ = log(1 + e^F) − yF           g = p − y        h = p(1 − p)  F⁰ = log(p̄/(1 − p̄)) (by Newton)
 //   softmax      ℓ = log Σ_k e^{F_k} − F_y        g_k = p_k − [y = k]  h_k = p_k(1 − p_k)
 //                F⁰_k = log p̄_k − (1/K) Σ_l log p̄_l   (p̄ the class frequencies, clipped to [ε, 1 − ε])
-// These are scikit-learn 1.2's HistGradientBoosting losses (its half squared error, half Poisson
-// deviance, log loss and multinomial loss, and their baselines). For the absolute loss the
-// Hessian is the constant 1 and, after a tree is grown, each leaf's value is replaced by η times
-// the median of the residuals y − F of its rows (scikit-learn's leaf update; Newton's step is
-// meaningless for |r|). Huber's true Hessian is 0 outside ±δ; the constant 1 is used instead (a
+// All but Huber are scikit-learn 1.2's HistGradientBoosting losses (its half squared error,
+// absolute error, half Poisson deviance, log loss and multinomial loss, and their baselines);
+// Huber is its GradientBoostingRegressor's loss with a fixed δ (scikit-learn re-estimates δ each
+// round as a quantile of |r|). For the absolute loss the Hessian is the constant 1 and, after a
+// tree is grown, each leaf's value is replaced by η times the median of the residuals y − F of its
+// rows (scikit-learn's leaf update, which takes the lower of two middle values where dagml takes
+// their mean; Newton's step is meaningless for |r|). Huber's true Hessian is 0 outside ±δ; the constant 1 is used instead (a
 // majorant: the Newton step is then the mean clipped residual, which never overshoots).
 // XGBoost's multi:softprob uses h_k = 2 p_k(1 − p_k) instead of p_k(1 − p_k).
 #pragma once
