@@ -14,9 +14,13 @@
 namespace dagml::forest {
 
 std::vector<Index> bootstrap_counts(Index n, std::uint64_t seed, Index tree_index) {
+  return bootstrap_counts(n, seed, tree_index, n);
+}
+
+std::vector<Index> bootstrap_counts(Index n, std::uint64_t seed, Index tree_index, Index draws) {
   std::mt19937_64 rng(derive_seed(seed, 2 * static_cast<std::uint64_t>(tree_index)));
   std::vector<Index> counts(static_cast<std::size_t>(n), 0);
-  for (Index draw = 0; draw < n; ++draw) ++counts[uniform_below(rng, static_cast<std::uint64_t>(n))];
+  for (Index draw = 0; draw < draws; ++draw) ++counts[uniform_below(rng, static_cast<std::uint64_t>(n))];
   return counts;
 }
 

@@ -40,6 +40,9 @@ namespace forest {
 
 // How many times each of the n rows is drawn into tree t's bootstrap sample (Note [Forest determinism]).
 std::vector<Index> bootstrap_counts(Index n, std::uint64_t seed, Index tree_index);
+// The same with `draws` ≥ 0 draws instead of n (the first `draws` of the same generator's draws);
+// bagging's smaller samples (bagging.h) use it.
+std::vector<Index> bootstrap_counts(Index n, std::uint64_t seed, Index tree_index, Index draws);
 
 struct ForestSettings {
   Index num_trees = 100;

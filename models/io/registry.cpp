@@ -21,9 +21,19 @@
 #include "models/data/min_max_scaler.h"
 #include "models/data/polynomial_features.h"
 #include "models/data/standard_scaler.h"
+#include "models/decompose/classical_mds.h"
+#include "models/decompose/gaussian_random_projection.h"
+#include "models/decompose/kernel_pca.h"
 #include "models/decompose/pca.h"
+#include "models/decompose/probabilistic_pca.h"
+#include "models/decompose/sparse_random_projection.h"
+#include "models/ensemble/adaboost_classifier.h"
+#include "models/ensemble/bagging_classifier.h"
+#include "models/ensemble/bagging_regressor.h"
 #include "models/ensemble/gradient_boosting_classifier.h"
 #include "models/ensemble/gradient_boosting_regressor.h"
+#include "models/ensemble/l2_boost_regressor.h"
+#include "models/ensemble/logit_boost_classifier.h"
 #include "models/ensemble/random_forest_classifier.h"
 #include "models/ensemble/random_forest_regressor.h"
 #include "models/io/erased_estimator.h"
@@ -69,6 +79,11 @@ std::vector<EstimatorInfo> build_registry() {
       describe<GaussianMixture>(Clustering, Real, "Gaussian mixture by EM: full, tied, diagonal or spherical covariances"),
       // models/decompose
       describe<PCA>(Transformation, Real, "principal components by covariance eigen, full or randomized SVD"),
+      describe<KernelPCA>(Transformation, Real, "kernel PCA: principal components in the feature space of a kernel"),
+      describe<ProbabilisticPCA>(Transformation, Real, "probabilistic PCA: closed-form or EM maximum likelihood"),
+      describe<ClassicalMDS>(Transformation, Real, "classical (Torgerson–Gower) MDS of Euclidean or given dissimilarities"),
+      describe<GaussianRandomProjection>(Transformation, Real, "random projection by a Gaussian matrix (Johnson–Lindenstrauss)"),
+      describe<SparseRandomProjection>(Transformation, Real, "random projection by a sparse ±v matrix (Achlioptas, Li et al.)"),
       // models/classify
       describe<GaussianNB>(Classification, Real, "Gaussian naive Bayes: per-class means and variances"),
       describe<MultinomialNB>(Classification, NonNegative, "multinomial naive Bayes for counts, additive smoothing"),
@@ -94,6 +109,11 @@ std::vector<EstimatorInfo> build_registry() {
       describe<RandomForestRegressor>(Regression, Real, "random forest of regression trees, mean prediction"),
       describe<GradientBoostingClassifier>(Classification, Real, "gradient boosting of histogram trees: logistic or softmax loss"),
       describe<GradientBoostingRegressor>(Regression, Real, "gradient boosting of histogram trees: squared, absolute, Huber or Poisson loss"),
+      describe<AdaBoostClassifier>(Classification, Real, "discrete AdaBoost (SAMME for K classes) on decision stumps or trees"),
+      describe<BaggingClassifier>(Classification, Real, "bagging of any registered classifier: bootstrap rows, feature subsets"),
+      describe<BaggingRegressor>(Regression, Real, "bagging of any registered regressor: bootstrap rows, feature subsets"),
+      describe<LogitBoostClassifier>(Classification, Real, "LogitBoost: stagewise logistic-loss boosting of stumps (labels 0/1)"),
+      describe<L2BoostRegressor>(Regression, Real, "L2-Boost: regression stumps or trees fitted to the residuals"),
       // models/nn
       describe<nn::MlpClassifier>(Classification, Real, "multilayer perceptron, softmax cross-entropy, minibatch training"),
       describe<nn::MlpRegressor>(Regression, Real, "multilayer perceptron, squared error, minibatch training"),

@@ -63,5 +63,39 @@ inline constexpr long k_digits_components_for_95 = 29;
 // PCA(n_components=0.5, svd_solver='full').fit(X) on digits: n_components_
 inline constexpr long k_digits_components_for_50 = 5;
 
+// KernelPCA(n_components=3, kernel='rbf', gamma=0.5, eigen_solver='dense').fit(X) on iris: eigenvalues_
+inline constexpr double k_iris_kpca_rbf_eigenvalues[] = {42.01600494275193, 20.42725842153383, 10.343044017511929};
+// KernelPCA(n_components=3, kernel='rbf', gamma=0.5, eigen_solver='dense').fit(X) on iris: fit_transform(X)[:4], row after row
+inline constexpr double k_iris_kpca_rbf_scores[] = {0.8061122543820266, -0.008527889928574806, -0.11873753647090321, 0.7535904188506453, -0.012129537037324792, -0.08427557046416669, 0.7629284894715687, -0.00498405269435404, -0.09952183399284249, 0.7345889055153713, -0.011064726470695726, -0.07512141635690678};
+// KernelPCA(n_components=3, kernel='rbf', gamma=0.5, eigen_solver='dense').fit(X) on iris: transform(X[50:53] + 0.1), row after row
+inline constexpr double k_iris_kpca_rbf_transform[] = {-0.3480085846423752, 0.2123508602639383, -0.14811228187952105, -0.4766575778350402, -0.017847948667621842, -0.31179418751776566, -0.4001656201419409, 0.32328977952898014, -0.14895937821174854};
+// KernelPCA(n_components=3, kernel='poly', degree=2, gamma=1.0, coef0=1.0, eigen_solver='dense').fit(X) on iris: eigenvalues_
+inline constexpr double k_iris_kpca_poly_eigenvalues[] = {113503.05744143038, 4865.83988562227, 1750.826128065684};
+// KernelPCA(n_components=3, kernel='poly', degree=2, gamma=1.0, coef0=1.0, eigen_solver='dense').fit(X) on iris: fit_transform(X)[:4], row after row
+inline constexpr double k_iris_kpca_poly_scores[] = {-32.796178527844724, 4.181095098046183, -0.04562623459920929, -34.33073991709781, -1.3050480423559188, -1.563054915956972, -35.86242913588759, -1.242937337002972, 0.22306040585036824, -35.04483444508752, -2.9926588901026143, 0.18596102607563228};
+// KernelPCA(n_components=3, kernel='poly', degree=2, gamma=1.0, coef0=1.0, eigen_solver='dense').fit(X) on iris: transform(X[50:53] + 0.1), row after row
+inline constexpr double k_iris_kpca_poly_transform[] = {22.687692093961534, 10.610034964994561, -4.182265418820804, 14.599531381381047, 5.511946108250469, 0.6204271052310498, 24.46793576752834, 7.817401742803833, -3.3633644723721012};
+
+// probabilistic PCA, k = 2, closed form by numpy.linalg.eigh of S = Xc.T @ Xc / n on iris: sigma^2 = mean of the discarded eigenvalues
+inline constexpr double k_iris_ppca_noise_variance = 0.0506821478647968;
+// probabilistic PCA, k = 2, closed form by numpy.linalg.eigh of S = Xc.T @ Xc / n on iris: abs(W), W = V_k sqrt(lambda_k - sigma^2), row after row
+inline constexpr double k_iris_ppca_abs_loadings[] = {0.7361446897270402, 0.28647954167194783, 0.17217240845494602, 0.3185803996827171, 1.745038503779789, 0.07564509651735168, 0.7298352951244081, 0.03293350257651414};
+// probabilistic PCA, k = 2, closed form by numpy.linalg.eigh of S = Xc.T @ Xc / n on iris: -(d log 2pi + log|C| + tr(C^-1 S))/2
+inline constexpr double k_iris_ppca_mean_log_likelihood = -2.6997518677074104;
+// probabilistic PCA, k = 2, closed form by numpy.linalg.eigh of S = Xc.T @ Xc / n on iris: log N(x_i; mean, C) of the first 3 rows
+inline constexpr double k_iris_ppca_score_samples[] = {-1.77676320328725, -2.175430276634133, -1.7440174833233577};
+// probabilistic PCA, k = 2, closed form by numpy.linalg.eigh of S = Xc.T @ Xc / n on iris: abs(M^-1 W^T (x_i - mean)) of the first 3 rows
+inline constexpr double k_iris_ppca_abs_posterior_means[] = {1.301784726333221, 0.5781211950579183, 1.3163423348889596, 0.3203789664915022, 1.4011429870998133, 0.2623639881917837};
+// probabilistic PCA, k = 3, closed form by numpy.linalg.eigh of S = Xc.T @ Xc / n on wine: sigma^2 = mean of the discarded eigenvalues
+inline constexpr double k_wine_ppca_noise_variance = 0.7698599001381096;
+// probabilistic PCA, k = 3, closed form by numpy.linalg.eigh of S = Xc.T @ Xc / n on wine: abs(W), W = V_k sqrt(lambda_k - sigma^2), row after row
+inline constexpr double k_wine_ppca_abs_loadings[] = {0.5211351533322705, 0.015727193003637903, 0.04952752146960392, 0.21389061174905646, 0.028163238877278132, 0.3581008011468927, 0.06121520724428127, 0.06003450147126084, 0.15259201472783945, 1.467143196541684, 0.3456775010644978, 2.754931265859536, 5.611911542274413, 13.060327708389833, 0.08741013114685306, 0.31088170320015657, 0.011473998230526165, 0.11882936568384306, 0.4922475719528264, 0.0006776319048022785, 0.25079083735647145, 0.03865856099773626, 0.017701547495976373, 0.0396564530635608, 0.1886364664892748, 0.06540200078913062, 0.0723795119156578, 0.730899723313131, 0.1973449802626368, 0.8553044151496921, 0.05382634903189997, 0.009967297512493213, 0.07624888963857197, 0.22140208029733688, 0.04568056134542669, 0.2064128980254213, 314.02034477211095, 0.2322841112919172, 0.013292456330551686};
+// probabilistic PCA, k = 3, closed form by numpy.linalg.eigh of S = Xc.T @ Xc / n on wine: -(d log 2pi + log|C| + tr(C^-1 S))/2
+inline constexpr double k_wine_ppca_mean_log_likelihood = -26.580151128348604;
+// probabilistic PCA, k = 3, closed form by numpy.linalg.eigh of S = Xc.T @ Xc / n on wine: log N(x_i; mean, C) of the first 3 rows
+inline constexpr double k_wine_ppca_score_samples[] = {-23.621606678560312, -24.051413077401225, -22.803646024285417};
+// probabilistic PCA, k = 3, closed form by numpy.linalg.eigh of S = Xc.T @ Xc / n on wine: abs(M^-1 W^T (x_i - mean)) of the first 3 rows
+inline constexpr double k_wine_ppca_abs_posterior_means[] = {1.0142785108433432, 1.637145636172484, 0.9791320214965633, 0.9650374319694965, 0.4086530206151523, 2.133830343577625, 1.3947508732709406, 0.4979742478608663, 0.34815861799071196};
+
 }  // namespace dagml::sklearn_reference
 // clang-format on

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Reference values for the PCA tests, computed with scikit-learn.
+"""Reference values for the PCA, kernel PCA and probabilistic PCA tests, computed with scikit-learn
+and NumPy.
 
 Run from the repository root:  /usr/bin/python3 tests/models/decompose/sklearn_reference.py
 It prints the C++ header tests/models/decompose/sklearn_reference.h (redirect it there).
@@ -12,7 +13,7 @@ import sys
 
 import numpy as np
 import sklearn
-from sklearn.decomposition import PCA
+from sklearn.decomposition import PCA, KernelPCA
 
 
 def load(name):
@@ -77,6 +78,47 @@ for name in ["wine", "digits"]:
     p = PCA(n_components=0.5, svd_solver="full").fit(load(name))
     emit(f"// PCA(n_components=0.5, svd_solver='full').fit(X) on {name}: n_components_")
     emit(f"inline constexpr long k_{name}_components_for_50 = {p.n_components_};")
+
+emit("")
+# Kernel PCA: scikit-learn fixes eigenvector signs by svd_flip of u (the largest-magnitude entry
+# positive), dagml's convention too, so scores are recorded with their signs.
+X = load("iris")
+for kernel, params, tag in [("rbf", dict(gamma=0.5), "rbf"), ("poly", dict(degree=2, gamma=1.0, coef0=1.0), "poly")]:
+    call = f"KernelPCA(n_components=3, kernel='{kernel}', " + ", ".join(f"{k}={v!r}" for k, v in params.items()) + ", eigen_solver='dense')"
+    kp = eval(call)
+    Z = kp.fit_transform(X)
+    what = f"{call}.fit(X) on iris"
+    array(f"k_iris_kpca_{tag}_eigenvalues", kp.eigenvalues_, f"{what}: eigenvalues_")
+    array(f"k_iris_kpca_{tag}_scores", Z[:4], f"{what}: fit_transform(X)[:4], row after row")
+    array(f"k_iris_kpca_{tag}_transform", kp.transform(X[50:53] + 0.1),
+          f"{what}: transform(X[50:53] + 0.1), row after row")
+
+# Probabilistic PCA: the closed-form maximum-likelihood solution of Tipping & Bishop (1999),
+# computed here with NumPy from the eigendecomposition of the 1/n covariance (no scikit-learn
+# estimator fits PPCA; PCA.score uses the 1/(n - 1) eigenvalues).
+emit("")
+for name, k in [("iris", 2), ("wine", 3)]:
+    X = load(name)
+    n, d = X.shape
+    Xc = X - X.mean(axis=0)
+    S = Xc.T @ Xc / n
+    lam, V = np.linalg.eigh(S)
+    lam, V = lam[::-1], V[:, ::-1]
+    sigma2 = lam[k:].mean()
+    W = V[:, :k] * np.sqrt(lam[:k] - sigma2)
+    C = W @ W.T + sigma2 * np.eye(d)
+    sign, logdet = np.linalg.slogdet(C)
+    ll = -0.5 * (d * np.log(2 * np.pi) + logdet + np.trace(np.linalg.solve(C, S)))
+    Cinv = np.linalg.inv(C)
+    per_row = -0.5 * (d * np.log(2 * np.pi) + logdet + np.einsum("ij,jk,ik->i", Xc[:3], Cinv, Xc[:3]))
+    M = W.T @ W + sigma2 * np.eye(k)
+    post = np.linalg.solve(M, W.T @ Xc[:3].T).T
+    what = f"probabilistic PCA, k = {k}, closed form by numpy.linalg.eigh of S = Xc.T @ Xc / n on {name}"
+    scalar(f"k_{name}_ppca_noise_variance", sigma2, f"{what}: sigma^2 = mean of the discarded eigenvalues")
+    array(f"k_{name}_ppca_abs_loadings", np.abs(W), f"{what}: abs(W), W = V_k sqrt(lambda_k - sigma^2), row after row")
+    scalar(f"k_{name}_ppca_mean_log_likelihood", ll, f"{what}: -(d log 2pi + log|C| + tr(C^-1 S))/2")
+    array(f"k_{name}_ppca_score_samples", per_row, f"{what}: log N(x_i; mean, C) of the first 3 rows")
+    array(f"k_{name}_ppca_abs_posterior_means", np.abs(post), f"{what}: abs(M^-1 W^T (x_i - mean)) of the first 3 rows")
 
 emit("\n}  // namespace dagml::sklearn_reference")
 emit("// clang-format on")
