@@ -31,6 +31,8 @@
 #include "models/ensemble/adaboost_classifier.h"
 #include "models/ensemble/bagging_classifier.h"
 #include "models/ensemble/bagging_regressor.h"
+#include "models/ensemble/gradient_boosting_classifier.h"
+#include "models/ensemble/gradient_boosting_regressor.h"
 #include "models/ensemble/l2_boost_regressor.h"
 #include "models/ensemble/logit_boost_classifier.h"
 #include "models/ensemble/random_forest_classifier.h"
@@ -107,6 +109,8 @@ std::vector<EstimatorInfo> build_registry() {
       // models/ensemble
       describe<RandomForestClassifier>(Classification, Real, "random forest: bagged CART trees, random features per split"),
       describe<RandomForestRegressor>(Regression, Real, "random forest of regression trees, mean prediction"),
+      describe<GradientBoostingClassifier>(Classification, Real, "gradient boosting of histogram trees: logistic or softmax loss"),
+      describe<GradientBoostingRegressor>(Regression, Real, "gradient boosting of histogram trees: squared, absolute, Huber or Poisson loss"),
       describe<AdaBoostClassifier>(Classification, Real, "discrete AdaBoost (SAMME for K classes) on decision stumps or trees"),
       describe<BaggingClassifier>(Classification, Real, "bagging of any registered classifier: bootstrap rows, feature subsets"),
       describe<BaggingRegressor>(Regression, Real, "bagging of any registered regressor: bootstrap rows, feature subsets"),

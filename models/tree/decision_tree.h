@@ -26,7 +26,7 @@
 namespace dagml {
 
 namespace tree {
-// Grows the tree of a fit: the exact split finder over (X, y, w), the builder with `growth`, and,
+// Grows the tree of a fit: the split finder growth.splitter names over (X, y, w), the builder with `growth`, and,
 // when prune is set and growth.ccp_alpha > 0, cost-complexity pruning. ValueError for
 // max_features_count > d.
 Tree fit_tree(const Tensor& X, const Vector& y, const Vector& weight, ImpurityKind kind, Index num_classes,

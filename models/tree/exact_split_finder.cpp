@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "graph/error.h"
+#include "models/tree/feature_binning.h"
 
 namespace dagml::tree {
 namespace {
@@ -62,9 +63,7 @@ class ExactSplitFinder final : public SplitFinder {
       if (score > best.score) {
         best.score = score;
         best.feature = j;
-        Scalar threshold = a / 2 + b / 2;
-        if (!(threshold > a)) threshold = b;
-        best.threshold = threshold;
+        best.threshold = midpoint_threshold(a, b);
         best.left_rows = left_rows;
         best.left_weight = criterion_.left_weight();
         best.right_weight = criterion_.node_weight() - best.left_weight;

@@ -29,6 +29,7 @@ struct SplitCandidate {
   Index feature = -1;  // −1: none found
   Scalar threshold = 0;
   Index left_rows = 0;
+  Index bin = -1;  // a histogram finder's own record of the split (the last bin going left); −1 otherwise
   Scalar left_weight = 0, right_weight = 0;
   Scalar left_impurity = 0, right_impurity = 0;
   Scalar score = -std::numeric_limits<Scalar>::infinity();  // the criterion's proxy, higher is better

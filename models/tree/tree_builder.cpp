@@ -27,6 +27,7 @@ void validate_growth_options(const TreeGrowthOptions& o, const char* who) {
   if (o.max_features == MaxFeatures::Count && o.max_features_count < 1)
     fail("max_features_count ≥ 1 (with max_features = count)", o.max_features_count);
   if (!(o.ccp_alpha >= 0) || !std::isfinite(o.ccp_alpha)) fail("a finite ccp_alpha ≥ 0", o.ccp_alpha);
+  if (o.max_bins < 2 || o.max_bins > 255) fail("max_bins in [2, 255]", o.max_bins);
 }
 
 Index features_per_split(const TreeGrowthOptions& o, Index d, const char* who) {

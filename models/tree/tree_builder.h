@@ -44,6 +44,14 @@ constexpr auto enum_names(MaxFeatures) {
                                                {MaxFeatures::Count, "count"}});
 }
 
+// The split finder of a CART tree: exact (every threshold between distinct values, on rows sorted
+// once: exact_split_finder.h) or histogram (splits between max_bins quantile bins only:
+// histogram_split_finder.h, feature_binning.h).
+enum class TreeSplitter { Exact, Histogram };
+constexpr auto enum_names(TreeSplitter) {
+  return std::to_array<EnumName<TreeSplitter>>({{TreeSplitter::Exact, "exact"}, {TreeSplitter::Histogram, "histogram"}});
+}
+
 struct TreeGrowthOptions {
   Index max_depth = -1;            // −1: unlimited
   Index min_samples_split = 2;     // ≥ 2
@@ -54,6 +62,8 @@ struct TreeGrowthOptions {
   Index max_features_count = 1;    // for MaxFeatures::Count: 1 ≤ k ≤ d
   Scalar ccp_alpha = 0;            // ≥ 0: minimal cost-complexity pruning after growth
   std::uint64_t seed = 0;          // for the feature draws when max_features < d
+  TreeSplitter splitter = TreeSplitter::Exact;
+  Index max_bins = 255;            // 2 ≤ max_bins ≤ 255, for splitter = histogram
 
   template <class V>
   void visit(V&& v) {
@@ -69,6 +79,8 @@ struct TreeGrowthOptions {
     v("max_features_count", max_features_count, "1 ≤ k ≤ d features per split, for max_features = count");
     v("ccp_alpha", ccp_alpha, "≥ 0, the complexity parameter α of minimal cost-complexity pruning (0: none)");
     v("seed", seed, "for the random feature draws when fewer than all features are tried");
+    v("splitter", splitter, "exact (every threshold between distinct values) or histogram (splits between bins only)");
+    v("max_bins", max_bins, "2 ≤ bins ≤ 255 per feature for splitter = histogram (fewer when fewer distinct values)");
   }
 };
 

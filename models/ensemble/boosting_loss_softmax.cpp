@@ -1,0 +1,45 @@
+// Multiclass softmax loss ℓ = log Σ_k e^{F_k} − F_y, one tree per class per round
+// (Note [Boosting losses]).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "models/classify/score_labels.h"
+#include "models/ensemble/boosting_loss.h"
+
+namespace dagml {
+namespace {
+
+class SoftmaxBoostingLoss final : public BoostingLoss {
+ public:
+  std::string name() const override { return "softmax"; }
+  BoostingLink link() const override { return BoostingLink::Softmax; }
+  Index num_outputs(Index num_classes) const override { return num_classes; }
+  Vector baseline(const Vector& y, const Vector& w, Index outputs) const override {
+    constexpr Scalar eps = std::numeric_limits<Scalar>::epsilon();
+    Vector share = Vector::Zero(outputs);
+    for (Index i = 0; i < y.size(); ++i) share(static_cast<Index>(y(i))) += w(i);
+    share /= w.sum();
+    Vector log_p(outputs);
+    for (Index k = 0; k < outputs; ++k) log_p(k) = std::log(std::clamp(share(k), eps, 1 - eps));
+    return log_p.array() - log_p.mean();
+  }
+  void gradients(const Vector& y, const Tensor& F, Tensor& G, Tensor& H) const override {
+    const Tensor P = softmax_rows(F);
+    G = P;
+    H = (P.array() * (1 - P.array())).matrix();
+    for (Index i = 0; i < y.size(); ++i) G(i, static_cast<Index>(y(i))) -= 1;
+  }
+  Vector row_losses(const Vector& y, const Tensor& F) const override {
+    const Tensor log_p = log_softmax_rows(F);
+    Vector out(y.size());
+    for (Index i = 0; i < y.size(); ++i) out(i) = -log_p(i, static_cast<Index>(y(i)));
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<BoostingLoss> make_softmax_boosting_loss() { return std::make_unique<SoftmaxBoostingLoss>(); }
+
+}  // namespace dagml

@@ -1,0 +1,197 @@
+// What the gradient-boosting estimators share (GradientBoostingClassifier, GradientBoostingRegressor):
+// the options, the boosting loop over gradient trees (models/tree/gradient_tree.h) on features
+// binned once (models/tree/feature_binning.h), the fitted ensemble with staged predictions, the
+// loss traces and importances, and its serialisation.
+//
+// Note [Gradient boosting]
+// Gradient boosting (Friedman 2001; the notes' ψ-boosting, notes 004 §2.5.5 L822–835, "if the
+// minimisation is intractable, use gradient descent") fits an additive model of raw predictions
+//   F_t(x) = F⁰ + Σ_{s ≤ t} f_s(x),
+// F⁰ the loss's best constant (Note [Boosting losses] in boosting_loss.h). Round t computes, at
+// F_{t−1}, every training row's gradient g_i and Hessian h_i of ℓ(y_i, ·), times its sample weight
+// w_i (scikit-learn's rule; min_samples_leaf still counts rows), and grows one tree
+// f_t per raw output (K trees per round for the K-class softmax) on them (Note [Gradient tree]):
+// each leaf is a Newton step −η G/(H + λ) on its rows, η the learning rate (shrinkage) — the
+// second-order boosting of XGBoost, LightGBM and scikit-learn's HistGradientBoosting.
+// Per round, with seeds derived from `seed` (Note [Portable randomness] in graph/random.h), so
+// that the model depends only on the options and the data, never on the thread count:
+//   * subsample < 1: the round's trees see ⌊subsample·n⌋ rows (at least 1) drawn without
+//     replacement by a partial Fisher–Yates shuffle from std::mt19937_64(derive_seed(seed, 2t));
+//   * colsample < 1: each tree tries ⌊colsample·d⌋ features (at least 1) drawn the same way
+//     from derive_seed(seed, 2(tK + k) + 1).
+// Early stopping (early_stopping): a validation part of validation_fraction of the rows
+// (stratified for classifiers; seed derive_seed(seed, 2⁶³)) is held out; after every round its
+// mean loss is recorded, and the run stops after round t once none of the last `patience`
+// validation losses is below the one `patience` rounds before them minus `tolerance`
+// (scikit-learn's rule; the losses start with F⁰'s). Every tree grown is kept. Every loss
+// reported is the weighted mean Σ w_i ℓ_i / Σ w_i over its rows.
+// The loop runs on IterationLoop (optim/iteration_loop.h): one iteration per round, its value
+// the mean training loss (the trace train_loss(), which starts with F⁰'s), the callbacks of
+// optim/callbacks.h see every round and may stop the run (the iterate they see is empty: a
+// boosting model has no parameter vector). Statuses: MaxIterations after max_iterations rounds,
+// ValueTolerance when early stopping ends the run, CallbackStop, NumericalFailure for a NaN or
+// infinite training loss (the round's trees are then dropped).
+// Missing values: with allow_missing, NaN in X marks a missing value: it has its own bin and is
+// routed to the side learned at training (Note [Gradient tree]); infinities are still an error.
+// Without it NaN is a ValueError, as for every dagml estimator.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "graph/tensor.h"
+#include "models/ensemble/boosting_loss.h"
+#include "models/io/estimator.h"
+#include "models/tree/feature_binning.h"
+#include "models/tree/gradient_tree.h"
+#include "optim/callbacks.h"
+#include "optim/result.h"
+
+namespace dagml {
+
+struct BoostingOptions {
+  Index max_iterations = 100;      // boosting rounds, ≥ 1
+  Scalar learning_rate = 0.1;      // η > 0, the shrinkage of every leaf
+  Index max_depth = -1;            // ≥ 1, or −1: unlimited
+  Index max_leaf_nodes = 31;       // ≥ 2 (best-first growth), or −1: unlimited (depth first)
+  Index min_samples_leaf = 20;     // ≥ 1
+  Scalar min_child_hessian = 1e-3;  // ≥ 0
+  Scalar lambda = 0;               // ≥ 0, L2 regularisation of the leaf values
+  Scalar min_split_gain = 0;       // ≥ 0
+  Index max_bins = 255;            // 2 ≤ max_bins ≤ 255
+  Scalar subsample = 1;            // (0, 1], rows per round
+  Scalar colsample = 1;            // (0, 1], features per tree
+  bool early_stopping = false;
+  Scalar validation_fraction = 0.1;  // (0, 1), with early_stopping
+  Index patience = 10;             // ≥ 1 rounds without improvement, with early_stopping
+  Scalar tolerance = 1e-7;         // ≥ 0, the improvement that counts, with early_stopping
+  bool allow_missing = false;      // NaN in X marks a missing value (else ValueError)
+  std::uint64_t seed = 0;
+
+  template <class V>
+  void visit(V&& v) {
+    v("max_iterations", max_iterations, "≥ 1 boosting rounds (K trees a round for K > 2 classes)");
+    v("learning_rate", learning_rate, "> 0, the shrinkage η multiplying every leaf value");
+    v("max_depth", max_depth, "≥ 1, the deepest node's depth; −1: unlimited");
+    v("max_leaf_nodes", max_leaf_nodes, "≥ 2 leaves per tree, grown best first; −1: unlimited, depth first");
+    v("min_samples_leaf", min_samples_leaf, "≥ 1 training rows in each child of a split");
+    v("min_child_hessian", min_child_hessian, "≥ 0, the least Hessian sum in each child of a split");
+    v("lambda", lambda, "≥ 0, L2 regularisation of the leaf values: −G/(H + λ)");
+    v("min_split_gain", min_split_gain, "≥ 0: a split's gain must exceed it");
+    v("max_bins", max_bins, "2 ≤ bins ≤ 255 per feature (quantile bins; fewer when fewer distinct values)");
+    v("subsample", subsample, "in (0, 1]: the fraction of rows each round's trees see");
+    v("colsample", colsample, "in (0, 1]: the fraction of features each tree tries");
+    v("early_stopping", early_stopping, "hold out validation_fraction of the rows and stop on their loss");
+    v("validation_fraction", validation_fraction, "in (0, 1): the rows held out for early stopping");
+    v("patience", patience, "≥ 1 rounds without a validation improvement before stopping");
+    v("tolerance", tolerance, "≥ 0: the validation-loss decrease that counts as an improvement");
+    v("allow_missing", allow_missing, "NaN in X is a missing value, routed to a learned side (else an error)");
+    v("seed", seed, "for row and column subsampling and the validation split");
+  }
+};
+
+namespace boosting {
+
+// ValueError naming `who` for an option out of range.
+void validate_options(const BoostingOptions& options, const char* who);
+
+// Note [Weighted median]
+// The weighted median of values v_i with weights w_i ≥ 0 (positive sum W): with the values sorted,
+// v_(1) ≤ … ≤ v_(n), and k the first position whose cumulative weight reaches W/2, it is v_(k),
+// or (v_(k) + v_(k+1))/2 when the cumulative weight is exactly W/2 — the rule of the CART
+// absolute-error criterion (split_criterion.h); with unit weights, numpy's median.
+Scalar weighted_median(const Vector& values, const Vector& weights);
+
+// X for fit or prediction: ValueError for an infinity, and for NaN unless allow_missing.
+void check_features(const Tensor& X, bool allow_missing, const char* who);
+
+// The fitted model (Note [Gradient boosting]).
+struct Ensemble {
+  tree::BinEdges edges;
+  Vector baseline;                        // F⁰, K values
+  Index outputs = 0;                      // K raw values per row (trees per round)
+  BoostingLink link = BoostingLink::Identity;
+  std::vector<tree::GradientTree> trees;  // round by round, K per round
+  std::vector<Scalar> train_loss;         // mean training loss of F⁰, then after every round
+  std::vector<Scalar> validation_loss;    // the same on the validation rows (early stopping only)
+
+  Index num_rounds() const { return outputs > 0 ? static_cast<Index>(trees.size()) / outputs : 0; }
+  // n × K raw predictions F after `rounds` rounds (−1: all).
+  Tensor raw(const Tensor& X, Index rounds = -1) const;
+  // F after each round 1 … num_rounds().
+  std::vector<Tensor> staged_raw(const Tensor& X) const;
+  // The gain of every split on feature j, summed over all trees and normalised to sum 1 (all 0
+  // when no tree splits).
+  Vector feature_importances(Index num_features) const;
+  // "" when consistent with d features; else what is wrong.
+  std::string check(Index num_features) const;
+
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(edges, baseline, outputs, link, trees, train_loss, validation_loss);
+  }
+};
+
+// Boosts `loss` on (X, y) with sample weights w (Note [Gradient boosting]). X, y and w (n values
+// ≥ 0, positive sum) are checked by the caller; num_classes is K for a classifier (stratified
+// validation split), 0 for a regressor. The IterationLoop's result is written to `result`.
+Ensemble fit(const Tensor& X, const Vector& y, const Vector& w, Index num_classes, const BoostingLoss& loss,
+             const BoostingOptions& options, const CallbackList& callbacks, const char* who, Result& result);
+
+}  // namespace boosting
+
+template <class Derived, class Options>
+class GradientBoosting : public Estimator<Derived, Options> {
+ public:
+  // n × K raw predictions F(x) (K = 1 but for the multiclass softmax). X: the d columns of fit
+  // (ShapeError), no infinity and, unless allow_missing, no NaN (ValueError). NotFittedError
+  // before fit.
+  Tensor decision_function(const Tensor& X) const {
+    check(X);
+    return ensemble_.raw(X);
+  }
+  // F after each round, 1 … num_iterations(). Throws as decision_function.
+  std::vector<Tensor> staged_decision_function(const Tensor& X) const {
+    check(X);
+    return ensemble_.staged_raw(X);
+  }
+  // The mean training loss of F⁰ and after every round (num_iterations() + 1 values).
+  const std::vector<Scalar>& train_loss() const { return this->fitted_value(ensemble_).train_loss; }
+  // The mean validation loss, the same way (empty without early_stopping).
+  const std::vector<Scalar>& validation_loss() const { return this->fitted_value(ensemble_).validation_loss; }
+  Index num_iterations() const { return this->fitted_value(ensemble_).num_rounds(); }
+  const std::vector<tree::GradientTree>& trees() const { return this->fitted_value(ensemble_).trees; }
+  const Vector& baseline() const { return this->fitted_value(ensemble_).baseline; }
+  BoostingLink link() const { return this->fitted_value(ensemble_).link; }
+  // Gain importances (Ensemble::feature_importances).
+  Vector feature_importances() const { return this->fitted_value(ensemble_).feature_importances(this->num_features()); }
+  // How the last fit's loop ended (status, message, rounds); not saved in model files.
+  const Result& fit_result() const { return this->fitted_value(result_); }
+
+ protected:
+  using Estimator<Derived, Options>::Estimator;
+
+  void check(const Tensor& X, std::source_location where = std::source_location::current()) const {
+    this->check_input(X, this->options_.boosting.allow_missing, where);
+    boosting::check_features(X, this->options_.boosting.allow_missing, Derived::kTypeName);
+  }
+  template <class InputArchive>
+  void check_loaded_ensemble(const InputArchive& ar, Index outputs) const {
+    if (!this->fitted()) {
+      if (!ensemble_.trees.empty()) ar.fail(fmt::format("{}: expected no trees in an unfitted model, found some", Derived::kTypeName));
+      return;
+    }
+    std::string fault = ensemble_.check(this->num_features());
+    if (fault.empty() && ensemble_.outputs != outputs)
+      fault = fmt::format("expected {} raw outputs, found {}", outputs, ensemble_.outputs);
+    if (!fault.empty()) ar.fail(fmt::format("{}: {}", Derived::kTypeName, fault));
+  }
+
+  boosting::Ensemble ensemble_;
+  Result result_;
+};
+
+}  // namespace dagml

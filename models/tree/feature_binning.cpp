@@ -1,0 +1,105 @@
+#include "models/tree/feature_binning.h"
+
+#include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "graph/error.h"
+
+namespace dagml::tree {
+namespace {
+
+// numpy.percentile(sorted, p, method="midpoint") for p = 100·k/max_bins (Note [Feature bins]).
+Scalar feature_binning_midpoint_percentile(const std::vector<Scalar>& sorted, Index k, Index max_bins) {
+  const Scalar step = 100.0 / static_cast<Scalar>(max_bins);  // numpy.linspace(0, 100, max_bins + 1)
+  const Scalar q = (static_cast<Scalar>(k) * step) / 100.0 * static_cast<Scalar>(sorted.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(q)), hi = static_cast<std::size_t>(std::ceil(q));
+  if (lo == hi) return sorted[lo];
+  return sorted[hi] - (sorted[hi] - sorted[lo]) * 0.5;  // numpy's lerp at γ = 0.5
+}
+
+std::vector<Scalar> feature_binning_edges(std::vector<Scalar> values, Index max_bins) {
+  std::sort(values.begin(), values.end());
+  std::vector<Scalar> distinct = values;
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  std::vector<Scalar> edges;
+  if (static_cast<Index>(distinct.size()) <= max_bins) {
+    for (std::size_t i = 0; i + 1 < distinct.size(); ++i) edges.push_back(midpoint_threshold(distinct[i], distinct[i + 1]));
+    return edges;
+  }
+  for (Index k = 1; k < max_bins; ++k) {
+    const Scalar t = feature_binning_midpoint_percentile(values, k, max_bins);
+    const auto above = std::upper_bound(distinct.begin(), distinct.end(), t);  // min{v > t}
+    if (above == distinct.begin() || above == distinct.end()) continue;
+    const Scalar theta = midpoint_threshold(*(above - 1), *above);
+    if (edges.empty() || theta > edges.back()) edges.push_back(theta);
+  }
+  return edges;
+}
+
+}  // namespace
+
+std::uint8_t BinEdges::code(Index j, Scalar x) const {
+  if (std::isnan(x)) return kMissingBin;
+  const auto& t = thresholds[static_cast<std::size_t>(j)];
+  return static_cast<std::uint8_t>(std::upper_bound(t.begin(), t.end(), x) - t.begin());
+}
+
+std::string BinEdges::check(Index num_features) const {
+  if (static_cast<Index>(thresholds.size()) != num_features || static_cast<Index>(has_missing.size()) != num_features) {
+    return fmt::format("expected bin edges and missing flags of {} features, found {} and {}", num_features,
+                       thresholds.size(), has_missing.size());
+  }
+  for (std::size_t j = 0; j < thresholds.size(); ++j) {
+    const auto& t = thresholds[j];
+    if (static_cast<Index>(t.size()) > kMaxBins - 1)
+      return fmt::format("expected at most {} bin edges for feature {}, found {}", kMaxBins - 1, j, t.size());
+    for (std::size_t k = 0; k < t.size(); ++k) {
+      if (!std::isfinite(t[k]) || (k > 0 && !(t[k] > t[k - 1])))
+        return fmt::format("expected finite, increasing bin edges for feature {}, found {} at edge {}", j, t[k], k);
+    }
+  }
+  return "";
+}
+
+BinEdges fit_bin_edges(const Tensor& X, Index max_bins, const char* who) {
+  if (max_bins < 2 || max_bins > kMaxBins)
+    throw ValueError(fmt::format("{}: expected max_bins in [2, {}], found {}", who, kMaxBins, max_bins));
+  if (X.rows() == 0) throw ValueError(fmt::format("{}: expected at least one row to bin, found none", who));
+  BinEdges edges;
+  edges.thresholds.resize(static_cast<std::size_t>(X.cols()));
+  edges.has_missing.assign(static_cast<std::size_t>(X.cols()), 0);
+  tbb::parallel_for(tbb::blocked_range<Index>(0, X.cols(), 1), [&](const tbb::blocked_range<Index>& r) {
+    for (Index j = r.begin(); j != r.end(); ++j) {
+      std::vector<Scalar> values;
+      values.reserve(static_cast<std::size_t>(X.rows()));
+      for (Index i = 0; i < X.rows(); ++i) {
+        if (std::isnan(X(i, j))) {
+          edges.has_missing[static_cast<std::size_t>(j)] = 1;
+        } else {
+          values.push_back(X(i, j));
+        }
+      }
+      edges.thresholds[static_cast<std::size_t>(j)] = feature_binning_edges(std::move(values), max_bins);
+    }
+  });
+  return edges;
+}
+
+BinnedMatrix bin_features(const Tensor& X, const BinEdges& edges) {
+  DAGML_CHECK(X.cols() == edges.num_features(), "bin_features: {} columns for {} binned features", X.cols(),
+              edges.num_features());
+  BinnedMatrix B{X.rows(), X.cols(), std::vector<std::uint8_t>(static_cast<std::size_t>(X.rows() * X.cols()))};
+  tbb::parallel_for(tbb::blocked_range<Index>(0, X.cols(), 1), [&](const tbb::blocked_range<Index>& r) {
+    for (Index j = r.begin(); j != r.end(); ++j) {
+      std::uint8_t* col = B.codes.data() + j * X.rows();
+      for (Index i = 0; i < X.rows(); ++i) col[i] = edges.code(j, X(i, j));
+    }
+  });
+  return B;
+}
+
+}  // namespace dagml::tree

@@ -1,0 +1,303 @@
+#include "models/tree/gradient_tree.h"
+
+#include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+
+#include "graph/error.h"
+
+namespace dagml::tree {
+
+Index GradientTree::num_leaves() const {
+  return static_cast<Index>(std::count_if(left.begin(), left.end(), [](Index c) { return c < 0; }));
+}
+
+std::string GradientTree::check(Index num_features) const {
+  const std::size_t n = left.size();
+  if (n == 0) return "expected at least one node, found none";
+  if (right.size() != n || feature.size() != n || threshold.size() != n || bin.size() != n ||
+      missing_left.size() != n || value.size() != n || gain.size() != n || num_samples.size() != n)
+    return fmt::format("expected {} entries in every node array, found arrays of other lengths", n);
+  std::vector<int> parents(n, 0);
+  for (std::size_t t = 0; t < n; ++t) {
+    if (left[t] < 0) {
+      if (left[t] != -1 || right[t] != -1 || feature[t] != -1)
+        return fmt::format("expected node {} to be a leaf (children and feature −1), found {}, {} and {}", t, left[t],
+                           right[t], feature[t]);
+    } else {
+      const auto self = static_cast<Index>(t), count = static_cast<Index>(n);
+      if (left[t] <= self || right[t] <= self || left[t] >= count || right[t] >= count || left[t] == right[t])
+        return fmt::format("expected the children of node {} to be two distinct nodes after it and below {}, found "
+                           "{} and {}", t, n, left[t], right[t]);
+      if (feature[t] < 0 || feature[t] >= num_features || std::isnan(threshold[t]))
+        return fmt::format("expected node {} to split a feature in 0..{} at a threshold, found feature {} at {}", t,
+                           num_features - 1, feature[t], threshold[t]);
+      ++parents[static_cast<std::size_t>(left[t])];
+      ++parents[static_cast<std::size_t>(right[t])];
+    }
+    if (!std::isfinite(value[t]) || !std::isfinite(gain[t]) || num_samples[t] < 0)
+      return fmt::format("expected finite node values, found value {} and gain {} at node {}", value[t], gain[t], t);
+  }
+  for (std::size_t t = 1; t < n; ++t)
+    if (parents[t] != 1) return fmt::format("expected node {} to have one parent, found {}", t, parents[t]);
+  return "";
+}
+
+namespace {
+
+constexpr Index kGradientTreeBinSlots = kMaxBins + 1;  // bins of values, then the missing bin
+// Gains below this fraction of the children's score are rounding noise (Note [Gradient tree]).
+constexpr Scalar kGradientTreeRoundingGain = 1e-12;
+
+struct GradientBin {
+  Scalar g = 0, h = 0;
+  Index count = 0;
+};
+using GradientHistogram = std::vector<GradientBin>;  // slot f·256 + code, f the candidate position
+
+struct GradientSplit {
+  Index position = -1;  // in the candidate features; −1: none
+  Index bin = 0;
+  bool missing_left = false;
+  Scalar gain = 0, g_left = 0, h_left = 0;
+  Index n_left = 0;
+};
+
+struct GradientNode {
+  Index node = -1, begin = 0, end = 0, depth = 0;
+  Scalar g = 0, h = 0;
+  GradientHistogram histogram{};  // empty when the node cannot be split
+  GradientSplit split{};
+};
+
+class GradientTreeGrower {
+ public:
+  GradientTreeGrower(const BinnedMatrix& B, const BinEdges& edges, std::span<const Scalar> g,
+                     std::span<const Scalar> h, std::vector<Index>& rows, std::span<const Index> features,
+                     const GradientTreeOptions& o)
+      : B_(B), edges_(edges), g_(g), h_(h), rows_(rows), features_(features), o_(o) {}
+
+  GrownGradientTree grow() {
+    GradientNode root{.begin = 0, .end = static_cast<Index>(rows_.size())};
+    for (Index r : rows_) {
+      root.g += g_[static_cast<std::size_t>(r)];
+      root.h += h_[static_cast<std::size_t>(r)];
+    }
+    if (may_split(root.end, 0)) root.histogram = histogram_of(root.begin, root.end);
+    if (o_.max_leaf_nodes < 0) {
+      depth_first(std::move(root));
+    } else {
+      best_first(std::move(root));
+    }
+    return std::move(out_);
+  }
+
+ private:
+  bool may_split(Index count, Index depth) const {
+    return (o_.max_depth < 0 || depth < o_.max_depth) && count >= 2 * o_.min_samples_leaf;
+  }
+
+  GradientHistogram histogram_of(Index begin, Index end) const {
+    GradientHistogram hist(features_.size() * kGradientTreeBinSlots);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, features_.size(), 1),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                        for (std::size_t f = r.begin(); f != r.end(); ++f) {
+                          const std::uint8_t* col = B_.column(features_[f]);
+                          GradientBin* slots = hist.data() + f * kGradientTreeBinSlots;
+                          for (Index p = begin; p < end; ++p) {
+                            const Index row = rows_[static_cast<std::size_t>(p)];
+                            GradientBin& s = slots[col[row]];
+                            s.g += g_[static_cast<std::size_t>(row)];
+                            s.h += h_[static_cast<std::size_t>(row)];
+                            ++s.count;
+                          }
+                        }
+                      });
+    return hist;
+  }
+
+  // The best split of one candidate feature (Note [Gradient tree]).
+  GradientSplit best_of_feature(const GradientNode& n, std::size_t f) const {
+    const GradientBin* slots = n.histogram.data() + f * kGradientTreeBinSlots;
+    const GradientBin& missing = slots[kMissingBin];
+    const Index bins = edges_.num_bins(features_[f]), count = n.end - n.begin;
+    const Scalar lambda = o_.lambda, parent = n.g * n.g / (n.h + lambda);
+    GradientSplit best;
+    best.gain = o_.min_split_gain;
+    auto consider = [&](Scalar gl, Scalar hl, Index nl, Index b, bool missing_left) {
+      const Index nr = count - nl;
+      if (nl < o_.min_samples_leaf || nr < o_.min_samples_leaf) return;
+      const Scalar hr = n.h - hl, gr = n.g - gl;
+      if (hl < o_.min_child_hessian || hr < o_.min_child_hessian || !(hl + lambda > 0) || !(hr + lambda > 0)) return;
+      const Scalar children = gl * gl / (hl + lambda) + gr * gr / (hr + lambda), gain = children - parent;
+      // A gain at rounding level (a node whose rows all have one gradient) is no gain.
+      if (gain > best.gain && gain > kGradientTreeRoundingGain * children)
+        best = {static_cast<Index>(f), b, missing_left, gain, gl, hl, nl};
+    };
+    // Missing values right: thresholds between bins, and "every value left" when some are missing.
+    Scalar gl = 0, hl = 0;
+    Index nl = 0;
+    const Index last = missing.count > 0 ? bins : bins - 1;
+    for (Index b = 0; b < last; ++b) {
+      const GradientBin& s = slots[b];
+      if (s.count == 0) continue;
+      gl += s.g, hl += s.h, nl += s.count;
+      consider(gl, hl, nl, b, false);
+    }
+    if (missing.count == 0) return best;
+    // Missing values left.
+    gl = missing.g, hl = missing.h, nl = missing.count;
+    for (Index b = 0; b + 1 < bins; ++b) {
+      const GradientBin& s = slots[b];
+      if (s.count == 0) continue;
+      gl += s.g, hl += s.h, nl += s.count;
+      consider(gl, hl, nl, b, true);
+    }
+    return best;
+  }
+
+  // Adds node n to the tree (as a leaf) and finds its best split.
+  void create(GradientNode& n) {
+    const Scalar denominator = n.h + o_.lambda;
+    const Scalar value = denominator > 0 ? -o_.shrinkage * n.g / denominator : 0;
+    n.node = out_.tree.num_nodes();
+    auto& t = out_.tree;
+    t.left.push_back(-1);
+    t.right.push_back(-1);
+    t.feature.push_back(-1);
+    t.threshold.push_back(0);
+    t.bin.push_back(0);
+    t.missing_left.push_back(0);
+    t.value.push_back(value);
+    t.gain.push_back(0);
+    t.num_samples.push_back(n.end - n.begin);
+    out_.leaf_begin.push_back(n.begin);
+    out_.leaf_end.push_back(n.end);
+    if (n.histogram.empty()) return;
+    std::vector<GradientSplit> per_feature(features_.size());
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, features_.size(), 1),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                        for (std::size_t f = r.begin(); f != r.end(); ++f) per_feature[f] = best_of_feature(n, f);
+                      });
+    for (const GradientSplit& s : per_feature)  // in feature order: ties keep the first
+      if (s.position >= 0 && (n.split.position < 0 || s.gain > n.split.gain)) n.split = s;
+    if (n.split.position < 0) n.histogram = {};
+  }
+
+  // Splits n: rearranges its rows, records the split and returns the two children, with their
+  // histograms when they may be split (the smaller built, the larger by subtraction).
+  std::pair<GradientNode, GradientNode> split(GradientNode& n) {
+    const GradientSplit& s = n.split;
+    const Index j = features_[static_cast<std::size_t>(s.position)];
+    const std::uint8_t* col = B_.column(j);
+    const auto code_bin = static_cast<std::uint8_t>(s.bin);
+    const auto first = rows_.begin() + n.begin, last = rows_.begin() + n.end;
+    const Index mid = static_cast<Index>(std::stable_partition(first, last, [&](Index row) {
+                                           const std::uint8_t c = col[row];
+                                           return c == kMissingBin ? s.missing_left : c <= code_bin;
+                                         }) - rows_.begin());
+    DAGML_CHECK(mid - n.begin == s.n_left, "gradient tree: {} rows went left, the histogram counted {}",
+                mid - n.begin, s.n_left);
+    auto& t = out_.tree;
+    const auto u = static_cast<std::size_t>(n.node);
+    t.feature[u] = j;
+    t.bin[u] = code_bin;
+    t.threshold[u] = s.bin + 1 < edges_.num_bins(j) ? edges_.edge(j, s.bin) : std::numeric_limits<Scalar>::infinity();
+    const bool node_had_missing = n.histogram[static_cast<std::size_t>(s.position) * kGradientTreeBinSlots + kMissingBin].count > 0;
+    const Index n_right = n.end - mid;
+    t.missing_left[u] = node_had_missing ? s.missing_left : s.n_left > n_right;
+    t.gain[u] = s.gain;
+    out_.leaf_begin[u] = out_.leaf_end[u] = -1;
+
+    GradientNode l{.begin = n.begin, .end = mid, .depth = n.depth + 1, .g = s.g_left, .h = s.h_left};
+    GradientNode r{.begin = mid, .end = n.end, .depth = n.depth + 1, .g = n.g - s.g_left, .h = n.h - s.h_left};
+    if (may_split(l.end - l.begin, l.depth) || may_split(r.end - r.begin, r.depth)) {
+      const bool left_smaller = (l.end - l.begin) <= (r.end - r.begin);
+      GradientNode& small = left_smaller ? l : r;
+      GradientNode& large = left_smaller ? r : l;
+      small.histogram = histogram_of(small.begin, small.end);
+      GradientHistogram parent = std::move(n.histogram);
+      for (std::size_t k = 0; k < parent.size(); ++k) {
+        parent[k].g -= small.histogram[k].g;
+        parent[k].h -= small.histogram[k].h;
+        parent[k].count -= small.histogram[k].count;
+      }
+      large.histogram = std::move(parent);
+      if (!may_split(small.end - small.begin, small.depth)) small.histogram = {};
+      if (!may_split(large.end - large.begin, large.depth)) large.histogram = {};
+    }
+    n.histogram = {};
+    return {std::move(l), std::move(r)};
+  }
+
+  void link(Index parent, Index left, Index right) {
+    out_.tree.left[static_cast<std::size_t>(parent)] = left;
+    out_.tree.right[static_cast<std::size_t>(parent)] = right;
+  }
+
+  void depth_first(GradientNode root) {
+    struct Task {
+      GradientNode node;
+      Index parent;
+      bool is_left;
+    };
+    std::vector<Task> stack;
+    stack.push_back({std::move(root), -1, false});
+    while (!stack.empty()) {
+      Task task = std::move(stack.back());
+      stack.pop_back();
+      GradientNode& n = task.node;
+      create(n);
+      if (task.parent >= 0) (task.is_left ? out_.tree.left : out_.tree.right)[static_cast<std::size_t>(task.parent)] = n.node;
+      if (n.split.position < 0) continue;
+      auto [l, r] = split(n);
+      stack.push_back({std::move(r), n.node, false});
+      stack.push_back({std::move(l), n.node, true});
+    }
+  }
+
+  void best_first(GradientNode root) {
+    auto lower = [](const GradientNode& a, const GradientNode& b) {
+      return a.split.gain < b.split.gain || (a.split.gain == b.split.gain && a.node > b.node);
+    };
+    std::priority_queue<GradientNode, std::vector<GradientNode>, decltype(lower)> frontier(lower);
+    create(root);
+    if (root.split.position >= 0) frontier.push(std::move(root));
+    Index leaves = 1;
+    while (!frontier.empty() && leaves < o_.max_leaf_nodes) {
+      GradientNode n = std::move(const_cast<GradientNode&>(frontier.top()));
+      frontier.pop();
+      auto [l, r] = split(n);
+      create(l);
+      create(r);
+      link(n.node, l.node, r.node);
+      ++leaves;
+      if (l.split.position >= 0) frontier.push(std::move(l));
+      if (r.split.position >= 0) frontier.push(std::move(r));
+    }
+  }
+
+  const BinnedMatrix& B_;
+  const BinEdges& edges_;
+  std::span<const Scalar> g_, h_;
+  std::vector<Index>& rows_;
+  std::span<const Index> features_;
+  const GradientTreeOptions& o_;
+  GrownGradientTree out_;
+};
+
+}  // namespace
+
+GrownGradientTree grow_gradient_tree(const BinnedMatrix& B, const BinEdges& edges, std::span<const Scalar> g,
+                                     std::span<const Scalar> h, std::vector<Index>& rows,
+                                     std::span<const Index> features, const GradientTreeOptions& options) {
+  DAGML_CHECK(!rows.empty(), "grow_gradient_tree: no rows");
+  return GradientTreeGrower(B, edges, g, h, rows, features, options).grow();
+}
+
+}  // namespace dagml::tree

@@ -1,0 +1,122 @@
+// Regression trees grown on gradient and Hessian histograms, the weak learners of gradient
+// boosting (models/ensemble/gradient_boosting.h): the second-order split gain and leaf values of
+// XGBoost and LightGBM, on features binned once (feature_binning.h).
+//
+// Note [Gradient tree]
+// Each boosting round hands the grower, for every training row i of the round, the gradient g_i
+// and Hessian h_i of the loss at the current prediction. A node with G = Σ g_i, H = Σ h_i gets the
+// leaf value that minimises the second-order expansion Σ (g_i v + h_i v²/2) + λ v²/2, times the
+// shrinkage η:
+//   v = −η G / (H + λ),
+// and a split into L and R is scored by its gain (the decrease of that minimum, times 2)
+//   gain = G_L²/(H_L + λ) + G_R²/(H_R + λ) − G²/(H + λ).
+// A split is valid when both children have ≥ min_samples_leaf rows and a Hessian sum
+// ≥ min_child_hessian; the best valid split of every candidate feature is kept when its gain is
+// > min_split_gain (ties: the first feature, then the smallest bin) and above rounding noise,
+// 10⁻¹² of the children's score G_L²/(H_L + λ) + G_R²/(H_R + λ): a node whose rows share one
+// gradient (a pure node in the first round of a classifier) has gain 0 for every split in exact
+// arithmetic, and is not split on the sign of its rounding error. Candidate thresholds are the
+// bin edges: "codes ≤ k go left", which is x_j < θ_k on values (Note [Feature bins]).
+// Histograms: for every candidate feature and bin, (Σg, Σh, rows) of the node's rows. A node's
+// histogram is built from its rows only for the root and for the smaller child of a split; the
+// larger child's is the parent's minus the smaller's (the subtraction trick of LightGBM and
+// scikit-learn), so a level costs the rows of the smaller children. Histograms are built one
+// feature per TBB task; each feature's sums run over the rows in a fixed order, so the tree is
+// bitwise the same for any thread count.
+// Missing values (code kMissingBin): when the node has rows with a missing value of feature j,
+// every threshold is tried with those rows on the right and on the left (and "all values left,
+// missing right"), and the split remembers the better side (missing_left); at prediction a NaN
+// follows it. When the node has no missing value of j, a NaN at prediction goes to the child with
+// more training rows (scikit-learn's rule).
+// Growth: depth first when max_leaf_nodes is −1 (every node is split while depth < max_depth and
+// a valid split exists: the trees of XGBoost's depthwise policy), else best first (the frontier
+// node with the largest gain is split next, ties to the smaller node number, until
+// max_leaf_nodes leaves: LightGBM's and scikit-learn's leaf-wise growth), also bounded by
+// max_depth.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "graph/tensor.h"
+#include "models/tree/feature_binning.h"
+
+namespace dagml::tree {
+
+struct GradientTreeOptions {
+  Index max_depth = -1;          // −1: unlimited
+  Index max_leaf_nodes = 31;     // ≥ 2, best-first growth; −1: unlimited, depth first
+  Index min_samples_leaf = 20;   // ≥ 1 rows per child
+  Scalar min_child_hessian = 1e-3;  // ≥ 0, Σh per child
+  Scalar lambda = 0;             // ≥ 0, L2 regularisation of the leaf values
+  Scalar min_split_gain = 0;     // ≥ 0, a split's gain must exceed it
+  Scalar shrinkage = 1;          // η > 0, multiplies every leaf value
+};
+
+// A fitted gradient tree, as flat node arrays (the layout of Note [Flat tree] in tree.h, plus the
+// bin of each split and the side of missing values). Node 0 is the root; children come after
+// their parent.
+struct GradientTree {
+  std::vector<Index> left, right, feature;   // −1 at a leaf
+  std::vector<Scalar> threshold;             // x < θ goes left (+∞: every value left, NaN right)
+  std::vector<std::uint8_t> bin;             // codes ≤ bin go left (the same split on codes)
+  std::vector<std::uint8_t> missing_left;    // a NaN goes left
+  std::vector<Scalar> value;                 // −η G/(H + λ) of the node (a leaf's prediction)
+  std::vector<Scalar> gain;                  // the split's gain (0 at a leaf)
+  std::vector<Index> num_samples;            // training rows of the round that reached the node
+
+  Index num_nodes() const { return static_cast<Index>(left.size()); }
+  bool is_leaf(Index t) const { return left[static_cast<std::size_t>(t)] < 0; }
+  Index num_leaves() const;
+
+  // The leaf of a row of values (NaN: missing).
+  Index leaf_of(const Scalar* x) const {
+    Index t = 0;
+    while (left[static_cast<std::size_t>(t)] >= 0) {
+      const auto u = static_cast<std::size_t>(t);
+      const Scalar v = x[feature[u]];
+      const bool go_left = v != v ? missing_left[u] != 0 : v < threshold[u];
+      t = go_left ? left[u] : right[u];
+    }
+    return t;
+  }
+  // The leaf of row i of a binned matrix (the same leaf as leaf_of on the row's values).
+  Index leaf_of(const BinnedMatrix& B, Index i) const {
+    Index t = 0;
+    while (left[static_cast<std::size_t>(t)] >= 0) {
+      const auto u = static_cast<std::size_t>(t);
+      const std::uint8_t c = B(i, feature[u]);
+      const bool go_left = c == kMissingBin ? missing_left[u] != 0 : c <= bin[u];
+      t = go_left ? left[u] : right[u];
+    }
+    return t;
+  }
+
+  // "" when the arrays describe a tree (children after parents, one parent each, features below
+  // num_features, thresholds not NaN, finite values); else what is wrong.
+  std::string check(Index num_features) const;
+
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(left, right, feature, threshold, bin, missing_left, value, gain, num_samples);
+  }
+};
+
+// One fitted tree and where its training rows ended: the rows of leaf t are
+// rows[leaf_begin[t], leaf_end[t]) of the (rearranged) row list given to grow_gradient_tree.
+struct GrownGradientTree {
+  GradientTree tree;
+  std::vector<Index> leaf_begin, leaf_end;  // per node (−1 for internal nodes)
+};
+
+// Grows a tree (Note [Gradient tree]) over the rows `rows` (rearranged in place, each leaf's rows
+// contiguous) of the binned matrix B, with gradients g and Hessians h (indexed by row, B.rows
+// entries each), trying only the features in `features` (increasing). Options are checked by the
+// caller.
+GrownGradientTree grow_gradient_tree(const BinnedMatrix& B, const BinEdges& edges, std::span<const Scalar> g,
+                                     std::span<const Scalar> h, std::vector<Index>& rows,
+                                     std::span<const Index> features, const GradientTreeOptions& options);
+
+}  // namespace dagml::tree
