@@ -2,6 +2,7 @@
 // column({1, 2}) a 2×1 tensor, vec({1, 2}) a vector.
 #pragma once
 
+#include <cstddef>
 #include <initializer_list>
 #include <limits>
 
@@ -37,6 +38,13 @@ inline Vector vec(std::initializer_list<double> v) {
   Index i = 0;
   for (double x : v) out(i++) = x;
   return out;
+}
+
+// A recorded reference array (a generated header's `double v[N]`) read row after row as an
+// r×(N/r) tensor.
+template <std::size_t N>
+Tensor reference_rows(const double (&v)[N], Index r) {
+  return Eigen::Map<const Tensor>(v, r, static_cast<Index>(N) / r);
 }
 
 }  // namespace dagml::testing

@@ -18,18 +18,6 @@ template class Estimator<MultinomialNB, MultinomialNBOptions>;
 
 namespace {
 constexpr const char* kMultinomialNBName = "MultinomialNB";
-
-// Throws ValueError naming `who` and the first negative entry of X.
-void check_non_negative(const Tensor& X, const char* who) {
-  for (Index i = 0; i < X.rows(); ++i) {
-    for (Index j = 0; j < X.cols(); ++j) {
-      if (X(i, j) < 0)
-        throw ValueError(
-            fmt::format("{}: expected non-negative counts, found {} at row {}, column {}", who, X(i, j), i, j));
-    }
-  }
-}
-
 }  // namespace
 
 MultinomialNB::MultinomialNB(MultinomialNBOptions options) : Estimator(std::move(options)) {
@@ -40,7 +28,7 @@ MultinomialNB::MultinomialNB(MultinomialNBOptions options) : Estimator(std::move
 MultinomialNB& MultinomialNB::fit(const Tensor& X, const Vector& y) {
   const char* who = "MultinomialNB::fit";
   const Index K = check_classification_data(X, y, who);
-  check_non_negative(X, who);
+  check_non_negative(X, "counts", who);
   ClassStatistics stats = class_statistics(X, y, K);
   const Vector prior = options_.fit_prior ? resolve_priors(options_.priors, stats.counts, who)
                                           : resolve_priors(options_.priors, Vector::Ones(K), who);
@@ -57,7 +45,7 @@ MultinomialNB& MultinomialNB::fit(const Tensor& X, const Vector& y) {
 
 Tensor MultinomialNB::joint_log_likelihood(const Tensor& X) const {
   check_input(X);
-  check_non_negative(X, "MultinomialNB::joint_log_likelihood");
+  check_non_negative(X, "counts", "MultinomialNB::joint_log_likelihood");
   Tensor J;
   if (feature_log_prob_.allFinite()) {
     J = X * feature_log_prob_.transpose();

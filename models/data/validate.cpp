@@ -7,6 +7,16 @@
 
 namespace dagml {
 
+void check_non_negative(const Tensor& X, const char* what, const char* who) {
+  for (Index i = 0; i < X.rows(); ++i) {
+    for (Index j = 0; j < X.cols(); ++j) {
+      if (X(i, j) < 0)
+        throw ValueError(
+            fmt::format("{}: expected non-negative {}, found {} at row {}, column {}", who, what, X(i, j), i, j));
+    }
+  }
+}
+
 void check_finite(const Tensor& X, const char* who) {
   // Fast path: a sum of finite values is finite unless it overflows; only then look closer.
   if (std::isfinite(X.sum())) return;

@@ -14,6 +14,9 @@ namespace dagml {
 void check_finite(const Tensor& X, const char* who);
 // Throws ValueError naming the first NaN or infinite entry of v by row.
 void check_finite(const Vector& v, const char* who);
+// Throws ValueError naming the first negative entry of X by row and column ("expected non-negative
+// <what>"). NaN is not negative: check_finite first where it matters.
+void check_non_negative(const Tensor& X, const char* what, const char* who);
 
 // Throws ShapeError unless X has `expected` columns (the count seen at fit time).
 void check_columns(const Tensor& X, Index expected, const char* who);

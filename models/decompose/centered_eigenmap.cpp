@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "autodiff/decompositions.h"
 #include "graph/error.h"
 #include "graph/graph.h"
+#include "models/io/archive.h"
+#include "models/io/loaded_checks.h"
 
 namespace dagml {
 
@@ -40,6 +43,20 @@ CenteredEigenmap centered_eigenmap(const Tensor& K, Index num_components, const 
   }
   U *= sign_convention(U).asDiagonal();
   return {std::move(centering), D, U * D.cwiseSqrt().cwiseInverse().asDiagonal()};
+}
+
+void check_loaded_eigenmap(const ModelInputArchive& ar, const CenteredEigenmap& map, Index n, const char* type) {
+  const Index k = map.eigenvalues.size();
+  if (n < 2 || k < 1 || k > n)
+    ar.fail(
+        fmt::format("{}: expected n ≥ 2 training objects and 1 ≤ k ≤ n components, found n = {}, k = {}", type, n, k));
+  expect_shape(ar, type, "coefficients", map.coefficients, n, k);
+  expect_size(ar, type, "centring column means", map.centering.column_means(), n);
+  if (!map.coefficients.allFinite() || !map.centering.column_means().allFinite() ||
+      !std::isfinite(map.centering.grand_mean()))
+    ar.fail(fmt::format("{}: expected finite coefficients and centring statistics, found a NaN or infinity", type));
+  if (!map.eigenvalues.allFinite() || !(map.eigenvalues.minCoeff() > 0))
+    ar.fail(fmt::format("{}: expected finite positive eigenvalues, found {}", type, map.eigenvalues.minCoeff()));
 }
 
 }  // namespace dagml

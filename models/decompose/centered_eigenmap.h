@@ -23,11 +23,28 @@ struct CenteredEigenmap {
   KernelCentering centering;
   Vector eigenvalues;   // D_1 ≥ … ≥ D_k > 0
   Tensor coefficients;  // n×k, column m = a_m
+
+  // √D_m u_m = K̃ a_m: the scores of the n training rows, n×k.
+  Tensor training_scores() const { return coefficients * eigenvalues.asDiagonal(); }
+  // center(L) A: the scores of new rows from their similarity rows L m×n.
+  Tensor scores(const Tensor& L) const { return centering.center(L) * coefficients; }
+  Index num_components() const { return eigenvalues.size(); }
+
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(centering, eigenvalues, coefficients);
+  }
 };
 
 // The eigenmap of K n×n (symmetric, finite) keeping k components (0: all, Note [Centred eigenmap
 // rank]). ValueError naming `who` for a rank-0 K̃ (`what` names the rows' space in the message)
 // or k > r; NumericalError if the eigensolver fails.
 CenteredEigenmap centered_eigenmap(const Tensor& K, Index num_components, const char* who, const char* what);
+
+class ModelInputArchive;
+// After loading a model that holds `map` for n training objects: ParseError (through the archive,
+// naming `type`) unless n ≥ 2, 1 ≤ k ≤ n, the shapes agree and every value is finite with
+// positive eigenvalues.
+void check_loaded_eigenmap(const ModelInputArchive& ar, const CenteredEigenmap& map, Index n, const char* type);
 
 }  // namespace dagml

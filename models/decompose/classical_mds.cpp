@@ -61,12 +61,8 @@ ClassicalMDS& ClassicalMDS::fit(const Tensor& X) {
   if (options_.num_components > n)
     throw ValueError(fmt::format("{}: expected num_components ≤ n = {}, found {}", who, n, options_.num_components));
   X_ = precomputed ? Tensor() : X;
-  const Tensor B_uncentred = similarities(X);
-  CenteredEigenmap eigenmap = centered_eigenmap(B_uncentred, options_.num_components, who, "(objects at distance > 0)");
-  centering_ = std::move(eigenmap.centering);
-  eigenvalues_ = std::move(eigenmap.eigenvalues);
-  coefficients_ = std::move(eigenmap.coefficients);
-  embedding_ = coefficients_ * eigenvalues_.asDiagonal();  // √D_m u_m
+  eigenmap_ = centered_eigenmap(similarities(X), options_.num_components, who, "(objects at distance > 0)");
+  embedding_ = eigenmap_.training_scores();
   set_fitted(X.cols());
   return *this;
 }
@@ -77,15 +73,13 @@ Tensor ClassicalMDS::transform(const Tensor& X) const {
   check_input(X);
   if (options_.dissimilarity == Dissimilarity::Precomputed && !(X.array() >= 0).all())
     throw ValueError("ClassicalMDS::transform: expected non-negative dissimilarities, found a negative entry");
-  return centering_.center(similarities(X)) * coefficients_;
+  return eigenmap_.scores(similarities(X));
 }
 
-void ClassicalMDS::load_checked(const ModelInputArchive& ar, Vector column_means, Scalar grand_mean) {
+void ClassicalMDS::load_checked(const ModelInputArchive& ar) {
   if (!fitted()) return;
-  const Index n = coefficients_.rows(), k = eigenvalues_.size();
-  if (n < 2 || k < 1 || k > n)
-    ar.fail(fmt::format("{}: expected n ≥ 2 objects and 1 ≤ k ≤ n components, found n = {}, k = {}", kClassicalMDSName,
-                        n, k));
+  const Index n = eigenmap_.coefficients.rows();
+  check_loaded_eigenmap(ar, eigenmap_, n, kClassicalMDSName);
   if (options_.dissimilarity == Dissimilarity::Precomputed) {
     if (num_features() != n)
       ar.fail(fmt::format("{}: expected {} training objects for an {}×{} precomputed fit, found {}", kClassicalMDSName,
@@ -93,20 +87,10 @@ void ClassicalMDS::load_checked(const ModelInputArchive& ar, Vector column_means
     expect_shape(ar, kClassicalMDSName, "training data", X_, 0, 0);
   } else {
     expect_shape(ar, kClassicalMDSName, "training data", X_, n, num_features());
+    if (!X_.allFinite())
+      ar.fail(fmt::format("{}: expected finite training data, found a NaN or infinity", kClassicalMDSName));
   }
-  expect_shape(ar, kClassicalMDSName, "coefficients", coefficients_, n, k);
-  expect_shape(ar, kClassicalMDSName, "embedding", embedding_, n, k);
-  expect_size(ar, kClassicalMDSName, "column means", column_means, n);
-  if (!X_.allFinite() || !coefficients_.allFinite() || !embedding_.allFinite() || !column_means.allFinite() ||
-      !std::isfinite(grand_mean))
-    ar.fail(
-        fmt::format("{}: expected finite training data, coefficients, embedding and centring statistics, found a "
-                    "NaN or infinity",
-                    kClassicalMDSName));
-  if (!eigenvalues_.allFinite() || !(eigenvalues_.minCoeff() > 0))
-    ar.fail(
-        fmt::format("{}: expected finite positive eigenvalues, found {}", kClassicalMDSName, eigenvalues_.minCoeff()));
-  centering_ = KernelCentering(std::move(column_means), grand_mean);
+  embedding_ = eigenmap_.training_scores();
 }
 
 }  // namespace dagml

@@ -21,8 +21,8 @@
 
 #include "graph/enum_names.h"
 #include "graph/tensor.h"
+#include "models/decompose/centered_eigenmap.h"
 #include "models/io/estimator.h"
-#include "models/kernel/kernel_centering.h"
 
 namespace dagml {
 
@@ -59,31 +59,28 @@ class ClassicalMDS : public Estimator<ClassicalMDS, ClassicalMDSOptions> {
   // training objects (precomputed).
   Tensor transform(const Tensor& X) const;
 
-  const Tensor& embedding() const { return fitted_value(embedding_); }      // n×k training points
-  const Vector& eigenvalues() const { return fitted_value(eigenvalues_); }  // D_1..D_k of B
-  Index num_components() const { return fitted_value(eigenvalues_).size(); }
+  const Tensor& embedding() const { return fitted_value(embedding_); }               // n×k training points
+  const Vector& eigenvalues() const { return fitted_value(eigenmap_).eigenvalues; }  // D_1..D_k of B
+  Index num_components() const { return fitted_value(eigenmap_).num_components(); }
 
-  // The options, the training rows (euclidean; empty for precomputed), the centring statistics,
-  // D, the coefficients and the embedding. ParseError for shapes that disagree or values that
-  // are not finite, or eigenvalues that are not positive.
+  // The options, the training rows (euclidean; empty for precomputed) and the eigenmap
+  // (centring statistics, D, the coefficients); the embedding is recomputed from it. ParseError
+  // for shapes that disagree, values that are not finite, or eigenvalues that are not positive.
   template <class Archive>
   void serialize(Archive& ar) {
     serialize_estimator(ar);
-    Vector column_means = centering_.column_means();
-    Scalar grand_mean = centering_.grand_mean();
-    ar(X_, column_means, grand_mean, eigenvalues_, coefficients_, embedding_);
-    if constexpr (Archive::is_loading::value) load_checked(ar, std::move(column_means), grand_mean);
+    ar(X_, eigenmap_);
+    if constexpr (Archive::is_loading::value) load_checked(ar);
   }
 
  private:
-  void load_checked(const class ModelInputArchive& ar, Vector column_means, Scalar grand_mean);
+  void load_checked(const class ModelInputArchive& ar);
   // −½ δ² between the rows of A and the training rows (euclidean), or −½ A² (precomputed).
   Tensor similarities(const Tensor& A) const;
 
   Tensor X_;  // the training rows (euclidean only)
-  KernelCentering centering_;
-  Vector eigenvalues_;
-  Tensor coefficients_, embedding_;
+  CenteredEigenmap eigenmap_;
+  Tensor embedding_;  // √D_m u_m
 };
 
 extern template class Estimator<ClassicalMDS, ClassicalMDSOptions>;

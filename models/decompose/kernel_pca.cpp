@@ -28,46 +28,27 @@ KernelPCA& KernelPCA::fit(const Tensor& X) {
   const Index k_asked = options_.num_components;
   if (k_asked > n) throw ValueError(fmt::format("{}: expected num_components ≤ n = {}, found {}", who, n, k_asked));
 
-  CenteredEigenmap eigenmap =
-      centered_eigenmap(options_.kernel->gram(X), k_asked, who,
-                        fmt::format("in the feature space of {}", options_.kernel->name()).c_str());
-  centering_ = std::move(eigenmap.centering);
-  eigenvalues_ = std::move(eigenmap.eigenvalues);
-  coefficients_ = std::move(eigenmap.coefficients);
+  eigenmap_ = centered_eigenmap(options_.kernel->gram(X), k_asked, who,
+                                fmt::format("in the feature space of {}", options_.kernel->name()).c_str());
   X_ = X;
   set_fitted(X.cols());
   return *this;
 }
 
 Tensor KernelPCA::fit_transform(const Tensor& X) {
-  fit(X);
-  // z^(m) = √D_m u_m = K̃ a_m, without a second Gram matrix.
-  return coefficients_ * eigenvalues_.asDiagonal();
+  return fit(X).eigenmap_.training_scores();  // √D_m u_m = K̃ a_m, without a second Gram matrix
 }
 
 Tensor KernelPCA::transform(const Tensor& X) const {
   check_input(X);
-  return centering_.center(options_.kernel->gram(X, X_)) * coefficients_;
+  return eigenmap_.scores(options_.kernel->gram(X, X_));
 }
 
-void KernelPCA::load_checked(const ModelInputArchive& ar, Vector column_means, Scalar grand_mean) {
-  constexpr const char* kKernelPCAName = "KernelPCA";
+void KernelPCA::check_loaded(const ModelInputArchive& ar) const {
   if (!fitted()) return;
-  const Index n = X_.rows(), k = eigenvalues_.size();
-  if (n < 2 || k < 1 || k > n)
-    ar.fail(fmt::format("{}: expected n ≥ 2 training rows and 1 ≤ k ≤ n components, found n = {}, k = {}",
-                        kKernelPCAName, n, k));
-  expect_shape(ar, kKernelPCAName, "training data", X_, n, num_features());
-  expect_shape(ar, kKernelPCAName, "coefficients", coefficients_, n, k);
-  expect_size(ar, kKernelPCAName, "column means", column_means, n);
-  if (!X_.allFinite() || !coefficients_.allFinite() || !column_means.allFinite() || !std::isfinite(grand_mean))
-    ar.fail(
-        fmt::format("{}: expected finite training data, coefficients and centring statistics, found a NaN or "
-                    "infinity",
-                    kKernelPCAName));
-  if (!eigenvalues_.allFinite() || !(eigenvalues_.minCoeff() > 0))
-    ar.fail(fmt::format("{}: expected finite positive eigenvalues, found {}", kKernelPCAName, eigenvalues_.minCoeff()));
-  centering_ = KernelCentering(std::move(column_means), grand_mean);
+  check_loaded_eigenmap(ar, eigenmap_, X_.rows(), kTypeName);
+  expect_shape(ar, kTypeName, "training data", X_, X_.rows(), num_features());
+  if (!X_.allFinite()) ar.fail(fmt::format("{}: expected finite training data, found a NaN or infinity", kTypeName));
 }
 
 }  // namespace dagml

@@ -22,9 +22,9 @@
 #include <memory>
 
 #include "graph/tensor.h"
+#include "models/decompose/centered_eigenmap.h"
 #include "models/io/estimator.h"
 #include "models/kernel/kernel.h"
-#include "models/kernel/kernel_centering.h"
 #include "models/kernel/kernel_io.h"
 
 namespace dagml {
@@ -55,30 +55,26 @@ class KernelPCA : public Estimator<KernelPCA, KernelPCAOptions> {
   // n×k scores Σ_j a_mj k̃(x_j, x) of X n×d (the usual input checks).
   Tensor transform(const Tensor& X) const;
 
-  const Vector& eigenvalues() const { return fitted_value(eigenvalues_); }    // D_1..D_k, descending
-  const Tensor& coefficients() const { return fitted_value(coefficients_); }  // n×k, column m = a_m
+  const Vector& eigenvalues() const { return fitted_value(eigenmap_).eigenvalues; }    // D_1..D_k, descending
+  const Tensor& coefficients() const { return fitted_value(eigenmap_).coefficients; }  // n×k, column m = a_m
   const Tensor& training_data() const { return fitted_value(X_); }
-  Index num_components() const { return fitted_value(eigenvalues_).size(); }
+  Index num_components() const { return fitted_value(eigenmap_).num_components(); }
 
-  // The options (the kernel by its text form; a CustomKernel cannot be saved), the training rows,
-  // the centring statistics, D and A. A loaded model must have consistent shapes, finite values
-  // and positive eigenvalues (ParseError otherwise).
+  // The options (the kernel by its text form; a CustomKernel cannot be saved), the training rows
+  // and the eigenmap (centring statistics, D, A). A loaded model must have consistent shapes,
+  // finite values and positive eigenvalues (ParseError otherwise).
   template <class Archive>
   void serialize(Archive& ar) {
     serialize_estimator(ar);
-    Vector column_means = centering_.column_means();
-    Scalar grand_mean = centering_.grand_mean();
-    ar(X_, column_means, grand_mean, eigenvalues_, coefficients_);
-    if constexpr (Archive::is_loading::value) load_checked(ar, std::move(column_means), grand_mean);
+    ar(X_, eigenmap_);
+    if constexpr (Archive::is_loading::value) check_loaded(ar);
   }
 
  private:
-  void load_checked(const class ModelInputArchive& ar, Vector column_means, Scalar grand_mean);
+  void check_loaded(const class ModelInputArchive& ar) const;
 
   Tensor X_;
-  KernelCentering centering_;
-  Vector eigenvalues_;
-  Tensor coefficients_;
+  CenteredEigenmap eigenmap_;
 };
 
 extern template class Estimator<KernelPCA, KernelPCAOptions>;

@@ -24,12 +24,9 @@ constexpr const char* kNMFName = "NMF";
 constexpr Scalar kNMFGuard = std::numeric_limits<float>::epsilon();
 
 // ValueError naming `who` unless every entry of M is finite and ≥ 0.
-void check_non_negative(const Tensor& M, const char* what, const char* who) {
+void check_nmf_factor(const Tensor& M, const char* what, const char* who) {
   check_finite(M, who);
-  for (Index i = 0; i < M.rows(); ++i)
-    for (Index j = 0; j < M.cols(); ++j)
-      if (M(i, j) < 0)
-        throw ValueError(fmt::format("{}: expected non-negative {}, found {} at [{}, {}]", who, what, M(i, j), i, j));
+  check_non_negative(M, what, who);
 }
 
 // X ⊘ WH with a zero (WH)_ij replaced by the guard.
@@ -149,15 +146,15 @@ NMF::NMF(NMFOptions options) : Estimator(std::move(options)) {
                       "{}×{}",
                       kNMFName, o.num_components, o.num_components, o.initial_W.rows(), o.initial_W.cols(),
                       o.initial_H.rows(), o.initial_H.cols()));
-    check_non_negative(o.initial_W, "initial_W", kNMFName);
-    check_non_negative(o.initial_H, "initial_H", kNMFName);
+    check_nmf_factor(o.initial_W, "initial_W", kNMFName);
+    check_nmf_factor(o.initial_H, "initial_H", kNMFName);
   }
 }
 
 NMF& NMF::fit(const Tensor& X, const CallbackList& callbacks) {
   const char* who = "NMF::fit";
   check_fit_data(X, who);
-  check_non_negative(X, "data", who);
+  check_nmf_factor(X, "data", who);
   const auto& o = options_;
   const Index n = X.rows(), d = X.cols(), k = o.num_components;
   const Scalar mean = X.mean();
@@ -194,7 +191,7 @@ Tensor NMF::fit_transform(const Tensor& X, const CallbackList& callbacks) { retu
 Tensor NMF::transform(const Tensor& X) const {
   check_input(X);
   const char* who = "NMF::transform";
-  check_non_negative(X, "data", who);
+  check_nmf_factor(X, "data", who);
   const Index k = H_.rows();
   Tensor W = Tensor::Constant(X.rows(), k, std::sqrt(X.mean() / static_cast<Scalar>(k)));
   Tensor H = H_;

@@ -34,6 +34,7 @@ class RandomForestClassifier : public Forest<RandomForestClassifier, RandomFores
  public:
   static constexpr MaxFeatures kAutoFeatures = MaxFeatures::Sqrt;  // growth.max_features = auto
   static constexpr const char* kTypeName = "random_forest_classifier";
+  static constexpr std::uint32_t kModelVersion = tree::kTreeModelVersion;  // Note [Tree model layouts]
 
   // ValueError: num_trees < 1, growth options out of range, oob_score without bootstrap.
   explicit RandomForestClassifier(RandomForestClassifierOptions options = {});
@@ -50,6 +51,7 @@ class RandomForestClassifier : public Forest<RandomForestClassifier, RandomFores
 
   template <class Archive>
   void serialize(Archive& ar) {
+    if constexpr (Archive::is_loading::value) tree::expect_tree_layout(ar, kTypeName);
     serialize_estimator(ar);
     ar(num_classes_, trees_, oob_score_);
     if constexpr (Archive::is_loading::value) {

@@ -33,6 +33,7 @@ class RandomForestRegressor : public Forest<RandomForestRegressor, RandomForestR
  public:
   static constexpr MaxFeatures kAutoFeatures = MaxFeatures::Third;  // growth.max_features = auto
   static constexpr const char* kTypeName = "random_forest_regressor";
+  static constexpr std::uint32_t kModelVersion = tree::kTreeModelVersion;  // Note [Tree model layouts]
 
   // ValueError: num_trees < 1, growth options out of range, oob_score without bootstrap.
   explicit RandomForestRegressor(RandomForestRegressorOptions options = {});
@@ -45,6 +46,7 @@ class RandomForestRegressor : public Forest<RandomForestRegressor, RandomForestR
 
   template <class Archive>
   void serialize(Archive& ar) {
+    if constexpr (Archive::is_loading::value) tree::expect_tree_layout(ar, kTypeName);
     serialize_estimator(ar);
     ar(trees_, oob_score_);
     if constexpr (Archive::is_loading::value) check_loaded_forest(ar, 1);

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
-
 #include "graph/error.h"
 #include "models/data/validate.h"
 
@@ -17,15 +15,6 @@ KernelCentering::KernelCentering(const Tensor& K) {
   check_finite(K, who);
   column_means_ = K.colwise().mean().transpose();
   grand_mean_ = column_means_.mean();
-}
-
-KernelCentering::KernelCentering(Vector column_means, Scalar grand_mean)
-    : column_means_(std::move(column_means)), grand_mean_(grand_mean) {
-  if (column_means_.size() == 0 || !column_means_.allFinite() || !std::isfinite(grand_mean_))
-    throw ValueError(
-        fmt::format("KernelCentering: expected n ≥ 1 finite column means and a finite grand mean, "
-                    "found {} means and grand mean {}",
-                    column_means_.size(), grand_mean_));
 }
 
 Tensor KernelCentering::center(const Tensor& L) const {

@@ -19,8 +19,6 @@ class KernelCentering {
   // The training statistics of a square Gram matrix K (ShapeError if not square, ValueError if
   // empty or not finite).
   explicit KernelCentering(const Tensor& K);
-  // c and g as stored (for serialisation): c of length n ≥ 1, g finite (ValueError otherwise).
-  KernelCentering(Vector column_means, Scalar grand_mean);
 
   // L̃ for Gram rows L m×n against the training rows (ShapeError when L has another number of
   // columns than n).
@@ -28,6 +26,12 @@ class KernelCentering {
 
   const Vector& column_means() const { return column_means_; }  // c
   Scalar grand_mean() const { return grand_mean_; }             // g
+
+  // c and g, for model files; a loaded centring is checked by its owner (centered_eigenmap.h).
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(column_means_, grand_mean_);
+  }
 
  private:
   Vector column_means_;

@@ -47,6 +47,7 @@ struct DecisionTreeClassifierOptions {
 class DecisionTreeClassifier : public DecisionTree<DecisionTreeClassifier, DecisionTreeClassifierOptions> {
  public:
   static constexpr const char* kTypeName = "decision_tree_classifier";
+  static constexpr std::uint32_t kModelVersion = tree::kTreeModelVersion;  // Note [Tree model layouts]
   static constexpr bool kClassifier = true;
 
   // ValueError for an option out of range (tree_builder.h, entropy_base ≤ 1, negative or
@@ -73,6 +74,7 @@ class DecisionTreeClassifier : public DecisionTree<DecisionTreeClassifier, Decis
 
   template <class Archive>
   void serialize(Archive& ar) {
+    if constexpr (Archive::is_loading::value) tree::expect_tree_layout(ar, kTypeName);
     serialize_estimator(ar);
     ar(num_classes_, tree_);
     if constexpr (Archive::is_loading::value) {

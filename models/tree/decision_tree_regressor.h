@@ -33,6 +33,7 @@ struct DecisionTreeRegressorOptions {
 class DecisionTreeRegressor : public DecisionTree<DecisionTreeRegressor, DecisionTreeRegressorOptions> {
  public:
   static constexpr const char* kTypeName = "decision_tree_regressor";
+  static constexpr std::uint32_t kModelVersion = tree::kTreeModelVersion;  // Note [Tree model layouts]
   static constexpr bool kClassifier = false;
 
   explicit DecisionTreeRegressor(DecisionTreeRegressorOptions options = {});  // ValueError: see tree_builder.h
@@ -53,6 +54,7 @@ class DecisionTreeRegressor : public DecisionTree<DecisionTreeRegressor, Decisio
 
   template <class Archive>
   void serialize(Archive& ar) {
+    if constexpr (Archive::is_loading::value) tree::expect_tree_layout(ar, kTypeName);
     serialize_estimator(ar);
     ar(tree_);
     if constexpr (Archive::is_loading::value) check_loaded_tree(ar, 1);

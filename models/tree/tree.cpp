@@ -1,5 +1,7 @@
 #include "models/tree/tree.h"
 
+#include "models/io/archive.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -143,6 +145,14 @@ std::string Tree::check(Index num_features, Index expected_outputs) const {
     if (!std::isfinite(v)) return "expected finite node values, found a NaN or infinite one";
   }
   return "";
+}
+
+void expect_tree_layout(const ModelInputArchive& ar, const char* type_name) {
+  if (ar.model_version() < kTreeModelVersion)
+    ar.fail(
+        fmt::format("{}: the file has tree layout {}, which this dagml reads no longer (layout {} added the "
+                    "growth options splitter and max_bins); refit the model and save it again",
+                    type_name, ar.model_version(), kTreeModelVersion));
 }
 
 }  // namespace dagml::tree

@@ -15,12 +15,27 @@
 // scikit-learn's; trees grown best first number the two children of a node when it is split.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "graph/tensor.h"
 
+namespace dagml {
+class ModelInputArchive;
+}
+
 namespace dagml::tree {
+
+// Note [Tree model layouts]
+// The model files of the tree estimators released first (DecisionTreeClassifier/Regressor,
+// RandomForestClassifier/Regressor) have layout version 1: their growth options had no `splitter`
+// and `max_bins`. Layout 2 adds the two fields. The options are written field after field, so a
+// layout-1 file cannot be read as layout 2; loading one is a ParseError that names both layouts
+// and says to refit (the trees of a layout-1 file are not kept anywhere else).
+inline constexpr std::uint32_t kTreeModelVersion = 2;
+// ParseError (through the archive) when the file being read has a layout older than 2.
+void expect_tree_layout(const ModelInputArchive& ar, const char* type_name);
 
 inline constexpr Index kNoChild = -1;
 

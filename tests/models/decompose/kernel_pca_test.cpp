@@ -22,12 +22,6 @@ using ::testing::HasSubstr;
 using testing::kNaN;
 using testing::rows;
 
-// A reference array of sklearn_reference.h as an r×c tensor, row after row.
-template <std::size_t N>
-Tensor kernel_pca_reference(const double (&v)[N], Index r) {
-  return Eigen::Map<const Tensor>(v, r, static_cast<Index>(N) / r);
-}
-
 TEST(KernelCentering, NotesWorkedExample) {
   // notes004.md L1069: x = [1, 2, 3], linear kernel → HKH = [[1, 0, −1], [0, 0, 0], [−1, 0, 1]].
   const Tensor x = rows({{1}, {2}, {3}});
@@ -75,10 +69,12 @@ TEST(KernelPCA, MatchesScikitLearnOnIris) {
   };
   const Case cases[] = {
       {"rbf", std::make_shared<RbfKernel>(0.5), Eigen::Map<const Vector>(ref::k_iris_kpca_rbf_eigenvalues, 3),
-       kernel_pca_reference(ref::k_iris_kpca_rbf_scores, 4), kernel_pca_reference(ref::k_iris_kpca_rbf_transform, 3)},
+       testing::reference_rows(ref::k_iris_kpca_rbf_scores, 4),
+       testing::reference_rows(ref::k_iris_kpca_rbf_transform, 3)},
       {"poly", std::make_shared<PolynomialKernel>(2, 1.0, 1.0),
        Eigen::Map<const Vector>(ref::k_iris_kpca_poly_eigenvalues, 3),
-       kernel_pca_reference(ref::k_iris_kpca_poly_scores, 4), kernel_pca_reference(ref::k_iris_kpca_poly_transform, 3)},
+       testing::reference_rows(ref::k_iris_kpca_poly_scores, 4),
+       testing::reference_rows(ref::k_iris_kpca_poly_transform, 3)},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.tag);

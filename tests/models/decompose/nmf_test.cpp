@@ -19,19 +19,14 @@ using ::testing::HasSubstr;
 using testing::kNaN;
 using testing::rows;
 
-template <std::size_t N>
-Tensor nmf_reference_matrix(const double (&v)[N], Index r) {
-  return Eigen::Map<const Tensor>(v, r, static_cast<Index>(N) / r);
-}
-
 Tensor digits_rows(Index begin, Index count) { return load_dataset("digits").features.middleRows(begin, count); }
 
 NMFOptions from_reference_start(NMFLoss loss, Scalar tolerance, Index max_iterations) {
   return {.num_components = 4,
           .loss = loss,
           .init = NMFInit::Given,
-          .initial_W = nmf_reference_matrix(nmf_reference::k_W0, 40),
-          .initial_H = nmf_reference_matrix(nmf_reference::k_H0, 4),
+          .initial_W = testing::reference_rows(nmf_reference::k_W0, 40),
+          .initial_H = testing::reference_rows(nmf_reference::k_H0, 4),
           .max_iterations = max_iterations,
           .tolerance = tolerance};
 }
@@ -46,11 +41,11 @@ TEST(NMF, MatchesScikitLearnMultiplicativeUpdates) {
   };
   const Case cases[] = {
       {NMFLoss::Frobenius, ref::k_fro_fixed_error, ref::k_fro_tol_error, ref::k_fro_tol_iterations,
-       nmf_reference_matrix(ref::k_fro_components, 4), nmf_reference_matrix(ref::k_fro_codes, 3),
-       nmf_reference_matrix(ref::k_fro_transform, 3)},
+       testing::reference_rows(ref::k_fro_components, 4), testing::reference_rows(ref::k_fro_codes, 3),
+       testing::reference_rows(ref::k_fro_transform, 3)},
       {NMFLoss::KullbackLeibler, ref::k_kl_fixed_error, ref::k_kl_tol_error, ref::k_kl_tol_iterations,
-       nmf_reference_matrix(ref::k_kl_components, 4), nmf_reference_matrix(ref::k_kl_codes, 3),
-       nmf_reference_matrix(ref::k_kl_transform, 3)},
+       testing::reference_rows(ref::k_kl_components, 4), testing::reference_rows(ref::k_kl_codes, 3),
+       testing::reference_rows(ref::k_kl_transform, 3)},
   };
   const Tensor X = digits_rows(0, 40);
   for (const Case& c : cases) {
@@ -113,7 +108,7 @@ TEST(NMF, RejectsBadOptionsAndInput) {
     NMF().fit(rows({{1, 2}, {3, -4}}));
     FAIL() << "expected a ValueError";
   } catch (const ValueError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("expected non-negative data, found -4 at [1, 1]"));
+    EXPECT_THAT(e.what(), HasSubstr("expected non-negative data, found -4 at row 1, column 1"));
   }
   EXPECT_THROW(NMF().fit(rows({{1, kNaN}, {3, 4}})), ValueError);
   EXPECT_THROW(NMF().fit(Tensor::Zero(3, 2)), ValueError);

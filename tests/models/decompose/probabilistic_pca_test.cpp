@@ -24,11 +24,6 @@ using ::testing::HasSubstr;
 using testing::kNaN;
 using testing::rows;
 
-template <std::size_t N>
-Tensor ppca_reference(const double (&v)[N], Index r) {
-  return Eigen::Map<const Tensor>(v, r, static_cast<Index>(N) / r);
-}
-
 TEST(ProbabilisticPCA, HandWorkedFourPoints) {
   // (2,0), (0,1), (−2,0), (0,−1): S = diag(2, 1/2) with 1/n. k = 1: σ² = 1/2, W = (√(3/2), 0),
   // C = diag(2, 1/2) = S, so ℓ = −½ (2 log 2π + log 1 + tr(C⁻¹ S) = 2) = −log 2π − 1.
@@ -60,11 +55,13 @@ TEST(ProbabilisticPCA, ClosedFormMatchesNumPy) {
   };
   const Case cases[] = {
       {"iris", 2, ref::k_iris_ppca_noise_variance, ref::k_iris_ppca_mean_log_likelihood,
-       ppca_reference(ref::k_iris_ppca_abs_loadings, 4), ppca_reference(ref::k_iris_ppca_score_samples, 3),
-       ppca_reference(ref::k_iris_ppca_abs_posterior_means, 3)},
+       testing::reference_rows(ref::k_iris_ppca_abs_loadings, 4),
+       testing::reference_rows(ref::k_iris_ppca_score_samples, 3),
+       testing::reference_rows(ref::k_iris_ppca_abs_posterior_means, 3)},
       {"wine", 3, ref::k_wine_ppca_noise_variance, ref::k_wine_ppca_mean_log_likelihood,
-       ppca_reference(ref::k_wine_ppca_abs_loadings, 13), ppca_reference(ref::k_wine_ppca_score_samples, 3),
-       ppca_reference(ref::k_wine_ppca_abs_posterior_means, 3)},
+       testing::reference_rows(ref::k_wine_ppca_abs_loadings, 13),
+       testing::reference_rows(ref::k_wine_ppca_score_samples, 3),
+       testing::reference_rows(ref::k_wine_ppca_abs_posterior_means, 3)},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);

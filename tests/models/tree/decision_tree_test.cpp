@@ -8,6 +8,8 @@
 
 #include "graph/error.h"
 #include "models/data/datasets.h"
+#include "models/data/test_files.h"
+#include "models/io/model_file.h"
 #include "models/tree/decision_tree_classifier.h"
 #include "models/tree/decision_tree_regressor.h"
 
@@ -266,6 +268,30 @@ TEST(DecisionTree, PruningFollowsThePath) {
   DecisionTreeClassifier root({.growth = {.ccp_alpha = path.ccp_alphas(path.ccp_alphas.size() - 1)}});
   root.fit(d.features, d.target);
   EXPECT_EQ(root.num_nodes(), 1);
+}
+
+}  // namespace
+}  // namespace dagml
+
+namespace dagml {
+namespace {
+
+TEST(TreeModelLayout, LayoutOneFilesAreRefusedNamingBothLayouts) {
+  // Note [Tree model layouts]: a file of layout 1 (growth options without splitter and max_bins)
+  // is a ParseError that names both layouts; the current layout round-trips.
+  const Tensor X = load_dataset("iris").features;
+  const Vector y = load_dataset("iris").target;
+  const DecisionTreeClassifier tree = DecisionTreeClassifier({.growth = {.max_depth = 2}}).fit(X, y);
+  const std::string bytes = tree.to_bytes();
+  EXPECT_EQ(testing::load_bytes<DecisionTreeClassifier>(bytes).predict(X), tree.predict(X));
+  const ModelFile file(bytes, "tree.dagml");
+  const std::string payload = bytes.substr(bytes.size() - file.payload().remaining());
+  try {
+    testing::load_bytes<DecisionTreeClassifier>(frame_model_file(DecisionTreeClassifier::kTypeName, 1, payload));
+    FAIL() << "expected a ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("tree layout 1, which this dagml reads no longer (layout 2"));
+  }
 }
 
 }  // namespace
