@@ -1,6 +1,6 @@
 // Gradient boosting with a loss written as a graph, next to the built-in one, on breast cancer:
-// the built-in logistic loss, the same loss written by hand as a graph (autodiff supplies its
-// gradient and Hessian; the two models agree to rounding), and a focal loss
+// the built-in logistic loss, the same loss written as a graph (autodiff supplies its gradient
+// and Hessian; the two models are the same, bit for bit), and a focal loss
 // ℓ = −(1 − p_t)² log p_t that down-weights the rows already classified well. Prints the test
 // log loss and accuracy after chosen rounds. Usage: boosting_custom_loss
 #include <fmt/format.h>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "autodiff/elementwise.h"
+#include "autodiff/losses.h"
 #include "models/data/datasets.h"
 #include "models/data/split.h"
 #include "models/ensemble/gradient_boosting_classifier.h"
@@ -22,11 +23,10 @@ int main() {
   const TrainTestSplit s =
       train_test_split(bc.features, bc.target, {.test_fraction = 0.3, .seed = 5, .stratify = true});
 
+  // The logistic loss log(1 + e^F) − yF as a graph (the op evaluates it without overflow).
+  const GraphBoostingLoss logistic("logistic_as_a_graph", 1, BoostingLink::Sigmoid,
+                                   [](Var F, Var y) { return binary_cross_entropy_with_logits_elementwise(F, y); });
   // p = σ(F), p_t the probability of the true class.
-  const GraphBoostingLoss logistic("logistic_by_hand", 1, BoostingLink::Sigmoid, [](Var F, Var y) {
-    Var p = sigmoid(F);
-    return -1.0 * (y * log(p) + (1.0 - y) * log(1.0 - p));
-  });
   const GraphBoostingLoss focal("focal", 1, BoostingLink::Sigmoid, [](Var F, Var y) {
     Var p = sigmoid(F);
     Var pt = y * p + (1.0 - y) * (1.0 - p);
