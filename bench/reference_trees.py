@@ -12,7 +12,6 @@ for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import json
 import sys
-import time
 
 import numpy as np
 import xgboost
@@ -22,35 +21,15 @@ from sklearn.tree import DecisionTreeClassifier
 from threadpoolctl import threadpool_limits
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def bundled(name):
-    d = np.loadtxt(os.path.join(HERE, "..", "data", f"{name}.csv"), delimiter=",", skiprows=1)
-    X, y = d[:, :-1], d[:, -1]
-    seen = {}
-    test = np.zeros(len(y), dtype=bool)
-    for i, c in enumerate(y):  # within each class, positions 0, 4, 8, … are the test set
-        test[i] = seen.get(c, 0) % 4 == 0
-        seen[c] = seen.get(c, 0) + 1
-    return X[~test], X[test], y[~test], y[test]
-
-
-def best_of(fn, min_total=1.0, min_repeats=3):
-    fn()  # warm-up
-    best, total, runs = float("inf"), 0.0, 0
-    while runs < min_repeats or total < min_total:
-        t0 = time.perf_counter()
-        out = fn()
-        dt = time.perf_counter() - t0
-        best, total, runs = min(best, dt), total + dt, runs + 1
-    return best, out
+sys.path.insert(0, HERE)
+from reference_classify_generative import best_of, stratified_quarter  # noqa: E402  (same split and timing)
 
 
 def main():
     wanted = sys.argv[1] if len(sys.argv) > 1 else ""
     results = {}
     for data in ["digits", "breast_cancer"]:
-        Xtr, Xte, ytr, yte = bundled(data)
+        Xtr, Xte, ytr, yte = stratified_quarter(data)
         K = len(np.unique(ytr))
         models = {
             f"tree_{data}": lambda: DecisionTreeClassifier(random_state=0),

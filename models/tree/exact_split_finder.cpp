@@ -61,13 +61,7 @@ class ExactSplitFinder final : public SplitFinder {
       if (count - left_rows < min_leaf_rows) break;
       const Scalar score = criterion_.score();
       if (score > best.score) {
-        best.score = score;
-        best.feature = j;
-        best.threshold = midpoint_threshold(a, b);
-        best.left_rows = left_rows;
-        best.left_weight = criterion_.left_weight();
-        best.right_weight = criterion_.node_weight() - best.left_weight;
-        std::tie(best.left_impurity, best.right_impurity) = criterion_.children_impurity();
+        record_split(best, criterion_, score, j, midpoint_threshold(a, b), left_rows);
       }
     }
     return true;

@@ -67,14 +67,8 @@ class HistogramSplitFinder final : public SplitFinder {
         for (Index q = start[static_cast<std::size_t>(next)];
              q < start[static_cast<std::size_t>(next)] + per_bin[static_cast<std::size_t>(next)]; ++q)
           above = std::min(above, X_(bucketed_[static_cast<std::size_t>(q)], j));
-        best.score = score;
-        best.feature = j;
+        record_split(best, criterion_, score, j, midpoint_threshold(below, above), left_rows);
         best.bin = b;
-        best.threshold = midpoint_threshold(below, above);
-        best.left_rows = left_rows;
-        best.left_weight = criterion_.left_weight();
-        best.right_weight = criterion_.node_weight() - best.left_weight;
-        std::tie(best.left_impurity, best.right_impurity) = criterion_.children_impurity();
       }
     }
     return true;

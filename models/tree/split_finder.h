@@ -13,6 +13,7 @@
 
 #include <limits>
 #include <span>
+#include <tuple>
 
 #include "graph/tensor.h"
 
@@ -34,6 +35,21 @@ struct SplitCandidate {
   Scalar left_impurity = 0, right_impurity = 0;
   Scalar score = -std::numeric_limits<Scalar>::infinity();  // the criterion's proxy, higher is better
 };
+
+// Makes `best` the split of feature j at `threshold` with `left_rows` rows on the left and the
+// given score, reading the children's weights and impurities from a criterion whose left side
+// holds the left child's rows (split_criterion.h's left_weight, node_weight, children_impurity).
+template <class Criterion>
+void record_split(SplitCandidate& best, const Criterion& criterion, Scalar score, Index feature, Scalar threshold,
+                  Index left_rows) {
+  best.score = score;
+  best.feature = feature;
+  best.threshold = threshold;
+  best.left_rows = left_rows;
+  best.left_weight = criterion.left_weight();
+  best.right_weight = criterion.node_weight() - best.left_weight;
+  std::tie(best.left_impurity, best.right_impurity) = criterion.children_impurity();
+}
 
 class SplitFinder {
  public:
