@@ -16,6 +16,7 @@
 #include "models/classify/quadratic_discriminant_analysis.h"
 #include "models/classify/rbf_network.h"
 #include "models/classify/svc.h"
+#include "models/cluster/dp_means.h"
 #include "models/cluster/gaussian_mixture.h"
 #include "models/cluster/k_means.h"
 #include "models/data/min_max_scaler.h"
@@ -77,6 +78,7 @@ std::vector<EstimatorInfo> build_registry() {
       describe<PolynomialRegression>(Regression, Real, "least squares or ridge on all monomials up to a degree"),
       // models/cluster
       describe<KMeans>(Clustering, Real, "k-means by Lloyd's algorithm from k-means++, random or given centres"),
+      describe<DPMeans>(Clustering, Real, "DP-means: k-means that opens a cluster beyond a squared distance λ"),
       describe<GaussianMixture>(Clustering, Real, "Gaussian mixture by EM: full, tied, diagonal or spherical covariances"),
       // models/decompose
       describe<PCA>(Transformation, Real, "principal components by covariance eigen, full or randomized SVD"),

@@ -53,6 +53,7 @@ const std::map<std::string, ConformanceCase>& conformance_table() {
       {"gradient_boosting_regressor",
        {.settings = {{"boosting.max_iterations", "5"}, {"boosting.min_samples_leaf", "3"}, {"boosting.subsample", "0.8"},
                      {"boosting.colsample", "0.75"}}}},
+      {"dp_means", {.settings = {{"lambda", "2"}}}},
       {"gaussian_mixture", {.settings = {{"num_components", "3"}}}},
       {"gaussian_random_projection", {.settings = {{"num_components", "2"}}}},
       {"gaussian_nb", {}},
