@@ -40,29 +40,35 @@ TEST(DPMeans, LambdaSetsTheNumberOfClusters) {
   DPMeans one({.lambda = 1000});
   EXPECT_EQ(one.fit(X).num_clusters(), 1);
   EXPECT_TRUE(one.centers().isApprox(column({53.0 / 6})));
-  // λ below every squared gap (0.25 < 1): each point ends alone, objective λn.
+  // λ = 0.25, at most the squared gaps: 0, 1, 5 and 6 each open a cluster in pass 1 (their nearest
+  // centre is ≥ 1 away), while 20 and 21 end 0.25 from their cluster's mean 20.5, which is not
+  // beyond λ: K = 5, objective 2 · 0.25 + 5 · 0.25 = 1.75.
   DPMeans each({.lambda = 0.25});
   each.fit(X);
-  EXPECT_EQ(each.num_clusters(), 6);
-  EXPECT_DOUBLE_EQ(each.objective(), 0.25 * 6);
+  EXPECT_EQ(each.num_clusters(), 5);
+  EXPECT_DOUBLE_EQ(each.objective(), 1.75);
   // Three well separated groups.
   DPMeans three({.lambda = 9});
   EXPECT_EQ(three.fit(X).num_clusters(), 3);
 }
 
 TEST(DPMeans, TwoDimensionalPointsAndCallbacks) {
-  const Tensor X = rows({{0, 0}, {0, 1}, {10, 10}, {10, 11}, {0, 0.5}});
-  testing::StopAfter stop(1);
-  DPMeans dp({.lambda = 10});
-  dp.fit(X, {&stop});
-  EXPECT_EQ(dp.num_iter(), 1);
-  EXPECT_EQ(dp.fit_result().status, Status::CallbackStop);
+  // λ = 10, global mean (5, 5.5): (0, 0) is 55.25 away and opens cluster 2; (0, 1) is 1 from it and
+  // joins, leaving cluster 1 = {(10, 10), (10, 11)} at (10, 10.5) and cluster 2 at (0, 0.5). Pass
+  // 2 changes nothing. Objective 4 · 0.25 + 2 · 10 = 21.
+  const Tensor X = rows({{0, 0}, {0, 1}, {10, 10}, {10, 11}});
   DPMeans full({.lambda = 10});
   full.fit(X);
   EXPECT_TRUE(full.converged());
-  EXPECT_EQ(full.num_clusters(), 2);
-  EXPECT_EQ(full.predict(X)(0), full.predict(X)(1));
-  EXPECT_NE(full.predict(X)(0), full.predict(X)(2));
+  EXPECT_EQ(full.labels(), vec({1, 1, 0, 0}));
+  EXPECT_EQ(full.centers(), rows({{10, 10.5}, {0, 0.5}}));
+  EXPECT_DOUBLE_EQ(full.objective(), 21);
+  // A callback that stops after the first pass ends the fit there.
+  testing::StopAfter stop(1);
+  DPMeans stopped({.lambda = 10});
+  stopped.fit(X, {&stop});
+  EXPECT_EQ(stopped.num_iter(), 1);
+  EXPECT_EQ(stopped.fit_result().status, Status::CallbackStop);
 }
 
 TEST(DPMeans, RejectsBadOptionsAndInput) {
