@@ -89,6 +89,7 @@ const std::map<std::string, ConformanceCase>& conformance_table() {
       {"random_forest_regressor", {.settings = {{"num_trees", "5"}, {"growth.max_depth", "4"}}}},
       {"ridge", {.settings = {{"lambda", "0.5"}}}},
       {"sparse_random_projection", {.settings = {{"num_components", "2"}}}},
+      {"soft_k_means", {.settings = {{"num_clusters", "3"}}}},
       {"standard_scaler", {}},
       {"total_least_squares", {}},
       {"variational_autoencoder",
