@@ -19,6 +19,7 @@
 #include "models/cluster/dp_means.h"
 #include "models/cluster/gaussian_mixture.h"
 #include "models/cluster/k_means.h"
+#include "models/cluster/k_medians.h"
 #include "models/cluster/soft_k_means.h"
 #include "models/data/min_max_scaler.h"
 #include "models/data/polynomial_features.h"
@@ -81,6 +82,7 @@ std::vector<EstimatorInfo> build_registry() {
       describe<KMeans>(Clustering, Real, "k-means by Lloyd's algorithm from k-means++, random or given centres"),
       describe<DPMeans>(Clustering, Real, "DP-means: k-means that opens a cluster beyond a squared distance λ"),
       describe<SoftKMeans>(Clustering, Real, "soft k-means: softmax(−β‖x − c‖²) responsibilities, weighted-mean centres"),
+      describe<KMedians>(Clustering, Real, "k-medians: L¹ assignments, coordinate-wise median centres"),
       describe<GaussianMixture>(Clustering, Real, "Gaussian mixture by EM: full, tied, diagonal or spherical covariances"),
       // models/decompose
       describe<PCA>(Transformation, Real, "principal components by covariance eigen, full or randomized SVD"),
