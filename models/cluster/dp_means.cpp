@@ -8,7 +8,6 @@
 #include "graph/error.h"
 #include "models/cluster/k_means.h"
 #include "models/data/validate.h"
-#include "models/io/loaded_checks.h"
 #include "models/io/model_file.h"
 #include "optim/iteration_loop.h"
 
@@ -81,7 +80,7 @@ Scalar dp_means_objective(const Tensor& X, const Vector& labels, const DPMeansSt
 
 }  // namespace
 
-DPMeans::DPMeans(DPMeansOptions options) : Estimator(std::move(options)) {
+DPMeans::DPMeans(DPMeansOptions options) : CenterClustering(std::move(options)) {
   if (!(options_.lambda > 0) || !std::isfinite(options_.lambda))
     throw ValueError(fmt::format("{}: expected a finite lambda > 0, found {}", kDPMeansName, options_.lambda));
   if (options_.max_iterations < 1)
@@ -103,10 +102,11 @@ DPMeans& DPMeans::fit(const Tensor& X, const CallbackList& callbacks) {
   IterationLoop loop({.max_iterations = options_.max_iterations, .gradient_tolerance = 0}, callbacks);
   Scalar objective = dp_means_objective(X, labels, s, lambda);
   if (loop.start(loop.watched() ? flatten_centers(s.centers) : Vector(), objective)) {
+    Vector x(X.cols());
     for (;;) {
       Index changed = 0;
       for (Index i = 0; i < n; ++i) {
-        const Vector x = X.row(i).transpose();
+        x = X.row(i).transpose();  // into x's storage: no allocation per point
         Index nearest = 0;
         Scalar nearest_distance = (x - s.centers[0]).squaredNorm();
         for (Index k = 1; k < s.size(); ++k) {
@@ -142,29 +142,25 @@ DPMeans& DPMeans::fit(const Tensor& X, const CallbackList& callbacks) {
   result.x = flatten_centers(s.centers);
   result.value = objective;
   result.gradient_norm = IterationLoop::kNotComputed;
-  result_ = loop.finish(std::move(result));
-  centers_ = Tensor(s.size(), X.cols());
-  for (Index k = 0; k < s.size(); ++k) centers_.row(k) = s.centers[static_cast<std::size_t>(k)].transpose();
+  Tensor centers(s.size(), X.cols());
+  for (Index k = 0; k < s.size(); ++k) centers.row(k) = s.centers[static_cast<std::size_t>(k)].transpose();
   labels_ = std::move(labels);
-  objective_ = objective;
-  num_iter_ = result_.iterations;
-  converged_ = result_.converged();
-  set_fitted(X.cols());
+  set_fit(std::move(centers), loop.finish(std::move(result)), X.cols());
   return *this;
 }
 
 Vector DPMeans::predict(const Tensor& X) const {
   check_input(X);
   Vector labels, distances;
-  assign_to_centers(X, centers_, labels, distances);
+  assign_to_centers(X, centers(), labels, distances);
   return labels;
 }
 
 Scalar DPMeans::score(const Tensor& X) const {
   check_input(X);
   Vector labels, distances;
-  assign_to_centers(X, centers_, labels, distances);
-  return -(distances.sum() + options_.lambda * static_cast<Scalar>(centers_.rows()));
+  assign_to_centers(X, centers(), labels, distances);
+  return -(distances.sum() + options_.lambda * static_cast<Scalar>(num_clusters()));
 }
 
 const Vector& DPMeans::labels() const {
@@ -175,14 +171,6 @@ const Vector& DPMeans::labels() const {
         "belong to the training data and are not saved (predict on the training data gives them)");
   }
   return labels_;
-}
-
-void DPMeans::check_loaded(const ModelInputArchive& ar) const {
-  if (!fitted()) return;
-  if (centers_.rows() < 1) ar.fail(fmt::format("{}: expected at least one centre, found none", kDPMeansName));
-  expect_shape(ar, kDPMeansName, "centers", centers_, centers_.rows(), num_features());
-  if (!centers_.allFinite() || !std::isfinite(objective_))
-    ar.fail(fmt::format("{}: expected finite centres and objective, found a NaN or infinity", kDPMeansName));
 }
 
 }  // namespace dagml

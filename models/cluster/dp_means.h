@@ -19,7 +19,7 @@
 #pragma once
 
 #include "graph/tensor.h"
-#include "models/io/estimator.h"
+#include "models/cluster/center_clustering.h"
 #include "optim/callbacks.h"
 #include "optim/result.h"
 
@@ -36,7 +36,7 @@ struct DPMeansOptions {
   }
 };
 
-class DPMeans : public Estimator<DPMeans, DPMeansOptions> {
+class DPMeans : public CenterClustering<DPMeans, DPMeansOptions> {
  public:
   static constexpr const char* kTypeName = "dp_means";
 
@@ -49,33 +49,15 @@ class DPMeans : public Estimator<DPMeans, DPMeansOptions> {
   Vector predict(const Tensor& X) const;  // the nearest centre (no new clusters)
   Scalar score(const Tensor& X) const;    // −(Σ_i min_k ‖x_i − μ_k‖² + λK), higher is better
 
-  const Tensor& centers() const { return fitted_value(centers_); }  // K×d
-  Index num_clusters() const { return fitted_value(centers_).rows(); }
+  Index num_clusters() const { return centers().rows(); }
   // The training rows' clusters; not saved (NotFittedError on a loaded model, as k-means).
   const Vector& labels() const;
-  Scalar objective() const { return fitted_value(objective_); }       // Σ‖x_i − μ_{c_i}‖² + λK at the end
-  Index num_iter() const { return fitted_value(num_iter_); }          // passes
-  bool converged() const { return fitted_value(converged_); }         // a pass changed no assignment
-  const Result& fit_result() const { return fitted_value(result_); }  // of this process, not saved
 
-  // The options, the centres, the objective, the pass count and the convergence flag. ParseError
-  // unless the centres are K×d (K ≥ 1) and finite.
-  template <class Archive>
-  void serialize(Archive& ar) {
-    serialize_estimator(ar);
-    ar(centers_, objective_, num_iter_, converged_);
-    if constexpr (Archive::is_loading::value) check_loaded(ar);
-  }
+  // The fitted state and its model-file form are CenterClustering's (center_clustering.h): the
+  // options, the centres, the objective, the pass count and the convergence flag.
 
  private:
-  void check_loaded(const class ModelInputArchive& ar) const;
-
-  Tensor centers_;
   Vector labels_;
-  Scalar objective_ = 0;
-  Index num_iter_ = 0;
-  bool converged_ = false;
-  Result result_;
 };
 
 extern template class Estimator<DPMeans, DPMeansOptions>;

@@ -9,7 +9,6 @@
 #include "graph/error.h"
 #include "graph/random.h"
 #include "models/data/validate.h"
-#include "models/io/loaded_checks.h"
 #include "models/io/model_file.h"
 #include "optim/iteration_loop.h"
 
@@ -70,7 +69,7 @@ Vector flatten_centers_l1(const Tensor& C) { return Eigen::Map<const Vector>(C.d
 
 }  // namespace
 
-KMedians::KMedians(KMediansOptions options) : Estimator(std::move(options)) {
+KMedians::KMedians(KMediansOptions options) : CenterClustering(std::move(options)) {
   const auto& o = options_;
   if (o.num_clusters < 1)
     throw ValueError(fmt::format("{}: expected num_clusters ≥ 1, found {}", kKMediansName, o.num_clusters));
@@ -125,38 +124,26 @@ KMedians& KMedians::fit(const Tensor& X, const CallbackList& callbacks) {
   result.x = flatten_centers_l1(C);
   result.value = objective;
   result.gradient_norm = IterationLoop::kNotComputed;
-  result_ = loop.finish(std::move(result));
-  centers_ = std::move(C);
-  objective_ = objective;
-  num_iter_ = result_.iterations;
-  converged_ = result_.converged();
-  set_fitted(d);
+  set_fit(std::move(C), loop.finish(std::move(result)), d);
   return *this;
 }
 
 Vector KMedians::predict(const Tensor& X) const {
   check_input(X);
   Vector labels;
-  assign_l1(X, centers_, labels);
+  assign_l1(X, centers(), labels);
   return labels;
 }
 
 Tensor KMedians::transform(const Tensor& X) const {
   check_input(X);
-  return l1_distances(X, centers_);
+  return l1_distances(X, centers());
 }
 
 Scalar KMedians::score(const Tensor& X) const {
   check_input(X);
   Vector labels;
-  return -assign_l1(X, centers_, labels);
-}
-
-void KMedians::check_loaded(const ModelInputArchive& ar) const {
-  if (!fitted()) return;
-  expect_shape(ar, kKMediansName, "centers", centers_, options_.num_clusters, num_features());
-  if (!centers_.allFinite() || !std::isfinite(objective_))
-    ar.fail(fmt::format("{}: expected finite centres and objective, found a NaN or infinity", kKMediansName));
+  return -assign_l1(X, centers(), labels);
 }
 
 }  // namespace dagml

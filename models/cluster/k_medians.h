@@ -17,7 +17,7 @@
 
 #include "graph/enum_names.h"
 #include "graph/tensor.h"
-#include "models/io/estimator.h"
+#include "models/cluster/center_clustering.h"
 #include "optim/callbacks.h"
 #include "optim/result.h"
 
@@ -45,7 +45,7 @@ struct KMediansOptions {
   }
 };
 
-class KMedians : public Estimator<KMedians, KMediansOptions> {
+class KMedians : public CenterClustering<KMedians, KMediansOptions> {
  public:
   static constexpr const char* kTypeName = "k_medians";
 
@@ -59,29 +59,8 @@ class KMedians : public Estimator<KMedians, KMediansOptions> {
   Tensor transform(const Tensor& X) const;  // n×K L¹ distances to the centres
   Scalar score(const Tensor& X) const;      // −Σ_i min_k ‖x_i − c_k‖₁
 
-  const Tensor& centers() const { return fitted_value(centers_); }  // K×d
-  Scalar objective() const { return fitted_value(objective_); }     // on the training data
-  Index num_iter() const { return fitted_value(num_iter_); }
-  bool converged() const { return fitted_value(converged_); }
-  const Result& fit_result() const { return fitted_value(result_); }  // of this process, not saved
-
-  // The options, the centres, the objective, the iteration count and the convergence flag.
-  // ParseError unless the centres are K×d and finite.
-  template <class Archive>
-  void serialize(Archive& ar) {
-    serialize_estimator(ar);
-    ar(centers_, objective_, num_iter_, converged_);
-    if constexpr (Archive::is_loading::value) check_loaded(ar);
-  }
-
- private:
-  void check_loaded(const class ModelInputArchive& ar) const;
-
-  Tensor centers_;
-  Scalar objective_ = 0;
-  Index num_iter_ = 0;
-  bool converged_ = false;
-  Result result_;
+  // The fitted state and its model-file form are CenterClustering's (center_clustering.h): the
+  // options, the centres, the objective, the iteration count and the convergence flag.
 };
 
 extern template class Estimator<KMedians, KMediansOptions>;

@@ -8,7 +8,6 @@
 #include "models/classify/score_labels.h"
 #include "models/cluster/k_means.h"
 #include "models/data/validate.h"
-#include "models/io/loaded_checks.h"
 #include "models/io/model_file.h"
 #include "models/kernel/kernel.h"
 #include "optim/iteration_loop.h"
@@ -40,7 +39,7 @@ Vector flatten_rows(const Tensor& M) { return Eigen::Map<const Vector>(M.data(),
 
 }  // namespace
 
-SoftKMeans::SoftKMeans(SoftKMeansOptions options) : Estimator(std::move(options)) {
+SoftKMeans::SoftKMeans(SoftKMeansOptions options) : CenterClustering(std::move(options)) {
   const auto& o = options_;
   if (o.num_clusters < 1)
     throw ValueError(fmt::format("{}: expected num_clusters ≥ 1, found {}", kSoftKMeansName, o.num_clusters));
@@ -101,37 +100,26 @@ SoftKMeans& SoftKMeans::fit(const Tensor& X, const CallbackList& callbacks) {
   result.x = flatten_rows(C);
   result.value = energy;
   result.gradient_norm = IterationLoop::kNotComputed;
-  result_ = loop.finish(std::move(result));
-  if (result_.status == Status::NumericalFailure) throw NumericalError(fmt::format("{}: {}", who, result_.message));
-  centers_ = std::move(C);
-  energy_ = energy;
-  num_iter_ = result_.iterations;
-  converged_ = result_.converged();
-  set_fitted(X.cols());
+  result = loop.finish(std::move(result));
+  if (result.status == Status::NumericalFailure) throw NumericalError(fmt::format("{}: {}", who, result.message));
+  set_fit(std::move(C), std::move(result), X.cols());
   return *this;
 }
 
 Tensor SoftKMeans::predict_proba(const Tensor& X) const {
   check_input(X);
-  return softmax_rows(soft_k_means_scores(X, centers_, options_.beta));
+  return softmax_rows(soft_k_means_scores(X, centers(), options_.beta));
 }
 
 Vector SoftKMeans::predict(const Tensor& X) const {
   check_input(X);
-  return argmax_rows(soft_k_means_scores(X, centers_, options_.beta));
+  return argmax_rows(soft_k_means_scores(X, centers(), options_.beta));
 }
 
 Scalar SoftKMeans::score(const Tensor& X) const {
   check_input(X);
-  return -soft_k_means_energy(soft_k_means_scores(X, centers_, options_.beta), options_.beta) /
+  return -soft_k_means_energy(soft_k_means_scores(X, centers(), options_.beta), options_.beta) /
          static_cast<Scalar>(X.rows());
-}
-
-void SoftKMeans::check_loaded(const ModelInputArchive& ar) const {
-  if (!fitted()) return;
-  expect_shape(ar, kSoftKMeansName, "centers", centers_, options_.num_clusters, num_features());
-  if (!centers_.allFinite() || !std::isfinite(energy_))
-    ar.fail(fmt::format("{}: expected finite centres and energy, found a NaN or infinity", kSoftKMeansName));
 }
 
 }  // namespace dagml

@@ -22,7 +22,7 @@
 
 #include "graph/enum_names.h"
 #include "graph/tensor.h"
-#include "models/io/estimator.h"
+#include "models/cluster/center_clustering.h"
 #include "optim/callbacks.h"
 #include "optim/result.h"
 
@@ -55,7 +55,7 @@ struct SoftKMeansOptions {
   }
 };
 
-class SoftKMeans : public Estimator<SoftKMeans, SoftKMeansOptions> {
+class SoftKMeans : public CenterClustering<SoftKMeans, SoftKMeansOptions> {
  public:
   static constexpr const char* kTypeName = "soft_k_means";
 
@@ -70,29 +70,10 @@ class SoftKMeans : public Estimator<SoftKMeans, SoftKMeansOptions> {
   Vector predict(const Tensor& X) const;        // argmax_k r_i(k) (ties: the smaller k)
   Scalar score(const Tensor& X) const;          // −E(c)/n on X, higher is better
 
-  const Tensor& centers() const { return fitted_value(centers_); }  // K×d
-  Scalar energy() const { return fitted_value(energy_); }           // E(c) on the training data
-  Index num_iter() const { return fitted_value(num_iter_); }
-  bool converged() const { return fitted_value(converged_); }
-  const Result& fit_result() const { return fitted_value(result_); }  // of this process, not saved
+  Scalar energy() const { return objective(); }  // E(c) on the training data, the objective
 
-  // The options, the centres, the energy, the iteration count and the convergence flag.
-  // ParseError unless the centres are K×d and finite.
-  template <class Archive>
-  void serialize(Archive& ar) {
-    serialize_estimator(ar);
-    ar(centers_, energy_, num_iter_, converged_);
-    if constexpr (Archive::is_loading::value) check_loaded(ar);
-  }
-
- private:
-  void check_loaded(const class ModelInputArchive& ar) const;
-
-  Tensor centers_;
-  Scalar energy_ = 0;
-  Index num_iter_ = 0;
-  bool converged_ = false;
-  Result result_;
+  // The fitted state and its model-file form are CenterClustering's (center_clustering.h): the
+  // options, the centres, the energy (its objective), the iteration count and the convergence flag.
 };
 
 extern template class Estimator<SoftKMeans, SoftKMeansOptions>;
