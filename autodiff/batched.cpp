@@ -2,7 +2,9 @@
 
 #include <vector>
 
+#include "autodiff/derivatives.h"
 #include "autodiff/elementwise.h"
+#include "autodiff/linalg.h"
 #include "autodiff/reduce.h"
 #include "autodiff/structure.h"
 #include "graph/graph.h"
@@ -24,6 +26,39 @@ Var batched_row_sums(Var g, Index k, bool mean) {
 
 Var batched_repeat_entries(Var s, Index k, Scalar scale) {
   return reshape(reshape(s, -1, 1) * s.graph().constant(Tensor::Constant(1, k, scale)), s.rows(), -1);
+}
+
+Var batched_tile(Var s, Index n) {
+  if (n == 1) return s;
+  const Index m = s.rows();
+  Tensor index(m * n, 1);  // row s·n + i of the result is row s of S
+  for (Index r = 0; r < m * n; ++r) index(r, 0) = static_cast<Scalar>(r / n);
+  return reshape(gather_rows(s, s.graph().constant(index)), m, -1);
+}
+
+Var batched_transpose(Var t, Index r, Index c) {
+  if (r == 1 || c == 1) return t;
+  return transpose_blocks(transpose(reshape(t, t.rows() * r, c)), t.rows());
+}
+
+Var jvp_by_transposition(const Op& op, const JvpArgs& a) {
+  Graph& graph = a.out.graph();
+  Index q = 0;
+  std::vector<char> wanted;
+  for (const Var& t : a.tangents) {
+    wanted.push_back(t.valid());
+    if (t.valid()) q = t.rows();
+  }
+  // Note [Forward rule by transposition]; U's value does not matter (the result is linear in it).
+  const Var U = graph.constant(Tensor::Zero(q, a.out.rows() * a.out.cols()));
+  const BatchedVjpArgs args{a.in, a.out, U, wanted};
+  VarList cotangents = op.batched_vjp(args);
+  if (cotangents.size() == 0) cotangents = batched_vjp_by_rows(op, args);
+  std::vector<Var> terms;
+  for (std::size_t i = 0; i < a.tangents.size(); ++i)
+    if (wanted[i] && i < cotangents.size() && cotangents[i].valid()) terms.push_back(sum(a.tangents[i] * cotangents[i]));
+  if (terms.empty()) return Var{};
+  return gradient(terms.size() == 1 ? terms[0] : add_n(terms), U);
 }
 
 VarList batched_vjp_by_rows(const Op& op, const BatchedVjpArgs& args) {

@@ -21,6 +21,24 @@ Var batched_row_sums(Var g, Index k, bool mean = false);
 // The adjoint layout of that: S (m × n) to m × (n·k), each entry repeated k times (times `scale`).
 Var batched_repeat_entries(Var s, Index k, Scalar scale = 1);
 
+// S (m × k, each row one seed's 1×k row) to m × (n·k), each row its seed's row repeated n times:
+// a 1×k row operand's tangent spread over an n×k output.
+Var batched_tile(Var s, Index n);
+
+// T (q × r·c, each row one seed's r×c matrix flattened) to q × (c·r), each row that matrix
+// transposed and flattened: transpose_blocks(transpose(T viewed as (q·r) × c), q).
+Var batched_transpose(Var t, Index r, Index c);
+
+// Note [Forward rule by transposition]
+// The forward rule of an op that has no rule of its own, from its VJP: with U a q × size(out)
+// node of cotangents, the batched VJP gives Cᵢ (row s: Jᵢᵀ uₛ), and
+//   Σᵢ ⟨Tᵢ, Cᵢ⟩ = Σₛ ⟨Σᵢ Jᵢ tᵢₛ, uₛ⟩
+// is linear in U with gradient ∂/∂U = Ẏ, row s the output's tangent Σᵢ Jᵢ tᵢₛ. So one batched
+// VJP and one reverse pass through it give the JVP of any op whose VJP is differentiable, which
+// the gradcheck table checks for every op (second order). Exact; about three times the work of a
+// rule written for the op.
+Var jvp_by_transposition(const Op& op, const JvpArgs& args);
+
 // The batched VJP computed row by row: op.vjp once per row of args.g, the cotangents stacked.
 // Always right, for any op with a vjp; m times the work of a batched rule.
 VarList batched_vjp_by_rows(const Op& op, const BatchedVjpArgs& args);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 #include "autodiff/batched.h"
@@ -118,12 +119,9 @@ Var gradient(Var loss, Var x) { return gradients(loss, {x})[0]; }
 // All m seeds go back in one sweep: the adjoint of the outputs is the m × m identity (row s the
 // s-th unit cotangent), and each op's batched rule maps m cotangents at once, falling back to one
 // vjp per row for an op without one. The adjoint that reaches x, m × size(x), is the Jacobian.
-Var jacobian(Var outputs, Var x) {
-  if (!outputs.valid() || !x.valid()) throw ValueError("jacobian: an argument is an empty Var");
-  Graph& graph = outputs.graph();
-  graph.check_owns(x, "jacobian: with respect to");
-  const Index m = outputs.shape().size();
-  if (m == 0) return graph.constant(Tensor(0, x.shape().size()));
+namespace {
+
+Var reverse_jacobian(Graph& graph, Var outputs, Var x, Index m) {
   auto pull = [&graph](int id, std::span<const Var> in, std::span<const char> wanted, Var g) {
     const Op& op = *graph.node(id).op;
     const BatchedVjpArgs args{in, Var(&graph, id), g, wanted};
@@ -132,6 +130,66 @@ Var jacobian(Var outputs, Var x) {
   };
   auto shape_for = [m](Var x) { return Shape{m, x.shape().size()}; };
   return reverse_sweep(graph, outputs.id(), {x}, identity(graph, m), pull, shape_for)[0];
+}
+
+// Note [Forward-mode Jacobian]
+// The p unit tangents of x go forward in one sweep: x's tangent is the p × p identity (row s the
+// s-th unit direction), each op between x and the outputs maps its inputs' q × size tangents to
+// its output's (Op::jvp), and the outputs' tangent, p × m, transposed is the Jacobian. Nodes that
+// do not depend on x have no tangent. An op without a rule of its own gets one from its VJP.
+Var forward_jacobian(Graph& graph, Var outputs, Var x, Index p) {
+  const int last = outputs.id();
+  const Index m = outputs.shape().size();
+  if (x.id() >= last) return x.id() == last ? identity(graph, p) : graph.constant(Tensor::Zero(m, p));
+  // The nodes the outputs depend on: only these get a tangent.
+  std::vector<char> needed(static_cast<std::size_t>(last) + 1, 0);
+  needed[static_cast<std::size_t>(last)] = 1;
+  for (int id = last; id > x.id(); --id)
+    if (needed[static_cast<std::size_t>(id)])
+      for (int in : graph.inputs_of(id)) needed[static_cast<std::size_t>(in)] = 1;
+  std::vector<Var> tangent(static_cast<std::size_t>(last) + 1);
+  tangent[static_cast<std::size_t>(x.id())] = identity(graph, p);
+  std::vector<Var> in_vars, in_tangents;
+  std::vector<int> ins;
+  for (int id = x.id() + 1; id <= last; ++id) {
+    if (!needed[static_cast<std::size_t>(id)] || graph.node(id).kind != NodeKind::Op) continue;
+    const auto in_span = graph.inputs_of(id);
+    ins.assign(in_span.begin(), in_span.end());
+    in_vars.clear();
+    in_tangents.clear();
+    bool any = false;
+    for (int in : ins) {
+      in_vars.emplace_back(&graph, in);
+      in_tangents.push_back(tangent[static_cast<std::size_t>(in)]);
+      any = any || in_tangents.back().valid();
+    }
+    if (!any) continue;
+    const Op& op = *graph.node(id).op;
+    const JvpArgs args{in_vars, Var(&graph, id), in_tangents};
+    std::optional<Var> t = op.jvp(args);
+    if (!t) t = detail::jvp_by_transposition(op, args);  // Note [Forward rule by transposition]
+    if (t->valid()) {
+      const Shape expected{p, Var(&graph, id).shape().size()};
+      DAGML_CHECK(t->shape() == expected, "op '{}' gave a {} tangent (expected {})", op.name(),
+                  to_string(t->shape()), to_string(expected));
+    }
+    tangent[static_cast<std::size_t>(id)] = *t;
+  }
+  const Var t = tangent[static_cast<std::size_t>(last)];
+  return t.valid() ? transpose(t) : graph.constant(Tensor::Zero(m, p));
+}
+
+}  // namespace
+
+Var jacobian(Var outputs, Var x, JacobianMode mode) {
+  if (!outputs.valid() || !x.valid()) throw ValueError("jacobian: an argument is an empty Var");
+  Graph& graph = outputs.graph();
+  graph.check_owns(x, "jacobian: with respect to");
+  const Index m = outputs.shape().size(), p = x.shape().size();
+  if (m == 0) return graph.constant(Tensor(0, p));
+  if (mode == JacobianMode::Forward || (mode == JacobianMode::Auto && p < m))
+    return forward_jacobian(graph, outputs, x, p);
+  return reverse_jacobian(graph, outputs, x, m);
 }
 
 Var hessian(Var loss, Var x) { return jacobian(gradient(loss, x), x); }

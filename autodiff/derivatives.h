@@ -15,11 +15,18 @@ namespace dagml {
 std::vector<Var> gradients(Var loss, const std::vector<Var>& wrt);
 Var gradient(Var loss, Var x);
 
+// How jacobian() builds its nodes. Reverse: one batched reverse pass with m cotangents (cost
+// about m × the forward pass). Forward: one forward pass with p tangents (cost about p × the
+// forward pass; Note [Forward-mode Jacobian] in derivatives.cpp). Auto: forward for tall
+// Jacobians (p < m: many residuals, few parameters, as in least squares), reverse otherwise.
+enum class JacobianMode { Auto, Forward, Reverse };
+
 // The Jacobian of the entries of `outputs` (flattened row-major, m entries) with respect to the
-// entries of x (flattened row-major, p entries): an m×p node, built in one batched reverse pass
-// (Op::batched_vjp; ops without a batched rule take one pass per output entry). The node holds
-// for the shapes it was built with.
-Var jacobian(Var outputs, Var x);
+// entries of x (flattened row-major, p entries): an m×p node, built in one batched pass, reverse
+// (Op::batched_vjp; ops without a batched rule take one pass per output entry) or forward
+// (Op::jvp, or for an op without a rule of its own the transposed VJP: Note [Forward rule by
+// transposition] in batched.h), as `mode` says. The node holds for the shapes it was built with.
+Var jacobian(Var outputs, Var x, JacobianMode mode = JacobianMode::Auto);
 
 // The Hessian of a 1×1 loss with respect to the entries of x (flattened row-major): p×p.
 Var hessian(Var loss, Var x);

@@ -11,7 +11,7 @@ foreach(layer graph autodiff optim models)
     FILES_MATCHING PATTERN "*.h")
 endforeach()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/dagml/ DESTINATION include/dagml FILES_MATCHING PATTERN "*.h")
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/ DESTINATION ${DAGML_INSTALL_DATADIR} FILES_MATCHING PATTERN "*.csv" PATTERN "*.md")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/ DESTINATION ${DAGML_INSTALL_DATADIR} FILES_MATCHING PATTERN "*.csv" PATTERN "*.dat" PATTERN "*.md")
 
 install(EXPORT dagmlTargets NAMESPACE dagml:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/dagml)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/dagmlConfig.cmake.in

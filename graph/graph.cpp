@@ -109,6 +109,8 @@ VarList Op::vjp(const VjpArgs&) const {
 
 VarList Op::batched_vjp(const BatchedVjpArgs&) const { return {}; }
 
+std::optional<Var> Op::jvp(const JvpArgs&) const { return std::nullopt; }
+
 void shape_error(const Op& op, std::span<const Shape> in, const std::string& detail) {
   std::string args;
   for (std::size_t i = 0; i < in.size(); ++i)

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -137,6 +138,15 @@ struct BatchedVjpArgs {
   std::span<const char> wanted;
 };
 
+// What a batched Jacobian-vector product (forward mode) receives: the input nodes, the output
+// node, and one tangent per input, a q × size(inᵢ) node whose row s is the s-th tangent direction
+// of input i flattened row-major (an invalid Var: a zero tangent; at least one is valid).
+struct JvpArgs {
+  std::span<const Var> in;
+  Var out;
+  std::span<const Var> tangents;
+};
+
 class Op {
  public:
   virtual ~Op() = default;
@@ -161,6 +171,12 @@ class Op {
   // An empty list, the default, means no batched rule for these shapes: jacobian() then calls
   // vjp once per row of g, which is always right and m times the work.
   virtual VarList batched_vjp(const BatchedVjpArgs& args) const;
+  // The output's tangent for the inputs' tangents, in JvpArgs' layout: a q × size(out) node, row s
+  // the s-th direction of the output's tangent (an invalid Var: zero). Built from graph ops, like
+  // the VJP, so it replays and differentiates again. std::nullopt, the default, means the op has
+  // no rule of its own: forward mode then derives one from its VJP (Note [Forward rule by
+  // transposition] in autodiff/batched.h), exact and about three times the work.
+  virtual std::optional<Var> jvp(const JvpArgs& args) const;
 
   // Attributes shown in exports ("start=2, count=3"); empty by default.
   virtual std::string attributes() const { return {}; }

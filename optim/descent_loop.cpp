@@ -25,6 +25,11 @@ Result descent_loop(Objective& objective, const Vector& x0, const StopOptions& s
         if (method.on_failure && method.on_failure()) continue;
         if (ls.kind == LineSearchKind::None) {  // a fixed step fails only on a non-finite f or ∇f
           loop.fail_not_finite("f or gradient");
+        } else if (r.stalled) {
+          loop.fail(Status::Stalled, fmt::format("stalled: the line search's trial point x + αp rounds to x at "
+                                                 "iteration {} (α = {:.3g}, ‖∇f‖ = {:.3g}); no step along p can "
+                                                 "change x",
+                                                 loop.iteration() + 1, r.alpha, gnorm));
         } else {
           loop.fail(Status::LineSearchFailure,
                     fmt::format("line search found no sufficient decrease at iteration {}", loop.iteration() + 1));

@@ -4,6 +4,7 @@
 
 #include <Eigen/QR>
 #include <cmath>
+#include <limits>
 
 #include "graph/error.h"
 #include "optim/iteration_loop.h"
@@ -42,6 +43,20 @@ Result GaussNewton::minimize(Objective& objective, const Vector& x0, const Callb
         break;
       }
       gnorm = (J.transpose() * r).norm();
+      if (f > f_prev * (1 + 4 * std::numeric_limits<Scalar>::epsilon())) {  // Note [Gauss–Newton divergence]
+        loop.step(f, gnorm, x);
+        if (loop.running())
+          loop.fail(Status::Diverged,
+                    fmt::format("diverged: f rose from {:.6g} to {:.6g} at iteration {}; Gauss–Newton steps are "
+                                "undamped (LevenbergMarquardt is the safe variant); the iterate before the rise is kept",
+                                f_prev, f, loop.iteration()));
+        x = x_prev;
+        f = f_prev;
+        objective.residuals(x, r, &J);
+        ++result.evaluations;
+        gnorm = (J.transpose() * r).norm();
+        break;
+      }
     } while (!loop.next(f_prev, f, x_prev, x, gnorm));
   }
   result.x = x;

@@ -6,6 +6,11 @@
 // ∇f = Jᵀr. Stopping (Note [Stopping rules]): relative loss change, maximum relative parameter
 // change, ‖Jᵀr‖, iteration count. Plain Gauss-Newton takes the full step (α = step = 1) and can
 // diverge far from the solution or on large residuals: Levenberg-Marquardt is the safe variant.
+//
+// Note [Gauss–Newton divergence]
+// An iteration whose f rises above the previous one (beyond 4 rounding units) ends the run with
+// Status::Diverged and keeps the iterate before the rise: Gauss–Newton has no way to undo a bad
+// step, and a run whose cost went up must not end "converged" because its next step is short.
 #pragma once
 
 #include "optim/callbacks.h"

@@ -144,8 +144,8 @@ void GraphObjective::build_hessian() {
   for (std::size_t i = 0; i < k; ++i) {
     for (std::size_t j = i; j < k; ++j) {
       const bool rows_from_i = parameters_[i].value().size() <= parameters_[j].value().size();
-      hessian_blocks_.push_back(rows_from_i ? jacobian(gradients_[i], parameters_[j])
-                                            : jacobian(gradients_[j], parameters_[i]));
+      hessian_blocks_.push_back(rows_from_i ? jacobian(gradients_[i], parameters_[j], JacobianMode::Reverse)
+                                            : jacobian(gradients_[j], parameters_[i], JacobianMode::Reverse));
       hessian_block_transposed_.push_back(!rows_from_i);
     }
   }

@@ -32,9 +32,11 @@ struct Phi {
   Vector& x_new;
   Vector& g_new;
   Index evaluations = 0;
+  bool stalled = false;  // the last trial point equalled x
   // φ(α) and φ'(α), leaving x + αp and ∇f there in x_new, g_new.
   Scalar operator()(Scalar alpha, Scalar& slope) {
     x_new = x + alpha * p;
+    stalled = (x_new.array() == x.array()).all();
     ++evaluations;
     const Scalar v = objective.value_and_gradient(x_new, g_new);
     slope = g_new.dot(p);
@@ -69,6 +71,7 @@ LineSearchResult strong_wolfe(Phi& phi, const LineSearchOptions& o, Scalar f0, S
       const Scalar aj = cubic_step(lo, f_lo, d_lo, hi, f_hi, d_hi);
       Scalar dj;
       const Scalar fj = phi(aj, dj);
+      if (phi.stalled) return {false, aj, phi.evaluations, true};
       if (!std::isfinite(fj) || fj > f0 + o.c1 * aj * d0 || fj >= f_lo) {
         hi = aj, f_hi = std::isfinite(fj) ? fj : std::numeric_limits<Scalar>::max(), d_hi = std::isfinite(dj) ? dj : 0;
       } else {
@@ -86,6 +89,7 @@ LineSearchResult strong_wolfe(Phi& phi, const LineSearchOptions& o, Scalar f0, S
   for (Index i = 0; phi.evaluations < o.max_evaluations; ++i) {
     Scalar d;
     const Scalar fa = phi(a, d);
+    if (phi.stalled) return {false, a, phi.evaluations, true};
     if (!std::isfinite(fa) || fa > f0 + o.c1 * a * d0 || (i > 0 && fa >= f_prev))
       return zoom(a_prev, f_prev, d_prev, a, std::isfinite(fa) ? fa : std::numeric_limits<Scalar>::max(),
                   std::isfinite(d) ? d : 0);
@@ -118,6 +122,7 @@ LineSearchResult line_search(Objective& objective, const LineSearchOptions& o, c
       Scalar a = o.initial_step;
       while (phi.evaluations < o.max_evaluations) {
         f_new = phi(a, slope);
+        if (phi.stalled) return {false, a, phi.evaluations, true};
         if (std::isfinite(f_new) && f_new <= f + o.c1 * a * d0 && g_new.allFinite()) return {true, a, phi.evaluations};
         a *= o.shrink;
       }
@@ -141,7 +146,7 @@ LineSearchResult line_search(Objective& objective, const LineSearchOptions& o, c
         }
       }
       f_new = phi(a, slope);
-      return {a > 0 && std::isfinite(f_new) && f_new < f, a, phi.evaluations};
+      return {!phi.stalled && std::isfinite(f_new) && f_new < f, a, phi.evaluations, a > 0 && phi.stalled};
     }
   }
   return {false, 0, phi.evaluations};

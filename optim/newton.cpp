@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
 #include <cmath>
+#include <limits>
 
 #include "graph/error.h"
 #include "optim/descent_loop.h"
@@ -21,23 +23,27 @@ Newton::Newton(NewtonOptions options) : options_(options) {
 
 Scalar regularized_newton_direction(const Tensor& H, const Vector& g, Scalar regularization, Vector& p) {
   const Index n = H.rows();
-  const Scalar scale = std::max(H.diagonal().cwiseAbs().maxCoeff(), Scalar(1));
-  Scalar lambda = 0;
-  Eigen::MatrixXd A = H;
-  for (int k = 0; k < 60; ++k) {
-    if (k > 0) {
-      lambda = k == 1 ? regularization * scale : lambda * 10;
-      A = H;
-      A.diagonal().array() += lambda;
-    }
-    Eigen::LLT<Eigen::MatrixXd> llt(A);
-    if (llt.info() == Eigen::Success) {
+  const Eigen::MatrixXd A = H;
+  // Note [Newton regularisation], case 1: H positive definite with pivots above the rounding of
+  // its diagonal: the plain Newton step.
+  const Scalar diagonal_scale = A.diagonal().cwiseAbs().maxCoeff();
+  Eigen::LLT<Eigen::MatrixXd> llt(A);
+  if (llt.info() == Eigen::Success) {
+    const auto pivots = llt.matrixLLT().diagonal().array().square();
+    if (pivots.minCoeff() > static_cast<Scalar>(n) * std::numeric_limits<Scalar>::epsilon() * diagonal_scale) {
       p = -llt.solve(g);
-      if (p.allFinite()) return lambda;
+      if (p.allFinite()) return 0;
     }
   }
-  throw NumericalError(
-      fmt::format("Newton: no λ makes the {}x{} Hessian + λI positive definite (is it finite?)", n, n));
+  // Case 2: H = Q Λ Qᵀ with eigenvalues replaced by max(|λ_i|, δ), δ = regularization · max(max|λ|, 1).
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(A);
+  if (eigen.info() != Eigen::Success || !eigen.eigenvalues().allFinite())
+    throw NumericalError(fmt::format("Newton: the {}x{} Hessian has no eigendecomposition (is it finite?)", n, n));
+  const Vector& lambda = eigen.eigenvalues();
+  const Scalar delta = regularization * std::max(lambda.cwiseAbs().maxCoeff(), Scalar(1));
+  const Vector modified = lambda.cwiseAbs().cwiseMax(delta);
+  p = -(eigen.eigenvectors() * (eigen.eigenvectors().transpose() * g).cwiseQuotient(modified));
+  return (modified - lambda).cwiseAbs().maxCoeff();
 }
 
 namespace {

@@ -25,6 +25,10 @@ const char* to_string(Status status) {
       return "numerical failure";
     case Status::LineSearchFailure:
       return "line search failure";
+    case Status::Stalled:
+      return "stalled";
+    case Status::Diverged:
+      return "diverged";
   }
   return "unknown";
 }

@@ -27,6 +27,9 @@ enum class Status {
   CallbackStop,       // a callback asked to stop (early stopping, time limit, user hook)
   NumericalFailure,   // f or ∇f became NaN or infinite; x is the last finite iterate
   LineSearchFailure,  // no step along the search direction decreased f enough
+  Stalled,            // no further progress possible: every trial step short enough to be
+                      // trusted rounds to no decrease of f, and no convergence test holds
+  Diverged,           // f rose where the method promises it falls (an undamped Gauss–Newton run)
 };
 
 // "gradient tolerance", "max iterations", …

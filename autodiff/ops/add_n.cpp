@@ -30,6 +30,13 @@ class AddN final : public Op {
   }
   VarList vjp(const VjpArgs& a) const override { return std::vector<Var>(a.in.size(), a.g); }
   VarList batched_vjp(const BatchedVjpArgs& a) const override { return vjp(VjpArgs{a.in, a.out, a.g}); }
+  // Ẏ = Σ Ẋᵢ over the terms that have a tangent.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    std::vector<Var> terms;
+    for (const Var& t : a.tangents)
+      if (t) terms.push_back(t);
+    return terms.size() == 1 ? terms[0] : add_n(terms);
+  }
 };
 }  // namespace
 

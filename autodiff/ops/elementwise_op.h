@@ -10,6 +10,7 @@
 
 #include "autodiff/batched.h"
 #include "autodiff/broadcast.h"
+#include "autodiff/linalg.h"
 #include "autodiff/reduce.h"
 #include "graph/error.h"
 #include "graph/graph.h"
@@ -41,6 +42,10 @@ class UnaryOp final : public Op {
   // y laid out as 1 × size rows it maps all m rows of a batched cotangent at once.
   VarList batched_vjp(const BatchedVjpArgs& a) const override {
     return {traits_.vjp(as_row(a.in[0]), as_row(a.out), a.g)};
+  }
+  // The Jacobian is diagonal, so the JVP is the same formula: ẏ = f'(x) ⊙ ẋ, over q tangent rows.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    return traits_.vjp(as_row(a.in[0]), as_row(a.out), a.tangents[0]);
   }
   std::string attributes() const override {
     if constexpr (requires(const Traits& t) { t.attributes(); }) return traits_.attributes();
@@ -147,6 +152,38 @@ class BinaryOp final : public Op {
       return full[i];
     };
     return {cotangent(0), cotangent(1)};
+  }
+  // ẏ = ∂f/∂a ⊙ ȧ + ∂f/∂b ⊙ ḃ, each operand's tangent brought to the output's layout first (the
+  // VJP formula is linear in its cotangent, so it gives each term). A 1×1 operand's tangent is a
+  // q×1 column c, the same for every entry: its term is the outer product c (∂f/∂a)ᵀ.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Index size = a.out.rows() * a.out.cols();
+    auto operand = [&](std::size_t i) {
+      switch (pattern_[i]) {
+        case Broadcast::Scalar: return a.in[i];
+        case Broadcast::Row: return as_row(broadcast_like(a.in[i], a.out, Axis::PerColumn));
+        case Broadcast::Column: return as_row(broadcast_like(a.in[i], a.out, Axis::PerRow));
+        case Broadcast::Same: break;
+      }
+      return as_row(a.in[i]);
+    };
+    Var total;
+    for (std::size_t i = 0; i < 2; ++i) {
+      const Var t = a.tangents[i];
+      if (!t) continue;
+      Var term;
+      if (pattern_[i] == Broadcast::Scalar && size > 1) {
+        const Var ones = t.graph().constant(Tensor::Ones(1, size));
+        term = matmul(t, Traits{}.vjp(operand(0), operand(1), as_row(a.out), ones)[i]);
+      } else {
+        Var spread = t;
+        if (pattern_[i] == Broadcast::Column) spread = batched_repeat_entries(t, a.out.cols());
+        if (pattern_[i] == Broadcast::Row) spread = batched_tile(t, a.out.rows());
+        term = Traits{}.vjp(operand(0), operand(1), as_row(a.out), spread)[i];
+      }
+      if (term) total = total ? total + term : term;
+    }
+    return total;
   }
 
  private:

@@ -58,6 +58,27 @@ class MatMul final : public Op {
   //     the identity seed); for c > 1 (and op(B) = B), the seed index is moved next to the
   //     columns by transpose_blocks, so that one k×n by n×(m·c) product does all seeds.
   // The other cases (Āₛ transposed, B̄ₛ transposed) go row by row.
+  // Ẏ = op(Ȧ) op(B) + op(A) op(Ḃ), per tangent row. The first term is one product of the
+  // (q·n) × k stack of the seeds' op(Ȧₛ) with op(B); the second brings the seeds' op(Ḃₛ) side by
+  // side (transpose_blocks: k × (q·c)), multiplies once by op(A) and moves the seed index back.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var A = a.in[0], B = a.in[1];
+    const Index n = a.out.rows(), c = a.out.cols(), k = ta_ ? A.rows() : A.cols();
+    Var total;
+    if (const Var t = a.tangents[0]) {
+      const Var op_a = ta_ ? detail::batched_transpose(t, A.rows(), A.cols()) : t;  // q × (n·k)
+      const Var term = reshape(matmul(reshape(op_a, -1, k), B, false, tb_), t.rows(), n * c);
+      total = term;
+    }
+    if (const Var t = a.tangents[1]) {
+      const Var op_b = tb_ ? detail::batched_transpose(t, B.rows(), B.cols()) : t;  // q × (k·c)
+      const Var side_by_side = k == 1 ? reshape(op_b, 1, -1) : transpose_blocks(op_b, k);  // k × (q·c)
+      const Var product = matmul(A, side_by_side, ta_, false);                           // n × (q·c)
+      const Var term = n == 1 ? reshape(product, t.rows(), c) : transpose_blocks(product, t.rows());
+      total = total ? total + term : term;
+    }
+    return total;
+  }
   VarList batched_vjp(const BatchedVjpArgs& a) const override {
     const Var A = a.in[0], B = a.in[1], G = a.g;
     const Index n = a.out.rows(), c = a.out.cols(), m = G.rows();

@@ -39,6 +39,8 @@ class Reshape final : public Op {
     if (like_mode()) grads.push_back(Var{});
     return grads;
   }
+  // And so does a batched tangent: Ẏ = Ẋ in the flattened layout.
+  std::optional<Var> jvp(const JvpArgs& a) const override { return a.tangents[0]; }
 
  private:
   bool like_mode() const { return rows_ == kLike; }

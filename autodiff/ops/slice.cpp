@@ -26,6 +26,15 @@ class Slice final : public Op {
     else a.out = x.middleCols(start_, count_);
   }
   VarList vjp(const VjpArgs& a) const override;
+  // Ẏ = the sliced entries of each tangent row: rows [start, start+count) of an r×c X are the
+  // contiguous columns [start·c, (start+count)·c) of its flattened tangent; columns are sliced in
+  // the (q·r) × c view.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var t = a.tangents[0];
+    const Index r = a.in[0].rows(), c = a.in[0].cols();
+    if (rows_) return slice_cols(t, start_ * c, count_ * c);
+    return reshape(slice_cols(reshape(t, t.rows() * r, c), start_, count_), t.rows(), r * count_);
+  }
 
  private:
   friend class SlicePad;

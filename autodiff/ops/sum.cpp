@@ -3,6 +3,7 @@
 #include "autodiff/batched.h"
 #include "autodiff/elementwise.h"
 #include "autodiff/reduce.h"
+#include "autodiff/structure.h"
 #include "graph/graph.h"
 
 namespace dagml {
@@ -53,6 +54,19 @@ class Sum final : public Op {
     if (axis_ == Axis::PerColumn) return {};
     const Index k = a.in[0].cols();
     return {detail::batched_repeat_entries(a.g, k, mean_ ? 1.0 / static_cast<Scalar>(k) : 1.0)};
+  }
+  // Ẏ = the same sum of each tangent row's n×k entries: all of them; each row's k entries; or
+  // each column's: the q × n grid of 1×k blocks transposed (transpose_blocks) to n × (q·k), whose
+  // column sums are the q seeds' column sums side by side.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var t = a.tangents[0];
+    const Index n = a.in[0].rows(), k = a.in[0].cols();
+    switch (axis_) {
+      case Axis::All: return reduce_sum(t, Axis::PerRow, mean_);
+      case Axis::PerRow: return detail::batched_row_sums(t, k, mean_);
+      case Axis::PerColumn: return reshape(reduce_sum(transpose_blocks(t, n), Axis::PerColumn, mean_), t.rows(), k);
+    }
+    return std::nullopt;
   }
 
  private:

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "autodiff/batched.h"
 #include "autodiff/linalg.h"
 #include "graph/graph.h"
 
@@ -30,6 +31,10 @@ class Transpose final : public Op {
   VarList batched_vjp(const BatchedVjpArgs& a) const override {
     if (a.in[0].rows() == 1 || a.in[0].cols() == 1) return {a.g};
     return {};
+  }
+  // Ẏ = each tangent row's matrix transposed.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    return detail::batched_transpose(a.tangents[0], a.in[0].rows(), a.in[0].cols());
   }
 };
 }  // namespace

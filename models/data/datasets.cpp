@@ -52,29 +52,32 @@ std::vector<std::string> dataset_names() {
   return names;
 }
 
-std::filesystem::path dataset_path(std::string_view name) {
-  const BundledInfo& info = find_bundled(name);
-  const std::string file = fmt::format("{}.csv", info.name);
+std::filesystem::path data_file_path(std::string_view what, const std::string& file) {
   std::error_code ec;
   // Note [Data folder lookup]
   if (const char* env = std::getenv("DAGML_DATA_DIR"); env != nullptr && *env != '\0') {
     const std::filesystem::path p = std::filesystem::path(env) / file;
     if (std::filesystem::is_regular_file(p, ec)) return p;
     throw IoError(fmt::format(
-        "dataset '{}': expected the file '{}', which does not exist (DAGML_DATA_DIR is set to "
+        "{}: expected the file '{}', which does not exist (DAGML_DATA_DIR is set to "
         "'{}'); point DAGML_DATA_DIR at the folder holding {} (the project's data/ folder), or "
         "unset it to use the installed or source copy",
-        name, p.string(), env, file));
+        what, p.string(), env, file));
   }
   const std::filesystem::path installed = std::filesystem::path(DAGML_INSTALL_DATA_DIR) / file;
   if (std::filesystem::is_regular_file(installed, ec)) return installed;
   const std::filesystem::path source = std::filesystem::path(DAGML_SOURCE_DATA_DIR) / file;
   if (std::filesystem::is_regular_file(source, ec)) return source;
   throw IoError(fmt::format(
-      "dataset '{}': cannot find {}; looked in '{}' (installed) and '{}' (source tree); set the "
+      "{}: cannot find {}; looked in '{}' (installed) and '{}' (source tree); set the "
       "environment variable DAGML_DATA_DIR to the folder holding {} (the project's data/ folder), "
       "or install dagml with 'cmake --install'",
-      name, file, installed.string(), source.string(), file));
+      what, file, installed.string(), source.string(), file));
+}
+
+std::filesystem::path dataset_path(std::string_view name) {
+  const BundledInfo& info = find_bundled(name);
+  return data_file_path(fmt::format("dataset '{}'", name), fmt::format("{}.csv", info.name));
 }
 
 Dataset load_dataset(std::string_view name) {

@@ -27,6 +27,11 @@ namespace dagml {
 // The names load_dataset accepts, in the order of the table above.
 std::vector<std::string> dataset_names();
 
+// The path of `file` (relative to the data folder, e.g. "nist/Misra1a.dat") by the lookup of Note
+// [Data folder lookup]. Throws IoError naming `what`, every place looked in, and how to fix it,
+// when the file is in none of them.
+std::filesystem::path data_file_path(std::string_view what, const std::string& file);
+
 // The path of the bundled dataset's CSV file, by the lookup of Note [Data folder lookup]. Throws
 // ValueError for an unknown name (listing the known ones) and IoError naming every place looked
 // in, and how to fix it, when the file is in none of them.

@@ -210,7 +210,7 @@ TEST_P(OpTable, BatchedJacobianMatchesOneGradientPerEntry) {
   std::mt19937_64 rng(7);
   const Var out = case_output(GetParam(), g, params, rng);
   for (const Var& p : params) {
-    const Tensor J = jacobian(out, p).value();
+    const Tensor J = jacobian(out, p, JacobianMode::Reverse).value();
     ASSERT_EQ(J.rows(), out.shape().size());
     ASSERT_EQ(J.cols(), p.shape().size());
     for (Index s = 0; s < J.rows(); ++s) {
@@ -240,6 +240,24 @@ TEST_P(OpTable, BatchedHessianMatchesHessianVectorProducts) {
       EXPECT_TRUE(H.col(s).isApprox(expected, 1e-9) || (H.col(s).norm() + expected.norm()) < 1e-12)
           << p.name() << " column " << s << ": " << H.col(s).transpose() << " vs " << expected.transpose();
     }
+  }
+}
+
+// Forward mode (Note [Forward-mode Jacobian] in autodiff/derivatives.cpp): p tangents pushed
+// through each op's forward rule (its own Op::jvp, or its transposed VJP) must give the same m×p
+// Jacobian as m cotangents pulled back through the VJPs.
+TEST_P(OpTable, ForwardJacobianMatchesReverse) {
+  Graph g;
+  std::vector<Var> params;
+  std::mt19937_64 rng(7);
+  const Var out = case_output(GetParam(), g, params, rng);
+  for (const Var& p : params) {
+    const Tensor forward = jacobian(out, p, JacobianMode::Forward).value();
+    const Tensor reverse = jacobian(out, p, JacobianMode::Reverse).value();
+    ASSERT_EQ(forward.rows(), reverse.rows());
+    ASSERT_EQ(forward.cols(), reverse.cols());
+    EXPECT_TRUE(forward.isApprox(reverse, 1e-10) || (forward - reverse).norm() < 1e-12)
+        << p.name() << ":\n" << forward << "\nvs reverse\n" << reverse;
   }
 }
 

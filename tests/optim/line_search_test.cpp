@@ -57,5 +57,30 @@ TEST(LineSearch, AscentDirectionAndBadOptions) {
   EXPECT_THROW(validate(LineSearchOptions{.grid_points = 0}, "test"), ValueError);
 }
 
+// f(x) = x² at x = 1e16 along p = −1e-10: every trial point x + αp (α ≤ max_step) rounds to x, so
+// f_new = f and, once c₁αφ'(0) is below half a rounding unit of f = 1e32, Armijo's test
+// f_new ≤ f + c₁αφ'(0) would pass. Every kind stops with `stalled` instead of accepting a step that
+// does not move x.
+TEST(LineSearch, TrialPointsThatRoundToXStallAndAreNeverAccepted) {
+  FunctionObjective f = testing::quadratic(Tensor::Identity(1, 1) * 2, Vector::Zero(1));  // f = x²
+  const Vector x = Vector::Constant(1, 1e16), p = Vector::Constant(1, -1e-10);
+  Vector g, x_new, g_new;
+  const double f0 = f.value_and_gradient(x, g);
+  ASSERT_EQ(f0, 1e32);
+  for (LineSearchKind kind :
+       {LineSearchKind::Armijo, LineSearchKind::StrongWolfe, LineSearchKind::Exact, LineSearchKind::Grid}) {
+    SCOPED_TRACE(static_cast<int>(kind));
+    double f_new;
+    const LineSearchResult r = line_search(f, {.kind = kind}, x, f0, g, p, x_new, f_new, g_new);
+    EXPECT_FALSE(r.ok);
+    EXPECT_TRUE(r.stalled);
+  }
+  // A step that does move x is taken as before.
+  double f_new;
+  const LineSearchResult moved = line_search(f, {}, x, f0, g, -g, x_new, f_new, g_new);
+  EXPECT_TRUE(moved.ok);
+  EXPECT_FALSE(moved.stalled);
+}
+
 }  // namespace
 }  // namespace dagml

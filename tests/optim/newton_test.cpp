@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <numbers>
+
 #include "optim/test_problems.h"
 
 namespace dagml {
@@ -131,6 +134,30 @@ TEST(Newton, RegularizesAnIndefiniteHessian) {
   Vector p;
   EXPECT_GT(regularized_newton_direction(Tensor::Constant(1, 1, -1), Vector::Constant(1, 1), 1e-8, p), 1);
   EXPECT_LT(p[0], 0);  // a descent direction
+}
+
+// Note [Newton regularisation]: at x = 0.3, f = 10 cos x has f'' = −9.55 < 0. Adding λ until a
+// Cholesky factor exists stopped at H + λ ≈ 1e-15 and jumped to x = 12104; the eigenvalue floor
+// takes p = −f'/|f''| = +0.31 (downhill) and Newton reaches the minimum at π.
+TEST(Newton, NegativeCurvatureIsFollowedDownhillWithABoundedStep) {
+  FunctionObjective f({.dimension = 1,
+                       .value_and_gradient =
+                           [](const Vector& x, Vector& g) {
+                             g = Vector::Constant(1, -10 * std::sin(x[0]));
+                             return 10 * std::cos(x[0]);
+                           },
+                       .hessian = [](const Vector& x, Tensor& H) { H = Tensor::Constant(1, 1, -10 * std::cos(x[0])); }});
+  Vector p;
+  const Tensor H0 = Tensor::Constant(1, 1, -10 * std::cos(0.3));
+  regularized_newton_direction(H0, Vector::Constant(1, -10 * std::sin(0.3)), 1e-8, p);
+  EXPECT_NEAR(p[0], std::tan(0.3), 1e-12);  // −f'/|f''| = −(−10 sin)/(10 cos)
+  const Result r = minimize(f, Vector::Constant(1, 0.3), NewtonOptions{});
+  EXPECT_TRUE(r.converged()) << r.message;
+  EXPECT_NEAR(r.x[0], std::numbers::pi, 1e-9);
+  // A singular Hessian gives a step bounded by ‖g‖/δ.
+  regularized_newton_direction(Tensor::Zero(2, 2), Vector::Ones(2), 1e-8, p);
+  EXPECT_LE(p.norm(), std::sqrt(2.0) / 1e-8 * (1 + 1e-12));
+  EXPECT_LT(p.dot(Vector::Ones(2)), 0);
 }
 
 TEST(Newton, BadOptionsAndObjectives) {
