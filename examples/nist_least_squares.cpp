@@ -3,7 +3,8 @@
 // autodiff, both of NIST's starting points. Prints, for each run, the status, the log relative
 // error LRE against NIST's certified parameters (≥ 4 counts as solved), the final and certified
 // residual sums of squares and the evaluations, then the solved count and the average LRE.
-// Usage: nist_least_squares [PROBLEM...]   (default: all 27)
+// Usage: nist_least_squares [--initial-damping=TAU] [--verbose] [PROBLEM...]   (default: all 27;
+// --verbose prints every run's stop message, not only those of unsolved or unconverged runs)
 #include <fmt/format.h>
 
 #include <chrono>
@@ -19,7 +20,15 @@
 using namespace dagml;
 
 int main(int argc, char** argv) {
-  std::vector<std::string> names(argv + 1, argv + argc);
+  std::vector<std::string> names;
+  LevenbergMarquardtOptions lm_options{};
+  bool verbose = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.starts_with("--initial-damping=")) lm_options.initial_damping = std::stod(arg.substr(18));
+    else if (arg == "--verbose") verbose = true;
+    else names.push_back(arg);
+  }
   if (names.empty()) names = nist_problem_names();
   fmt::print("{:<9} {:>5} {:<24} {:>5} {:>12} {:>12} {:>6} {:>8}\n", "problem", "start", "status", "LRE", "RSS",
              "certified", "evals", "ms");
@@ -32,7 +41,7 @@ int main(int argc, char** argv) {
       Var b = g.parameter("b", p.starts[start]);
       Var residuals = nist_model(p.name, b, g.constant(p.x)) - g.constant(p.y);
       const auto t0 = std::chrono::steady_clock::now();
-      const Result r = minimize_residuals(residuals, {b}, LevenbergMarquardtOptions{});
+      const Result r = minimize_residuals(residuals, {b}, lm_options);
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       const Scalar lre = log_relative_error(r.x, p.certified);
       ++runs;
@@ -41,7 +50,7 @@ int main(int argc, char** argv) {
       fmt::print("{:<9} {:>5} {:<24} {:>5.1f} {:>12.6e} {:>12.6e} {:>6} {:>8.2f}{}\n", p.name, start + 1,
                  to_string(r.status), lre, 2 * r.value, p.certified_rss, r.evaluations, ms,
                  lre >= 4 ? "" : "  NOT SOLVED");
-      if (lre < 4 || !r.converged()) fmt::print("          {}\n", r.message);
+      if (lre < 4 || !r.converged() || verbose) fmt::print("          {}\n", r.message);
     }
   }
   fmt::print("\nsolved {} of {} runs (LRE >= 4); average LRE {:.2f}\n", solved, runs, lre_sum / runs);

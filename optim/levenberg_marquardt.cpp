@@ -31,6 +31,11 @@ Scalar scaled_gradient(const Tensor& J, const Vector& r) {
 
 Result LevenbergMarquardt::minimize(Objective& objective, const Vector& x0, const CallbackList& callbacks) const {
   constexpr Scalar kEpsilon = std::numeric_limits<Scalar>::epsilon();
+  const Scalar kRounding = 16 * kEpsilon;
+  // Note [Levenberg–Marquardt stopping]: where the steps vanish, a scaled gradient up to this
+  // counts as stationary (its own rounding error is about ε‖F‖/‖r‖, large for small residuals:
+  // Lanczos1's RSS is 1e−25).
+  constexpr Scalar kNearlyStationary = 1e-2;
   const StopOptions& stop = options_.stop;
   Vector x = x0, r, x_new, r_new;
   Tensor J, J_new;
@@ -48,6 +53,13 @@ Result LevenbergMarquardt::minimize(Objective& objective, const Vector& x0, cons
     const Scalar max_diagonal = (J.colwise().squaredNorm().transpose().array() / d.array().square()).maxCoeff();
     Scalar mu = options_.initial_damping * std::max(max_diagonal, std::numeric_limits<Scalar>::min());
     Scalar nu = 2;
+    Scalar last_refinement = std::numeric_limits<Scalar>::infinity();
+    int stalled_refinements = 0;
+    constexpr int kStalledRefinements = 3;
+    // A point where the steps vanish counts as stationary when its scaled gradient is at most
+    // √gradient_tolerance (Note [Levenberg–Marquardt stopping]).
+    const Scalar stationary = std::sqrt(stop.gradient_tolerance > 0 ? stop.gradient_tolerance : 1e-12);
+    const Scalar r0_norm = r.norm();
     Eigen::MatrixXd A(m + p, p);
     Vector rhs = Vector::Zero(m + p);
     for (;;) {
@@ -62,10 +74,19 @@ Result LevenbergMarquardt::minimize(Objective& objective, const Vector& x0, cons
       objective.residuals(x_new, r_new, &J_new);
       ++result.evaluations;
       const Scalar f_new = 0.5 * r_new.squaredNorm();
-      const Scalar predicted = f - 0.5 * (r + J * delta).squaredNorm();
+      // L(0) − L(δ) = −(Jδ)ᵀ(r + ½Jδ), without the cancellation of f − ½‖r + Jδ‖².
+      const Vector Jd = J * delta;
+      const Scalar predicted = -Jd.dot(r + 0.5 * Jd);
       const bool finite = std::isfinite(f_new) && J_new.allFinite();
-      const Scalar rho = (finite && predicted > 0) ? (f - f_new) / predicted : -1;
-      const bool accepted = rho > 1e-4;
+      // f(x) − f(x + δ) = −½ Σᵢ (r'ᵢ − rᵢ)(r'ᵢ + rᵢ): term by term, so that it stays accurate where
+      // the two sums agree in most of their digits (near the solution).
+      const Scalar actual = finite ? -0.5 * (r_new - r).cwiseProduct(r_new + r).sum() : -1;
+      const Scalar rho = (finite && predicted > 0) ? actual / predicted : -1;
+      // Note [Levenberg–Marquardt]: below the rounding of f the ratio is noise; a step the model
+      // says cannot matter at that level is a Gauss–Newton refinement, taken when f does not rise.
+      const bool below_rounding = predicted <= kRounding * f;
+      const bool refining = below_rounding && cosine <= stationary;
+      const bool accepted = finite && (rho > 1e-4 || (below_rounding && actual >= -kRounding * f));
       const Scalar f_before = f;
       if (accepted) {
         std::swap(x, x_new);  // x_new now holds the previous iterate
@@ -74,9 +95,9 @@ Result LevenbergMarquardt::minimize(Objective& objective, const Vector& x0, cons
         f = f_new;
         cosine = scaled_gradient(J, r);
         if (options_.scale_by_diagonal) d = d.cwiseMax(Vector(J.colwise().norm().transpose()));
-        mu *= std::max(Scalar(1) / 3, 1 - std::pow(2 * rho - 1, 3));
+        if (!below_rounding) mu *= std::max(Scalar(1) / 3, 1 - std::pow(2 * rho - 1, 3));
         nu = 2;
-      } else {
+      } else if (!refining) {  // a refinement keeps μ: its steps must not shrink by damping alone
         mu *= nu;
         nu *= 2;
       }
@@ -89,26 +110,64 @@ Result LevenbergMarquardt::minimize(Objective& objective, const Vector& x0, cons
                                   f == 0 ? 0 : cosine, stop.gradient_tolerance, loop.iteration()));
         break;
       }
-      if (accepted && stop.value_tolerance > 0 && f_before > 0 && (f_before - f) <= stop.value_tolerance * f_before &&
-          predicted <= stop.value_tolerance * f_before && rho <= 2) {
+      if (refining) {
+        // Note [Levenberg–Marquardt stopping]: at the rounding level of f, Gauss–Newton refinement
+        // goes on while its steps keep shrinking (iterative refinement's rule) and ends after
+        // kStalledRefinements trials in a row that did not.
+        if (accepted && scaled_step < last_refinement) {
+          last_refinement = scaled_step;
+          stalled_refinements = 0;
+        } else if (++stalled_refinements >= kStalledRefinements) {
+          loop.converge(Status::StepTolerance,
+                        fmt::format("converged at the rounding level of f: the model's decrease {:.3g}·f is below "
+                                    "16ε and the Gauss–Newton steps stopped shrinking at ‖Dδ‖ = {:.3g} ‖Dx‖ after {} "
+                                    "iterations (scaled gradient {:.3g})",
+                                    predicted / f_before, last_refinement / scaled_x, loop.iteration(), cosine));
+          break;
+        }
+      } else {
+        last_refinement = std::numeric_limits<Scalar>::infinity();
+        stalled_refinements = 0;
+      }
+      if (accepted && !below_rounding && stop.value_tolerance > 0 && f_before > 0 &&
+          actual <= stop.value_tolerance * f_before && predicted <= stop.value_tolerance * f_before && rho <= 2) {
         loop.converge(Status::ValueTolerance,
                       fmt::format("converged: actual and predicted relative reductions of f <= {:.3g} after {} "
                                   "iterations (scaled gradient {:.3g})",
                                   stop.value_tolerance, loop.iteration(), cosine));
         break;
       }
-      if (stop.step_tolerance > 0 && scaled_step <= stop.step_tolerance * scaled_x) {
-        loop.converge(Status::StepTolerance,
-                      fmt::format("converged: scaled step ‖Dδ‖ = {:.3g} <= {:.3g} ‖Dx‖ after {} iterations "
-                                  "(scaled gradient {:.3g})",
-                                  scaled_step, stop.step_tolerance, loop.iteration(), cosine));
-        break;
-      }
-      if (!accepted && scaled_step <= kEpsilon * scaled_x) {
-        loop.fail(Status::Stalled,
-                  fmt::format("stalled: no step longer than the rounding of x decreases f (scaled gradient {:.3g}, "
-                              "damping μ = {:.3g}) after {} iterations",
-                              cosine, mu, loop.iteration()));
+      // The steps vanished: converged at a nearly stationary point, Stalled on a plateau.
+      const bool step_test = stop.step_tolerance > 0 && scaled_step <= stop.step_tolerance * scaled_x;
+      if (step_test || (!accepted && scaled_step <= kEpsilon * scaled_x)) {
+        Index collapsed = -1;  // a parameter whose column of J fell below ε of its largest
+        for (Index j = 0; j < p && options_.scale_by_diagonal; ++j)
+          if (J.col(j).norm() <= kEpsilon * d[j]) collapsed = j;
+        // Residuals at the rounding of the data (a zero-residual fit): r is rounding noise, and so
+        // is its cosine with the columns of J.
+        const Scalar data_scale = std::max(r0_norm, (J.cwiseAbs() * x.cwiseAbs()).norm());
+        const bool zero_residual = r.norm() <= kRounding * data_scale;
+        if (collapsed < 0 && (cosine <= kNearlyStationary || zero_residual)) {
+          loop.converge(Status::StepTolerance,
+                        fmt::format("converged: the scaled step ‖Dδ‖ = {:.3g} ‖Dx‖ is below {} after {} iterations "
+                                    "({})",
+                                    scaled_step / scaled_x,
+                                    step_test ? fmt::format("the step tolerance {:.3g}", stop.step_tolerance)
+                                              : std::string("the rounding of x"),
+                                    loop.iteration(),
+                                    zero_residual ? fmt::format("‖r‖ = {:.3g}, at the rounding of the data", r.norm())
+                                                  : fmt::format("scaled gradient {:.3g}", cosine)));
+        } else {
+          loop.fail(Status::Stalled,
+                    collapsed >= 0
+                        ? fmt::format("stalled on a plateau: the steps vanished (‖Dδ‖ = {:.3g} ‖Dx‖) where column {} "
+                                      "of J fell below ε of its largest norm (the parameter ran off to where the "
+                                      "model no longer depends on it) after {} iterations",
+                                      scaled_step / scaled_x, collapsed, loop.iteration())
+                        : fmt::format("stalled: the steps vanished (‖Dδ‖ = {:.3g} ‖Dx‖) at a point that is not "
+                                      "stationary (scaled gradient {:.3g}) after {} iterations",
+                                      scaled_step / scaled_x, cosine, loop.iteration()));
+        }
         break;
       }
       if (!std::isfinite(mu)) {

@@ -33,10 +33,12 @@ struct Phi {
   Vector& g_new;
   Index evaluations = 0;
   bool stalled = false;  // the last trial point equalled x
+  bool moved = false;    // some trial point differed from x
   // φ(α) and φ'(α), leaving x + αp and ∇f there in x_new, g_new.
   Scalar operator()(Scalar alpha, Scalar& slope) {
     x_new = x + alpha * p;
     stalled = (x_new.array() == x.array()).all();
+    moved = moved || !stalled;
     ++evaluations;
     const Scalar v = objective.value_and_gradient(x_new, g_new);
     slope = g_new.dot(p);
@@ -44,7 +46,9 @@ struct Phi {
   }
   Scalar value(Scalar alpha) {
     ++evaluations;
-    return objective.value(x + alpha * p);
+    x_new = x + alpha * p;
+    moved = moved || !(x_new.array() == x.array()).all();
+    return objective.value(x_new);
   }
 };
 
@@ -146,7 +150,7 @@ LineSearchResult line_search(Objective& objective, const LineSearchOptions& o, c
         }
       }
       f_new = phi(a, slope);
-      return {!phi.stalled && std::isfinite(f_new) && f_new < f, a, phi.evaluations, a > 0 && phi.stalled};
+      return {!phi.stalled && std::isfinite(f_new) && f_new < f, a, phi.evaluations, !phi.moved};
     }
   }
   return {false, 0, phi.evaluations};

@@ -12,6 +12,7 @@
 // names the status. Minibatch runs test once per epoch, on the full objective.
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,15 @@ const char* to_string(Status status);
 // True for GradientTolerance, ValueTolerance and StepTolerance.
 bool is_converged(Status status);
 
+// What a second-order method found about ∇²f at its final x (Newton checks it; the others leave
+// NotChecked). A converged run at a point whose Hessian is not positive definite stopped at a
+// stationary point that is a saddle or a plateau, not a minimum: its message says so.
+enum class Curvature {
+  NotChecked,
+  PositiveDefinite,     // a strict local minimum (the Hessian has a Cholesky factor)
+  NotPositiveDefinite,  // a saddle, a maximum or a plateau (smallest eigenvalue ≤ 0 at rounding level)
+};
+
 struct Result {
   Vector x;                  // the solution (the last iterate, or the best one when asked for)
   Scalar value = 0;          // f(x)
@@ -46,6 +56,8 @@ struct Result {
   Status status = Status::MaxIterations;
   std::string message;          // a sentence saying why the run stopped
   std::vector<Scalar> history;  // f(x_0), f(x_1), …, one entry per iteration, starting at x0
+  Curvature curvature = Curvature::NotChecked;
+  Scalar smallest_hessian_eigenvalue = std::numeric_limits<Scalar>::quiet_NaN();  // when checked
 
   bool converged() const { return is_converged(status); }
 };

