@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "autodiff/batched.h"
+#include "autodiff/elementwise.h"
 #include "autodiff/linalg.h"
 #include "autodiff/structure.h"
 #include "graph/graph.h"
