@@ -8,6 +8,7 @@
 // ≈ α·sign(g) whatever the betas.
 #pragma once
 
+#include "optim/options.h"
 #include "optim/update_rule.h"
 
 namespace dagml {
@@ -23,6 +24,7 @@ class Adam final : public UpdateRule {
  public:
   // Throws ValueError unless 0 < beta1, beta2 < 1 and epsilon > 0.
   explicit Adam(AdamOptions options = {});
+  explicit Adam(DefaultOptions) : Adam() {}  // Note [Constructing from options]
   std::unique_ptr<UpdateRule> clone() const override { return std::make_unique<Adam>(*this); }
   std::string name() const override { return "Adam"; }
   const AdamOptions& options() const { return options_; }

@@ -15,6 +15,7 @@
 #include "graph/enum_names.h"
 #include "optim/callbacks.h"
 #include "optim/objective.h"
+#include "optim/options.h"
 
 namespace dagml {
 
@@ -37,6 +38,7 @@ class CoordinateDescent {
  public:
   // Throws ValueError for invalid options.
   explicit CoordinateDescent(CoordinateDescentOptions options = {});
+  explicit CoordinateDescent(DefaultOptions) : CoordinateDescent() {}  // Note [Constructing from options]
   Result minimize(Objective& objective, const Vector& x0, const CallbackList& callbacks = {}) const;
   const CoordinateDescentOptions& options() const { return options_; }
 

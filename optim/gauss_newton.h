@@ -15,6 +15,7 @@
 
 #include "optim/callbacks.h"
 #include "optim/objective.h"
+#include "optim/options.h"
 
 namespace dagml {
 
@@ -28,6 +29,7 @@ class GaussNewton {
  public:
   // Throws ValueError for invalid options.
   explicit GaussNewton(GaussNewtonOptions options = {});
+  explicit GaussNewton(DefaultOptions) : GaussNewton() {}  // Note [Constructing from options]
   // Needs objective.has_residuals() (ValueError otherwise).
   Result minimize(Objective& objective, const Vector& x0, const CallbackList& callbacks = {}) const;
   const GaussNewtonOptions& options() const { return options_; }

@@ -8,6 +8,7 @@
 #include "optim/callbacks.h"
 #include "optim/line_search.h"
 #include "optim/objective.h"
+#include "optim/options.h"
 
 namespace dagml {
 
@@ -21,6 +22,7 @@ class Lbfgs {
  public:
   // Throws ValueError for invalid options.
   explicit Lbfgs(LbfgsOptions options = {});
+  explicit Lbfgs(DefaultOptions) : Lbfgs() {}  // Note [Constructing from options]
   Result minimize(Objective& objective, const Vector& x0, const CallbackList& callbacks = {}) const;
   const LbfgsOptions& options() const { return options_; }
 

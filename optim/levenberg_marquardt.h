@@ -45,6 +45,7 @@
 
 #include "optim/callbacks.h"
 #include "optim/objective.h"
+#include "optim/options.h"
 
 namespace dagml {
 
@@ -67,6 +68,7 @@ class LevenbergMarquardt {
  public:
   // Throws ValueError for invalid options.
   explicit LevenbergMarquardt(LevenbergMarquardtOptions options = {});
+  explicit LevenbergMarquardt(DefaultOptions) : LevenbergMarquardt() {}  // Note [Constructing from options]
   // Needs objective.has_residuals() (ValueError otherwise).
   Result minimize(Objective& objective, const Vector& x0, const CallbackList& callbacks = {}) const;
   const LevenbergMarquardtOptions& options() const { return options_; }

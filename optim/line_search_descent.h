@@ -14,6 +14,7 @@
 #include "optim/callbacks.h"
 #include "optim/line_search.h"
 #include "optim/objective.h"
+#include "optim/options.h"
 
 namespace dagml {
 
@@ -30,6 +31,7 @@ class LineSearchDescent {
  public:
   // Throws ValueError for invalid options.
   explicit LineSearchDescent(LineSearchDescentOptions options = {});
+  explicit LineSearchDescent(DefaultOptions) : LineSearchDescent() {}  // Note [Constructing from options]
   Result minimize(Objective& objective, const Vector& x0, const CallbackList& callbacks = {}) const;
   const LineSearchDescentOptions& options() const { return options_; }
 

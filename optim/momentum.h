@@ -12,6 +12,7 @@
 #pragma once
 
 #include "optim/momentum_coefficient.h"
+#include "optim/options.h"
 #include "optim/update_rule.h"
 
 namespace dagml {
@@ -27,6 +28,7 @@ struct MomentumOptions {
 class Momentum final : public UpdateRule {
  public:
   explicit Momentum(MomentumOptions options = {});
+  explicit Momentum(DefaultOptions) : Momentum() {}  // Note [Constructing from options]
   std::unique_ptr<UpdateRule> clone() const override { return std::make_unique<Momentum>(*this); }
   std::string name() const override { return "momentum"; }
   const MomentumOptions& options() const { return options_; }

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "optim/momentum_coefficient.h"
+#include "optim/options.h"
 #include "optim/update_rule.h"
 
 namespace dagml {
@@ -27,6 +28,7 @@ struct NesterovOptions {
 class Nesterov final : public UpdateRule {
  public:
   explicit Nesterov(NesterovOptions options = {});
+  explicit Nesterov(DefaultOptions) : Nesterov() {}  // Note [Constructing from options]
   std::unique_ptr<UpdateRule> clone() const override { return std::make_unique<Nesterov>(*this); }
   std::string name() const override { return "Nesterov"; }
   // x = y − β_{t+1} v_t after t steps: the iterate of the look-ahead form.

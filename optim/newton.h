@@ -20,6 +20,7 @@
 #include "optim/callbacks.h"
 #include "optim/line_search.h"
 #include "optim/objective.h"
+#include "optim/options.h"
 
 namespace dagml {
 
@@ -38,6 +39,7 @@ class Newton {
  public:
   // Throws ValueError for invalid options.
   explicit Newton(NewtonOptions options = {});
+  explicit Newton(DefaultOptions) : Newton() {}  // Note [Constructing from options]
   // Needs objective.has_hessian() (ValueError otherwise).
   Result minimize(Objective& objective, const Vector& x0, const CallbackList& callbacks = {}) const;
   const NewtonOptions& options() const { return options_; }

@@ -10,6 +10,7 @@
 #include "optim/callbacks.h"
 #include "optim/line_search.h"
 #include "optim/objective.h"
+#include "optim/options.h"
 
 namespace dagml {
 
@@ -23,6 +24,7 @@ class NewtonCg {
  public:
   // Throws ValueError for invalid options.
   explicit NewtonCg(NewtonCgOptions options = {});
+  explicit NewtonCg(DefaultOptions) : NewtonCg() {}  // Note [Constructing from options]
   // Needs objective.has_hessian_vector_product() (ValueError otherwise).
   Result minimize(Objective& objective, const Vector& x0, const CallbackList& callbacks = {}) const;
   const NewtonCgOptions& options() const { return options_; }

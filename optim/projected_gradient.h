@@ -12,6 +12,7 @@
 
 #include "optim/callbacks.h"
 #include "optim/objective.h"
+#include "optim/options.h"
 #include "optim/step_schedule.h"
 
 namespace dagml {
@@ -37,6 +38,7 @@ class ProjectedGradient {
  public:
   // Throws ValueError for invalid options or a box with lower_j > upper_j or NaN bounds.
   explicit ProjectedGradient(ProjectedGradientOptions options = {});
+  explicit ProjectedGradient(DefaultOptions) : ProjectedGradient() {}  // Note [Constructing from options]
   // ShapeError if the box's non-empty bounds do not have the objective's dimension. x0 is
   // projected into the box first.
   Result minimize(Objective& objective, const Vector& x0, const CallbackList& callbacks = {}) const;

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "graph/tensor.h"
+#include "optim/options.h"
 #include "optim/step_schedule.h"
 
 namespace dagml {
@@ -58,6 +59,7 @@ struct GradientStepOptions {
 class GradientStep final : public UpdateRule {
  public:
   explicit GradientStep(GradientStepOptions options = {});
+  explicit GradientStep(DefaultOptions) : GradientStep() {}  // Note [Constructing from options]
   std::unique_ptr<UpdateRule> clone() const override { return std::make_unique<GradientStep>(*this); }
   std::string name() const override { return "gradient descent"; }
   const GradientStepOptions& options() const { return options_; }
