@@ -133,22 +133,22 @@ Var reverse_jacobian(Graph& graph, Var outputs, Var x, Index m) {
 }
 
 // Note [Forward-mode Jacobian]
-// The p unit tangents of x go forward in one sweep: x's tangent is the p × p identity (row s the
-// s-th unit direction), each op between x and the outputs maps its inputs' q × size tangents to
-// its output's (Op::jvp), and the outputs' tangent, p × m, transposed is the Jacobian. Nodes that
-// do not depend on x have no tangent. An op without a rule of its own gets one from its VJP.
-Var forward_jacobian(Graph& graph, Var outputs, Var x, Index p) {
+// q tangents of x go forward in one sweep: x's tangent is the q × size(x) seed (row s the s-th
+// direction; the p × p identity for a Jacobian), each op between x and the outputs maps its inputs'
+// q × size tangents to its output's (Op::jvp), and the outputs' tangent is q × size(outputs); the
+// Jacobian is its transpose. Only nodes the outputs depend on get a tangent, and nodes that do not
+// depend on x have none. An op without a rule of its own gets one from its VJP.
+Var forward_sweep(Graph& graph, Var outputs, Var x, Var seed) {
   const int last = outputs.id();
   const Index m = outputs.shape().size();
-  if (x.id() >= last) return x.id() == last ? identity(graph, p) : graph.constant(Tensor::Zero(m, p));
-  // The nodes the outputs depend on: only these get a tangent.
+  if (x.id() >= last) return x.id() == last ? seed : graph.constant(Tensor::Zero(seed.rows(), m));
   std::vector<char> needed(static_cast<std::size_t>(last) + 1, 0);
   needed[static_cast<std::size_t>(last)] = 1;
   for (int id = last; id > x.id(); --id)
     if (needed[static_cast<std::size_t>(id)])
       for (int in : graph.inputs_of(id)) needed[static_cast<std::size_t>(in)] = 1;
   std::vector<Var> tangent(static_cast<std::size_t>(last) + 1);
-  tangent[static_cast<std::size_t>(x.id())] = identity(graph, p);
+  tangent[static_cast<std::size_t>(x.id())] = seed;
   std::vector<Var> in_vars, in_tangents;
   std::vector<int> ins;
   for (int id = x.id() + 1; id <= last; ++id) {
@@ -169,14 +169,14 @@ Var forward_jacobian(Graph& graph, Var outputs, Var x, Index p) {
     std::optional<Var> t = op.jvp(args);
     if (!t) t = detail::jvp_by_transposition(op, args);  // Note [Forward rule by transposition]
     if (t->valid()) {
-      const Shape expected{p, Var(&graph, id).shape().size()};
+      const Shape expected{seed.rows(), Var(&graph, id).shape().size()};
       DAGML_CHECK(t->shape() == expected, "op '{}' gave a {} tangent (expected {})", op.name(),
                   to_string(t->shape()), to_string(expected));
     }
     tangent[static_cast<std::size_t>(id)] = *t;
   }
   const Var t = tangent[static_cast<std::size_t>(last)];
-  return t.valid() ? transpose(t) : graph.constant(Tensor::Zero(m, p));
+  return t.valid() ? t : graph.constant(Tensor::Zero(seed.rows(), m));
 }
 
 }  // namespace
@@ -188,15 +188,28 @@ Var jacobian(Var outputs, Var x, JacobianMode mode) {
   const Index m = outputs.shape().size(), p = x.shape().size();
   if (m == 0) return graph.constant(Tensor(0, p));
   if (mode == JacobianMode::Forward || (mode == JacobianMode::Auto && p < m))
-    return forward_jacobian(graph, outputs, x, p);
+    return transpose(forward_sweep(graph, outputs, x, identity(graph, p)));
   return reverse_jacobian(graph, outputs, x, m);
 }
 
 Var hessian(Var loss, Var x) { return jacobian(gradient(loss, x), x); }
 
-Var hvp(Var loss, Var x, Var v) {
+Var jvp(Var outputs, Var x, Var tangents) {
+  if (!outputs.valid() || !x.valid() || !tangents.valid()) throw ValueError("jvp: an argument is an empty Var");
+  Graph& graph = outputs.graph();
+  graph.check_owns(x, "jvp: with respect to");
+  graph.check_owns(tangents, "jvp: tangents");
+  if (tangents.cols() != x.shape().size())
+    throw ShapeError(fmt::format("jvp: expected tangents with {} columns (the entries of x), found {}",
+                                 x.shape().size(), to_string(tangents.shape())));
+  return forward_sweep(graph, outputs, x, tangents);
+}
+
+Var hvp(Var loss, Var x, Var v, HvpMode mode) {
   if (!v.valid() || v.shape() != x.shape())
     throw ShapeError(fmt::format("hvp: the direction must have x's shape {}", to_string(x.shape())));
+  if (mode == HvpMode::ForwardOverReverse)
+    return reshape_like(jvp(gradient(loss, x), x, detail::as_row(v)), x);
   return gradient(dot(gradient(loss, x), v), x);
 }
 

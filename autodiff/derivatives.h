@@ -31,7 +31,17 @@ Var jacobian(Var outputs, Var x, JacobianMode mode = JacobianMode::Auto);
 // The Hessian of a 1×1 loss with respect to the entries of x (flattened row-major): p×p.
 Var hessian(Var loss, Var x);
 
-// The Hessian-vector product (∇²loss) v, of x's shape, for v of x's shape: one extra reverse pass.
-Var hvp(Var loss, Var x, Var v);
+// Forward mode: the derivatives of the entries of `outputs` along q directions of x. `tangents` is
+// a q × size(x) node (row s one direction, flattened row-major); the result is q × size(outputs),
+// row s = J tₛ (Note [Forward-mode Jacobian] in derivatives.cpp). Throws ShapeError when tangents
+// does not have size(x) columns.
+Var jvp(Var outputs, Var x, Var tangents);
+
+// How hvp() builds its nodes: one more reverse pass over the gradient graph (the gradient of
+// ⟨∇loss, v⟩), or one forward pass through it with the tangent v (forward over reverse).
+enum class HvpMode { ReverseOverReverse, ForwardOverReverse };
+
+// The Hessian-vector product (∇²loss) v, of x's shape, for v of x's shape.
+Var hvp(Var loss, Var x, Var v, HvpMode mode = HvpMode::ReverseOverReverse);
 
 }  // namespace dagml

@@ -1,7 +1,7 @@
 """SciPy side of the least-squares workloads (bench/nist_bench.cpp):
   - the 27 NIST StRD problems x 2 starts solved by scipy.optimize.least_squares, methods 'lm'
     (MINPACK) and 'trf', with the 2-point finite-difference Jacobian as its users call it by
-    default, and with tolerances at machine epsilon beside (ftol = xtol = gtol = 2.22e-16, as
+    default, and with tolerances at machine epsilon beside (ftol = xtol = gtol = 2.22e-16 = ε, as
     Ceres Solver's NIST example sets its own); solved runs (LRE >= 4), average LRE, total time;
   - the 8-parameter NIST Gauss model's residuals, and residuals plus the hand-written analytic
     Jacobian, in NumPy at n = 25, 200, 800 points (best of many calls).
@@ -89,7 +89,8 @@ def suite(method, tight):
     for name, starts, certified, x, y in problems:
         f = MODELS[name]
         for b0 in starts:
-            kw = dict(ftol=2.22e-16, xtol=2.22e-16, gtol=2.22e-16) if tight else {}
+            eps = np.finfo(float).eps
+            kw = dict(ftol=eps, xtol=eps, gtol=eps) if tight else {}
             t0 = time.perf_counter()
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")

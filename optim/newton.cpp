@@ -98,24 +98,26 @@ Result Newton::minimize(Objective& objective, const Vector& x0, const CallbackLi
           },
   };
   Result result = descent_loop(f, x0, options_.stop, ls, method, callbacks);
-  // The curvature at the final x (Result::curvature): a stationary point whose Hessian is not
-  // positive definite is a saddle or a plateau (every residual underflowed: ∇f = 0, ∇²f = 0).
-  objective.hessian(result.x, H);
-  if (H.allFinite()) {
-    const Eigen::MatrixXd A = H;
-    result.smallest_hessian_eigenvalue = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(A, Eigen::EigenvaluesOnly)
-                                             .eigenvalues()
-                                             .minCoeff();
-    const Scalar scale = std::max(A.diagonal().cwiseAbs().maxCoeff(), std::numeric_limits<Scalar>::min());
-    const bool positive = result.smallest_hessian_eigenvalue >
-                          static_cast<Scalar>(A.rows()) * std::numeric_limits<Scalar>::epsilon() * scale;
-    result.curvature = positive ? Curvature::PositiveDefinite : Curvature::NotPositiveDefinite;
-    if (!positive && result.converged())
-      result.message += fmt::format("; the Hessian there is not positive definite (smallest eigenvalue {:.3g}): a "
-                                    "saddle point or a plateau, not a minimum",
-                                    result.smallest_hessian_eigenvalue);
-  }
+  report_curvature(objective, result);
   return result;
+}
+
+void report_curvature(Objective& objective, Result& result) {
+  if (!objective.has_hessian() || result.x.size() == 0 || !result.x.allFinite()) return;
+  Tensor H;
+  objective.hessian(result.x, H);
+  if (!H.allFinite()) return;
+  const Eigen::MatrixXd A = H;
+  result.smallest_hessian_eigenvalue =
+      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(A, Eigen::EigenvaluesOnly).eigenvalues().minCoeff();
+  const Scalar scale = std::max(A.diagonal().cwiseAbs().maxCoeff(), std::numeric_limits<Scalar>::min());
+  const bool positive =
+      result.smallest_hessian_eigenvalue > static_cast<Scalar>(A.rows()) * std::numeric_limits<Scalar>::epsilon() * scale;
+  result.curvature = positive ? Curvature::PositiveDefinite : Curvature::NotPositiveDefinite;
+  if (!positive && result.converged())
+    result.message += fmt::format("; the Hessian there is not positive definite (smallest eigenvalue {:.3g}): a "
+                                  "saddle point or a plateau, not a minimum",
+                                  result.smallest_hessian_eigenvalue);
 }
 
 Result minimize(Objective& objective, const Vector& x0, const NewtonOptions& options, const CallbackList& callbacks) {

@@ -51,6 +51,12 @@ class Newton {
 Result minimize(Objective& objective, const Vector& x0, const NewtonOptions& options,
                 const CallbackList& callbacks = {});
 
+// Fills result.curvature and result.smallest_hessian_eigenvalue from ∇²f at result.x (when the
+// objective offers a Hessian and it is finite there), and appends "not a minimum" to the message
+// of a converged run whose Hessian is not positive definite (a saddle or a plateau). Newton,
+// NewtonCg and TrustRegionNewton call it at the end of every run.
+void report_curvature(Objective& objective, Result& result);
+
 // The direction p of Note [Newton regularisation] for Hessian H and gradient g. Returns how far the
 // eigenvalues were moved (max_i |λ̃_i − λ_i|; 0 for the plain Newton step); throws NumericalError
 // if H has no eigendecomposition (it is not finite).

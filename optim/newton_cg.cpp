@@ -6,6 +6,7 @@
 
 #include "graph/error.h"
 #include "optim/descent_loop.h"
+#include "optim/newton.h"
 
 namespace dagml {
 
@@ -56,7 +57,9 @@ Result NewtonCg::minimize(Objective& objective, const Vector& x0, const Callback
       .direction = [&](const Vector& x, const Vector& g, Vector& p,
                        Index& evaluations) { evaluations += truncated_cg(objective, x, g, max_cg, p); },
   };
-  return descent_loop(objective, x0, options_.stop, options_.line_search, method, callbacks);
+  Result result = descent_loop(objective, x0, options_.stop, options_.line_search, method, callbacks);
+  report_curvature(objective, result);
+  return result;
 }
 
 Result minimize(Objective& objective, const Vector& x0, const NewtonCgOptions& options, const CallbackList& callbacks) {

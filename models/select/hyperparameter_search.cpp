@@ -23,9 +23,11 @@ Result minimize_cv_loss(GraphObjective& objective, const Vector& x0) {
     objective.value(coarse.x);
     return coarse;
   }
-  // The polish must end converged by its own, stricter test and no higher; otherwise (e.g. its line
-  // search stalls at rounding level) the converged L-BFGS answer stands.
-  if (!fine.converged() || !(fine.value <= coarse.value)) {
+  // The polish must end on its own, stricter gradient test, at a minimum (a Hessian that is not
+  // positive definite marks a saddle or a flat valley Newton followed downhill) and no higher;
+  // otherwise (e.g. its line search stalls at rounding level) the converged L-BFGS answer stands.
+  if (fine.status != Status::GradientTolerance || fine.curvature == Curvature::NotPositiveDefinite ||
+      !(fine.value <= coarse.value)) {
     objective.value(coarse.x);
     return coarse;
   }

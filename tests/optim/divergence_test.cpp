@@ -13,6 +13,7 @@
 #include "optim/nesterov.h"
 #include "optim/newton.h"
 #include "optim/newton_cg.h"
+#include "optim/trust_region_newton.h"
 #include "optim/test_problems.h"
 
 namespace dagml {
@@ -46,6 +47,7 @@ TEST(Divergence, NoOptimizerReportsConvergenceOnAnUnboundedProblem) {
       {"adam", [&](Objective& f) { return minimize(f, x0, Adam(AdamOptions{}), FirstOrderOptions{.stop = stop}); }},
       {"newton", [&](Objective& f) { return minimize(f, x0, NewtonOptions{.stop = stop}); }},
       {"newton-cg", [&](Objective& f) { return minimize(f, x0, NewtonCgOptions{.stop = stop}); }},
+      {"trust-region newton", [&](Objective& f) { return minimize(f, x0, TrustRegionNewtonOptions{.stop = stop}); }},
       {"l-bfgs", [&](Objective& f) { return minimize(f, x0, LbfgsOptions{.stop = stop}); }},
   };
   for (const auto& [name, run] : runs) {

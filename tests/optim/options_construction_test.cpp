@@ -32,6 +32,7 @@
 #include "optim/nesterov.h"
 #include "optim/newton.h"
 #include "optim/newton_cg.h"
+#include "optim/trust_region_newton.h"
 #include "optim/projected_gradient.h"
 #include "optim/test_problems.h"
 #include "optim/update_rule.h"
@@ -63,6 +64,7 @@ static_assert(ConstructibleFromOptions<Nesterov, NesterovOptions>);
 static_assert(ConstructibleFromOptions<Adam, AdamOptions>);
 static_assert(ConstructibleFromOptions<Newton, NewtonOptions>);
 static_assert(ConstructibleFromOptions<NewtonCg, NewtonCgOptions>);
+static_assert(ConstructibleFromOptions<TrustRegionNewton, TrustRegionNewtonOptions>);
 static_assert(ConstructibleFromOptions<Lbfgs, LbfgsOptions>);
 static_assert(ConstructibleFromOptions<GaussNewton, GaussNewtonOptions>);
 static_assert(ConstructibleFromOptions<LevenbergMarquardt, LevenbergMarquardtOptions>);
@@ -148,6 +150,14 @@ TEST(OptionsConstruction, Newton) {
   EXPECT_EQ(Newton({.stop = {.max_iterations = 7}}).options().stop.max_iterations, 7);
   EXPECT_EQ(Newton(NewtonOptions{.regularization = 1e-6}).options().regularization, 1e-6);
   EXPECT_THROW(Newton({.step = 0}), ValueError);
+}
+
+TEST(OptionsConstruction, TrustRegionNewton) {
+  expect_default_options_stored<TrustRegionNewton, TrustRegionNewtonOptions>(
+      [](const TrustRegionNewtonOptions& o) { return o.initial_radius; });
+  EXPECT_EQ(TrustRegionNewton({.initial_radius = 0.5}).options().initial_radius, 0.5);
+  EXPECT_THROW(TrustRegionNewton({.initial_radius = 0}), ValueError);
+  EXPECT_THROW(TrustRegionNewton({.initial_radius = 2, .max_radius = 1}), ValueError);
 }
 
 TEST(OptionsConstruction, NewtonCg) {

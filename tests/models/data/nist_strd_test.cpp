@@ -60,7 +60,9 @@ TEST(NistStrd, Misra1aValuesAsInTheFile) {
   EXPECT_EQ(p.level, "Lower");
 }
 
-// NIST certifies RSS(b*) to 10–11 digits; the model graphs must give it back at b*.
+// NIST certifies RSS(b*) to 10–11 digits; the model graphs must give it back at b*. Where the
+// residuals are at the rounding of the data (Lanczos1: RSS 1.4e-25), b*'s 11 digits cannot give
+// the RSS to 7: there RSS(b*) must be at the data's rounding level instead.
 TEST(NistStrd, EveryModelGivesTheCertifiedResidualSumOfSquares) {
   for (const std::string& name : nist_problem_names()) {
     SCOPED_TRACE(name);
@@ -68,8 +70,9 @@ TEST(NistStrd, EveryModelGivesTheCertifiedResidualSumOfSquares) {
     Graph g;
     Var b = g.parameter("b", p.certified);
     Var r = nist_model(name, b, g.constant(p.x)) - g.constant(p.y);
-    const Scalar rss = r.value().squaredNorm();
-    EXPECT_NEAR(rss, p.certified_rss, 1e-7 * p.certified_rss);
+    const Scalar rss = r.value().squaredNorm(), scale = p.y.squaredNorm();
+    if (p.certified_rss > 1e-12 * scale) EXPECT_NEAR(rss, p.certified_rss, 1e-7 * p.certified_rss);
+    else EXPECT_LE(rss, 1e-18 * scale);
   }
 }
 
@@ -113,9 +116,11 @@ std::string parse_failure(const std::string& text) {
 TEST(NistStrd, MalformedFilesAreParseErrors) {
   const std::string good = bundled_text("Misra1a");
   ASSERT_EQ(parse_failure(good), "");
-  // Truncated inside the data.
-  const std::string truncated = parse_failure(good.substr(0, good.size() - 40));
+  // Truncated after a whole data row, and inside one.
+  const std::string truncated = parse_failure(good.substr(0, good.rfind('\n', good.size() - 40) + 1));
   EXPECT_NE(truncated.find("expected 14 observations"), std::string::npos) << truncated;
+  const std::string cut_row = parse_failure(good.substr(0, good.rfind("760.0E0")));  // the last x
+  EXPECT_NE(cut_row.find("expected 2 numbers (y and 1 predictor), found 1"), std::string::npos) << cut_row;
   // A number that is not one.
   std::string bad_number = good;
   bad_number.replace(bad_number.find("2.3894212918E+02"), 16, "2.38942x2918E+02");

@@ -69,7 +69,7 @@ TEST(PolynomialKernelRidgeByGradient, ReachesAStationaryPointNoWorseThanTheGrid)
   cv.set(0, 0);
   const Scalar start = cv.loss();
   cv.set(std::log(found.gamma), std::log(found.lambda));
-  EXPECT_LE(cv.gradient().norm(), 1e-6 * start);  // at worst the L-BFGS stage's stopping rule
+  EXPECT_LE(cv.gradient().norm(), 1e-6 * start) << found.result.message;  // at worst the L-BFGS stage's stopping rule
   // No point of a 9×9 grid of (γ, λ) over four decades each is better.
   Scalar best = 1e300;
   for (int i = 0; i < 9; ++i)
