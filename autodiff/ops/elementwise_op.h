@@ -127,24 +127,14 @@ class BinaryOp final : public Op {
     const std::array<Var, 2> full = Traits{}.vjp(a.in[0], a.in[1], a.out, a.g);
     return {full[0] ? sum_to(full[0], pattern_[0]) : Var{}, full[1] ? sum_to(full[1], pattern_[1]) : Var{}};
   }
-  // As for UnaryOp, with each operand as it reaches the output laid out as one row: a 1×1 operand
-  // as it is (it broadcasts over anything), any other repeated to the output's shape first. The
-  // cotangent of a 1×1 operand is the sum of each row, of an n×1 column the sums of each seed's
+  // As for UnaryOp, with each operand as it reaches the output laid out as one row
+  // (operand_row). The cotangent of a 1×1 operand is the sum of each row, of an n×1 column the sums of each seed's
   // rows; a 1×k row operand's would be a sum over each seed's rows, which has no flat layout here,
   // so when it is wanted the caller goes row by row.
   VarList batched_vjp(const BatchedVjpArgs& a) const override {
     for (std::size_t i = 0; i < 2; ++i)
       if (a.wanted[i] && pattern_[i] == Broadcast::Row) return {};
-    auto operand = [&](std::size_t i) {
-      switch (pattern_[i]) {
-        case Broadcast::Scalar: return a.in[i];
-        case Broadcast::Row: return as_row(broadcast_like(a.in[i], a.out, Axis::PerColumn));
-        case Broadcast::Column: return as_row(broadcast_like(a.in[i], a.out, Axis::PerRow));
-        case Broadcast::Same: break;
-      }
-      return as_row(a.in[i]);
-    };
-    const std::array<Var, 2> full = Traits{}.vjp(operand(0), operand(1), as_row(a.out), a.g);
+    const std::array<Var, 2> full = Traits{}.vjp(operand_row(a.in, a.out, 0), operand_row(a.in, a.out, 1), as_row(a.out), a.g);
     auto cotangent = [&](std::size_t i) {
       if (!a.wanted[i] || !full[i]) return Var{};
       if (pattern_[i] == Broadcast::Scalar) return row_sums(full[i]);
@@ -158,15 +148,6 @@ class BinaryOp final : public Op {
   // q×1 column c, the same for every entry: its term is the outer product c (∂f/∂a)ᵀ.
   std::optional<Var> jvp(const JvpArgs& a) const override {
     const Index size = a.out.rows() * a.out.cols();
-    auto operand = [&](std::size_t i) {
-      switch (pattern_[i]) {
-        case Broadcast::Scalar: return a.in[i];
-        case Broadcast::Row: return as_row(broadcast_like(a.in[i], a.out, Axis::PerColumn));
-        case Broadcast::Column: return as_row(broadcast_like(a.in[i], a.out, Axis::PerRow));
-        case Broadcast::Same: break;
-      }
-      return as_row(a.in[i]);
-    };
     Var total;
     for (std::size_t i = 0; i < 2; ++i) {
       const Var t = a.tangents[i];
@@ -174,12 +155,12 @@ class BinaryOp final : public Op {
       Var term;
       if (pattern_[i] == Broadcast::Scalar && size > 1) {
         const Var ones = t.graph().constant(Tensor::Ones(1, size));
-        term = matmul(t, Traits{}.vjp(operand(0), operand(1), as_row(a.out), ones)[i]);
+        term = matmul(t, Traits{}.vjp(operand_row(a.in, a.out, 0), operand_row(a.in, a.out, 1), as_row(a.out), ones)[i]);
       } else {
         Var spread = t;
         if (pattern_[i] == Broadcast::Column) spread = batched_repeat_entries(t, a.out.cols());
         if (pattern_[i] == Broadcast::Row) spread = batched_tile(t, a.out.rows());
-        term = Traits{}.vjp(operand(0), operand(1), as_row(a.out), spread)[i];
+        term = Traits{}.vjp(operand_row(a.in, a.out, 0), operand_row(a.in, a.out, 1), as_row(a.out), spread)[i];
       }
       if (term) total = total ? total + term : term;
     }
@@ -187,6 +168,18 @@ class BinaryOp final : public Op {
   }
 
  private:
+  // Operand i as it reaches the output, laid out as one row: a 1×1 operand as it is (it
+  // broadcasts over anything), any other repeated to the output's shape first.
+  Var operand_row(std::span<const Var> in, Var out, std::size_t i) const {
+    switch (pattern_[i]) {
+      case Broadcast::Scalar: return in[i];
+      case Broadcast::Row: return as_row(broadcast_like(in[i], out, Axis::PerColumn));
+      case Broadcast::Column: return as_row(broadcast_like(in[i], out, Axis::PerRow));
+      case Broadcast::Same: break;
+    }
+    return as_row(in[i]);
+  }
+
   Broadcast pattern_[2];
 };
 

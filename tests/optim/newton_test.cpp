@@ -140,13 +140,7 @@ TEST(Newton, RegularizesAnIndefiniteHessian) {
 // Cholesky factor exists stopped at H + λ ≈ 1e-15 and jumped to x = 12104; the eigenvalue floor
 // takes p = −f'/|f''| = +0.31 (downhill) and Newton reaches the minimum at π.
 TEST(Newton, NegativeCurvatureIsFollowedDownhillWithABoundedStep) {
-  FunctionObjective f({.dimension = 1,
-                       .value_and_gradient =
-                           [](const Vector& x, Vector& g) {
-                             g = Vector::Constant(1, -10 * std::sin(x[0]));
-                             return 10 * std::cos(x[0]);
-                           },
-                       .hessian = [](const Vector& x, Tensor& H) { H = Tensor::Constant(1, 1, -10 * std::cos(x[0])); }});
+  FunctionObjective f = testing::ten_cos();
   Vector p;
   const Tensor H0 = Tensor::Constant(1, 1, -10 * std::cos(0.3));
   regularized_newton_direction(H0, Vector::Constant(1, -10 * std::sin(0.3)), 1e-8, p);

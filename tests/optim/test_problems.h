@@ -31,6 +31,19 @@ inline FunctionObjective quadratic(const Tensor& A, const Vector& b) {
   });
 }
 
+// f(x) = 10 cos x (1-d), with its Hessian: f'' < 0 at x = 0.3, minima at odd multiples of π.
+inline FunctionObjective ten_cos() {
+  return FunctionObjective({.dimension = 1,
+                            .value_and_gradient =
+                                [](const Vector& x, Vector& g) {
+                                  g = Vector::Constant(1, -10 * std::sin(x[0]));
+                                  return 10 * std::cos(x[0]);
+                                },
+                            .hessian = [](const Vector& x, Tensor& H) {
+                              H = Tensor::Constant(1, 1, -10 * std::cos(x[0]));
+                            }});
+}
+
 // A well-conditioned 3-d convex quadratic: A = [[4,1,0],[1,3,1],[0,1,2]], b = (1,2,3).
 inline Tensor convex_A() { return (Tensor(3, 3) << 4, 1, 0, 1, 3, 1, 0, 1, 2).finished(); }
 inline Vector convex_b() { return (Vector(3) << 1, 2, 3).finished(); }

@@ -31,13 +31,7 @@ TEST(TrustRegionNewton, RosenbrockAndAQuadraticInOneStep) {
 // 10 cos x from x = 0.3: f'' < 0 there, CG meets negative curvature at once and follows it downhill
 // to the boundary; the run reaches the minimum at π.
 TEST(TrustRegionNewton, NegativeCurvatureLeadsDownhill) {
-  FunctionObjective f({.dimension = 1,
-                       .value_and_gradient =
-                           [](const Vector& x, Vector& g) {
-                             g = Vector::Constant(1, -10 * std::sin(x[0]));
-                             return 10 * std::cos(x[0]);
-                           },
-                       .hessian = [](const Vector& x, Tensor& H) { H = Tensor::Constant(1, 1, -10 * std::cos(x[0])); }});
+  FunctionObjective f = testing::ten_cos();
   const Result r = minimize(f, Vector::Constant(1, 0.3), TrustRegionNewtonOptions{});
   EXPECT_TRUE(r.converged()) << r.message;
   EXPECT_NEAR(r.x[0], std::numbers::pi, 1e-8);
