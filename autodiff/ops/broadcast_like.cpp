@@ -1,4 +1,5 @@
 #include "autodiff/batched.h"
+#include "autodiff/elementwise.h"
 #include "autodiff/reduce.h"
 #include "graph/graph.h"
 
@@ -38,6 +39,22 @@ class BroadcastLike final : public Op {
     if (axis_ == Axis::All) return {reduce_sum(a.g, Axis::PerRow, mean_), Var{}};
     if (axis_ == Axis::PerColumn) return {};
     return {detail::batched_row_sums(a.g, a.out.cols(), mean_), Var{}};
+  }
+  // Linear in g, so ẏ = ġ repeated the same way (÷ m): each seed's value over all entries, each
+  // of its entries over a row, or its row over all rows. `like` gives only the shape.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var t = a.tangents[0];
+    if (!t) return Var{};
+    const Index rows = a.out.rows(), cols = a.out.cols();
+    const Scalar m = axis_ == Axis::All ? static_cast<Scalar>(rows * cols)
+                     : axis_ == Axis::PerRow ? static_cast<Scalar>(cols) : static_cast<Scalar>(rows);
+    const Scalar s = mean_ ? 1 / m : 1;
+    switch (axis_) {
+      case Axis::All: return detail::batched_repeat_entries(t, rows * cols, s);
+      case Axis::PerRow: return detail::batched_repeat_entries(t, cols, s);
+      case Axis::PerColumn: return mean_ ? detail::batched_tile(t, rows) * s : detail::batched_tile(t, rows);
+    }
+    return std::nullopt;
   }
 
  private:

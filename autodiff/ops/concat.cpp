@@ -42,6 +42,21 @@ class Concat final : public Op {
     }
     return grads;
   }
+  // Ẏ = each seed's blocks concatenated: side by side in the flattened layout for rows; for
+  // columns, side by side in the (q·r) × cᵢ views, whose rows are the seeds' matrix rows. An input
+  // without a tangent contributes zeros.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    Index q = 0;
+    for (const Var& t : a.tangents)
+      if (t) q = t.rows();
+    std::vector<Var> parts;
+    for (std::size_t i = 0; i < a.in.size(); ++i) {
+      const Index r = a.in[i].rows(), c = a.in[i].cols();
+      const Var t = a.tangents[i] ? a.tangents[i] : a.out.graph().constant(Tensor::Zero(q, r * c));
+      parts.push_back(rows_ ? t : reshape(t, q * r, c));
+    }
+    return rows_ ? concat_cols(parts) : reshape(concat_cols(parts), q, -1);
+  }
 
  private:
   bool rows_;

@@ -1,4 +1,6 @@
+#include "autodiff/batched.h"
 #include "autodiff/elementwise.h"
+#include "autodiff/linalg.h"
 #include "autodiff/reduce.h"
 #include "graph/graph.h"
 
@@ -29,6 +31,14 @@ class LogSumExp final : public Op {
     }
   }
   VarList vjp(const VjpArgs& a) const override { return {a.g * exp(a.in[0] - a.out)}; }
+  // ẏ = Σ softmax(x) ⊙ ẋ over what y reduces: over all entries a matrix–vector product of the
+  // seeds with the softmax weights; per row, the per-row sums of the weighted tangent rows.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var t = a.tangents[0];
+    const Var weights = exp(a.in[0] - a.out);  // y broadcasts over what it reduced
+    if (axis_ == Axis::All) return matmul(t, detail::as_row(weights), false, true);
+    return detail::batched_row_sums(t * detail::as_row(weights), a.in[0].cols());
+  }
 
  private:
   Axis axis_;

@@ -30,6 +30,7 @@ class OneHot final : public Op {
     }
   }
   VarList vjp(const VjpArgs&) const override { return {Var{}}; }
+  std::optional<Var> jvp(const JvpArgs&) const override { return Var{}; }  // labels: no tangent
 
  private:
   Index k_;
