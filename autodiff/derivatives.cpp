@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 #include <unordered_map>
 
@@ -138,45 +139,125 @@ Var reverse_jacobian(Graph& graph, Var outputs, Var x, Index m) {
 // q × size tangents to its output's (Op::jvp), and the outputs' tangent is q × size(outputs); the
 // Jacobian is its transpose. Only nodes the outputs depend on get a tangent, and nodes that do not
 // depend on x have none. An op without a rule of its own gets one from its VJP.
+//
+// Sparse tangents. Most nodes of a model depend on a few entries of x (b₂·x depends on b₂ alone),
+// so most rows of their tangents are zero. A tangent is kept as its rows that can be non-zero: a
+// tangent node that depends on constants only (the seed, or the seed sliced) has fixed values, so
+// its zero rows are zero at every replay and are dropped; an op whose inputs' tangents have
+// different rows gets them expanded to the union first (scatter into zeros); unary ops keep their
+// rows. The outputs' tangent is expanded to all q rows at the end. For NIST's 8-parameter Gauss
+// model this moves about a third of the values a dense sweep moves.
+class ForwardSweep {
+ public:
+  ForwardSweep(Graph& graph, Index q) : graph_(graph), q_(q) {}
+
+  struct Tangent {
+    Var value;                  // |rows| × size(node); invalid: zero
+    std::vector<Index> rows;    // the seed rows it holds, increasing
+  };
+
+  // The tangent `t`, whose rows are the seed rows `rows`, kept as its rows that can be non-zero.
+  Tangent compact(Var t, std::vector<Index> rows) {
+    if (!t.valid()) return {};
+    if (!depends_on_constants_only(t.id())) return {t, std::move(rows)};
+    const Tensor& v = t.value();
+    std::vector<Index> keep;
+    for (Index r = 0; r < v.rows(); ++r)
+      if (!v.row(r).isZero(0)) keep.push_back(r);
+    if (keep.empty()) return {};
+    if (static_cast<Index>(keep.size()) == v.rows()) return {t, std::move(rows)};
+    Tensor kept(static_cast<Index>(keep.size()), v.cols());
+    std::vector<Index> labels;
+    for (std::size_t k = 0; k < keep.size(); ++k) {
+      kept.row(static_cast<Index>(k)) = v.row(keep[k]);
+      labels.push_back(rows[static_cast<std::size_t>(keep[k])]);
+    }
+    return {graph_.constant(std::move(kept)), std::move(labels)};
+  }
+
+  // t expanded to the seed rows `to` (a superset of t's), zeros elsewhere.
+  Var expand(const Tangent& t, const std::vector<Index>& to) {
+    if (t.rows == to) return t.value;
+    Tensor index(static_cast<Index>(t.rows.size()), 1);
+    for (std::size_t k = 0; k < t.rows.size(); ++k)
+      index(static_cast<Index>(k), 0) =
+          static_cast<Scalar>(std::lower_bound(to.begin(), to.end(), t.rows[k]) - to.begin());
+    const Var zeros = graph_.constant(Tensor::Zero(static_cast<Index>(to.size()), t.value.cols()));
+    return scatter_add_rows(t.value, graph_.constant(std::move(index)), zeros);
+  }
+
+  std::vector<Index> all_rows() const {
+    std::vector<Index> rows(static_cast<std::size_t>(q_));
+    for (Index r = 0; r < q_; ++r) rows[static_cast<std::size_t>(r)] = r;
+    return rows;
+  }
+
+ private:
+  // Whether node id (of the graph as it is now) depends on Constant leaves only.
+  bool depends_on_constants_only(int id) {
+    for (int k = static_cast<int>(constant_only_.size()); k <= id; ++k) {
+      const Node& node = graph_.node(k);
+      bool only = node.kind == NodeKind::Constant;
+      if (node.kind == NodeKind::Op) {
+        only = true;
+        for (int in : graph_.inputs_of(k)) only = only && constant_only_[static_cast<std::size_t>(in)];
+      }
+      constant_only_.push_back(only);
+    }
+    return constant_only_[static_cast<std::size_t>(id)];
+  }
+
+  Graph& graph_;
+  Index q_;
+  std::vector<char> constant_only_;
+};
+
 Var forward_sweep(Graph& graph, Var outputs, Var x, Var seed) {
   const int last = outputs.id();
-  const Index m = outputs.shape().size();
-  if (x.id() >= last) return x.id() == last ? seed : graph.constant(Tensor::Zero(seed.rows(), m));
+  const Index m = outputs.shape().size(), q = seed.rows();
+  if (x.id() >= last) return x.id() == last ? seed : graph.constant(Tensor::Zero(q, m));
   std::vector<char> needed(static_cast<std::size_t>(last) + 1, 0);
   needed[static_cast<std::size_t>(last)] = 1;
   for (int id = last; id > x.id(); --id)
     if (needed[static_cast<std::size_t>(id)])
       for (int in : graph.inputs_of(id)) needed[static_cast<std::size_t>(in)] = 1;
-  std::vector<Var> tangent(static_cast<std::size_t>(last) + 1);
-  tangent[static_cast<std::size_t>(x.id())] = seed;
+  ForwardSweep sweep(graph, q);
+  std::vector<ForwardSweep::Tangent> tangent(static_cast<std::size_t>(last) + 1);
+  tangent[static_cast<std::size_t>(x.id())] = sweep.compact(seed, sweep.all_rows());
   std::vector<Var> in_vars, in_tangents;
   std::vector<int> ins;
   for (int id = x.id() + 1; id <= last; ++id) {
     if (!needed[static_cast<std::size_t>(id)] || graph.node(id).kind != NodeKind::Op) continue;
     const auto in_span = graph.inputs_of(id);
     ins.assign(in_span.begin(), in_span.end());
+    // The union of the inputs' rows; each input's tangent expanded to it.
+    std::vector<Index> rows;
+    for (int in : ins) {
+      const auto& r = tangent[static_cast<std::size_t>(in)].rows;
+      std::vector<Index> merged;
+      std::set_union(rows.begin(), rows.end(), r.begin(), r.end(), std::back_inserter(merged));
+      rows = std::move(merged);
+    }
+    if (rows.empty()) continue;
     in_vars.clear();
     in_tangents.clear();
-    bool any = false;
     for (int in : ins) {
       in_vars.emplace_back(&graph, in);
-      in_tangents.push_back(tangent[static_cast<std::size_t>(in)]);
-      any = any || in_tangents.back().valid();
+      const ForwardSweep::Tangent& t = tangent[static_cast<std::size_t>(in)];
+      in_tangents.push_back(t.value.valid() ? sweep.expand(t, rows) : Var{});
     }
-    if (!any) continue;
     const Op& op = *graph.node(id).op;
     const JvpArgs args{in_vars, Var(&graph, id), in_tangents};
     std::optional<Var> t = op.jvp(args);
     if (!t) t = detail::jvp_by_transposition(op, args);  // Note [Forward rule by transposition]
-    if (t->valid()) {
-      const Shape expected{seed.rows(), Var(&graph, id).shape().size()};
-      DAGML_CHECK(t->shape() == expected, "op '{}' gave a {} tangent (expected {})", op.name(),
-                  to_string(t->shape()), to_string(expected));
-    }
-    tangent[static_cast<std::size_t>(id)] = *t;
+    if (!t->valid()) continue;
+    const Shape expected{static_cast<Index>(rows.size()), Var(&graph, id).shape().size()};
+    DAGML_CHECK(t->shape() == expected, "op '{}' gave a {} tangent (expected {})", op.name(), to_string(t->shape()),
+                to_string(expected));
+    tangent[static_cast<std::size_t>(id)] = sweep.compact(*t, std::move(rows));
   }
-  const Var t = tangent[static_cast<std::size_t>(last)];
-  return t.valid() ? t : graph.constant(Tensor::Zero(seed.rows(), m));
+  const ForwardSweep::Tangent& t = tangent[static_cast<std::size_t>(last)];
+  return t.value.valid() ? sweep.expand(t, sweep.all_rows()) : graph.constant(Tensor::Zero(q, m));
 }
 
 }  // namespace
