@@ -46,6 +46,8 @@ NonlinearLeastSquares::NonlinearLeastSquares(const NonlinearLeastSquaresOptions&
   }
   if (!(options.tolerance >= 0))
     throw ValueError(fmt::format("{}: expected tolerance ≥ 0, found {}", who, options.tolerance));
+  if (!(options.initial_damping > 0) || !std::isfinite(options.initial_damping))
+    throw ValueError(fmt::format("{}: expected initial_damping finite and > 0, found {}", who, options.initial_damping));
 }
 
 NonlinearLeastSquares& NonlinearLeastSquares::fit(const Tensor& X, const Vector& y) {
@@ -63,7 +65,10 @@ NonlinearLeastSquares& NonlinearLeastSquares::fit(const Tensor& X, const Vector&
   if (options_.method == NonlinearLeastSquaresOptions::Method::GaussNewton) {
     result_ = minimize(*objective, options_.initial_params, GaussNewtonOptions{.stop = stop});
   } else {
-    result_ = minimize(*objective, options_.initial_params, LevenbergMarquardtOptions{.stop = stop});
+    result_ = minimize(*objective, options_.initial_params,
+                       LevenbergMarquardtOptions{.stop = stop,
+                                                 .initial_damping = options_.initial_damping,
+                                                 .scale_by_diagonal = options_.scale_by_diagonal});
   }
   params_ = result_.x;
   set_fitted(X.cols());

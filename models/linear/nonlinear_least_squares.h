@@ -16,6 +16,7 @@
 #include "graph/error.h"
 #include "graph/op.h"
 #include "models/io/estimator.h"
+#include "optim/levenberg_marquardt.h"
 #include "optim/result.h"
 
 namespace dagml {
@@ -32,6 +33,11 @@ struct NonlinearLeastSquaresOptions {
   enum class Method { GaussNewton, LevenbergMarquardt } method = Method::LevenbergMarquardt;
   Index max_iterations = 200;  // ≥ 1
   Scalar tolerance = 1e-12;    // relative loss change and relative parameter change, ≥ 0
+  // Levenberg–Marquardt's own options (optim/levenberg_marquardt.h): the first damping τ and
+  // Marquardt's scaling. Model-file layout 2 added them; they are written after the other options
+  // (see serialize), so that layout-1 files still load, with these defaults.
+  Scalar initial_damping = LevenbergMarquardtOptions{}.initial_damping;  // τ > 0
+  bool scale_by_diagonal = LevenbergMarquardtOptions{}.scale_by_diagonal;
 
   // Every field but `model`: it is code, which no file holds (load takes it again).
   template <class V>
@@ -40,6 +46,12 @@ struct NonlinearLeastSquaresOptions {
     v("method", method, "gauss_newton or levenberg_marquardt");
     v("max_iterations", max_iterations, "≥ 1 iterations");
     v("tolerance", tolerance, "≥ 0: stop on a relative loss or parameter change below it");
+  }
+  // The fields model-file layout 2 added (NonlinearLeastSquares::serialize).
+  template <class V>
+  void visit_layout_2(V&& v) {
+    v("initial_damping", initial_damping, "> 0: Levenberg–Marquardt's first damping τ (μ₀ = τ with the scaling)");
+    v("scale_by_diagonal", scale_by_diagonal, "Marquardt's scaling D = diag(max ‖J_j‖) (false: D = I)");
   }
 };
 constexpr auto enum_names(NonlinearLeastSquaresOptions::Method) {
@@ -83,10 +95,17 @@ class NonlinearLeastSquares : public Estimator<NonlinearLeastSquares, NonlinearL
   static NonlinearLeastSquares load(const std::string& path, ModelFunction model);
   static NonlinearLeastSquares from_model_file(const ModelFile& file, ModelFunction model);
 
+  // Layout 2 added initial_damping and scale_by_diagonal, written after the estimator's part;
+  // a layout-1 file has neither and keeps their defaults.
+  static constexpr std::uint32_t kModelVersion = 2;
+
   // The options but the model function, ŵ and the training loss.
   template <class Archive>
   void serialize(Archive& ar) {
     serialize_estimator(ar);
+    bool layout_2 = true;
+    if constexpr (Archive::is_loading::value) layout_2 = ar.model_version() >= 2;
+    if (layout_2) options_.visit_layout_2([&](const char*, auto& field, const char*) { ar(field); });
     ar(params_, result_.value);
     if constexpr (Archive::is_loading::value) check_loaded(ar);
   }

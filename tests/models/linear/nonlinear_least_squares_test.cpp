@@ -103,6 +103,16 @@ TEST(NonlinearLeastSquares, SaveLoadRoundTrip) {
   EXPECT_EQ(back.options().tolerance, 1e-10);
   EXPECT_EQ(back.options().initial_params, vec({1, 1}));
   EXPECT_EQ(back.to_bytes(), nls.to_bytes());
+  // Levenberg–Marquardt's own options round-trip too (model-file layout 2).
+  NonlinearLeastSquares lm({.model = distance_model, .initial_params = vec({1, 1}), .initial_damping = 5,
+                            .scale_by_diagonal = false});
+  lm.fit(sensors, vec({2.5, 2.9, 2.2}));
+  const auto lm_back = NonlinearLeastSquares::from_model_file(ModelFile(lm.to_bytes(), "test"), distance_model);
+  EXPECT_EQ(lm_back.options().initial_damping, 5);
+  EXPECT_FALSE(lm_back.options().scale_by_diagonal);
+  EXPECT_LT((lm.params() - nls.params()).norm(), 1e-6);  // the same solution (nls stopped at 1e-10)
+  EXPECT_THROW(NonlinearLeastSquares({.model = distance_model, .initial_params = vec({1, 1}), .initial_damping = 0}),
+               ValueError);
   EXPECT_THROW(back.predict(Tensor::Ones(2, 3)), ShapeError);
   // The model function is code, which the file cannot hold: loading without one is refused.
   const std::string bytes = nls.to_bytes();
@@ -117,8 +127,9 @@ TEST(NonlinearLeastSquares, SaveLoadRoundTrip) {
 }
 
 TEST(NonlinearLeastSquares, InconsistentFilesAreParseErrors) {
-  // In the field order of NonlinearLeastSquares::serialize: the options (initial_params, method,
-  // max_iterations, tolerance), the fitted flag, d, then ŵ and the loss.
+  // In the field order of NonlinearLeastSquares::serialize, layout 1: the options (initial_params,
+  // method, max_iterations, tolerance), the fitted flag, d, then ŵ and the loss. Layout 2 adds
+  // initial_damping and scale_by_diagonal before ŵ; a layout-1 file keeps their defaults.
   const auto file = [](const Vector& params, Index d) {
     std::string payload;
     ModelOutputArchive ar(payload);
@@ -128,6 +139,19 @@ TEST(NonlinearLeastSquares, InconsistentFilesAreParseErrors) {
   const auto ok = NonlinearLeastSquares::from_model_file(file(vec({3, 4}), 2), distance_model);
   EXPECT_NEAR(ok.predict(Tensor::Zero(1, 2))(0), 5.0, 1e-15);
   EXPECT_EQ(ok.loss(), 0.5);
+  EXPECT_EQ(ok.options().initial_damping, LevenbergMarquardtOptions{}.initial_damping);
+  EXPECT_TRUE(ok.options().scale_by_diagonal);
+  {
+    std::string payload;
+    ModelOutputArchive ar(payload);
+    ar(vec({1, 1}), Method::LevenbergMarquardt, Index{10}, Scalar{0}, true, Index{2}, Scalar{7}, false, vec({3, 4}),
+       Scalar{0.5});
+    const auto layout_2 = NonlinearLeastSquares::from_model_file(
+        ModelFile(frame_model_file(NonlinearLeastSquares::kTypeName, 2, payload), "crafted"), distance_model);
+    EXPECT_EQ(layout_2.options().initial_damping, 7);
+    EXPECT_FALSE(layout_2.options().scale_by_diagonal);
+    EXPECT_EQ(layout_2.params(), vec({3, 4}));
+  }
   EXPECT_THROW(NonlinearLeastSquares::from_model_file(file(vec({3, 4, 5}), 2), distance_model), ParseError);
   EXPECT_THROW(NonlinearLeastSquares::from_model_file(file(vec({3, std::nan("")}), 2), distance_model), ParseError);
   EXPECT_THROW(NonlinearLeastSquares::from_model_file(file(vec({3, 4}), 0), distance_model), ParseError);
