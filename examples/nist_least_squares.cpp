@@ -3,8 +3,9 @@
 // autodiff, both of NIST's starting points. Prints, for each run, the status, the log relative
 // error LRE against NIST's certified parameters (≥ 4 counts as solved), the final and certified
 // residual sums of squares and the evaluations, then the solved count and the average LRE.
-// Usage: nist_least_squares [--initial-damping=TAU] [--verbose] [PROBLEM...]   (default: all 27;
-// --verbose prints every run's stop message, not only those of unsolved or unconverged runs)
+// Usage: nist_least_squares [--initial-damping=TAU] [--geodesic] [--verbose] [PROBLEM...]
+// (default: all 27; --geodesic turns on geodesic acceleration; --verbose prints every run's stop
+// message, not only those of unsolved or unconverged runs)
 #include <fmt/format.h>
 
 #include <chrono>
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg.starts_with("--initial-damping=")) lm_options.initial_damping = std::stod(arg.substr(18));
+    else if (arg == "--geodesic") lm_options.geodesic_acceleration = true;
     else if (arg == "--verbose") verbose = true;
     else names.push_back(arg);
   }

@@ -25,6 +25,14 @@
 // of iterative refinement; three trials in a row that do not shrink end the run (converged, at the
 // rounding level of f). Elsewhere no step that raises f is ever accepted.
 //
+// Note [Geodesic acceleration]
+// Optional second-order correction (Transtrum & Sethna 2012): with the velocity v = δ(μ), the
+// directional second derivative of the residuals r_vv ≈ (2/h)((r(x + h v) − r(x))/h − J v) by one
+// more residual evaluation (h = 0.1), and the acceleration a = argmin ‖J a + r_vv‖² + μ‖D a‖² (the
+// same QR factorization), the trial step is v + ½a when 2‖Da‖/‖Dv‖ ≤ 0.75 (the correction is
+// small), else v. It follows curved valleys in fewer steps; on the NIST problems, where the
+// defaults already solve every run, it is off by default.
+//
 // Note [Levenberg–Marquardt stopping]
 // Scale-free tests, checked after every trial step (after Moré's MINPACK tests), in this order:
 //   GradientTolerance  r = 0, or the scaled gradient  max_j |J_jᵀ r| / (‖J_j‖ ‖r‖) ≤ gradient_tolerance
@@ -62,6 +70,7 @@ struct LevenbergMarquardtOptions {
   // runs onto the plateau b2 → ∞ and ends Stalled).
   Scalar initial_damping = 1e3;
   bool scale_by_diagonal = true;  // D = diag(max_k ‖J_j(x_k)‖) (Marquardt, MINPACK); false: D = I
+  bool geodesic_acceleration = false;  // Note [Geodesic acceleration]: one more residual evaluation per trial
 };
 
 class LevenbergMarquardt {
