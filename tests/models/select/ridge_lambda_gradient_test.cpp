@@ -8,6 +8,8 @@
 #include "models/linear/ridge.h"
 #include "models/metrics/regression_metrics.h"
 #include "models/select/ridge_lambda_gradient.h"
+#include "optim/graph_objective.h"
+#include "optim/newton.h"
 
 namespace dagml {
 namespace {
@@ -69,6 +71,22 @@ TEST(RidgeLambdaByGradient, FindsTheGridMinimum) {
   cv.set_log_lambda(std::log(found.lambda));
   EXPECT_LE(std::abs(cv.derivative()), 1e-6 * start);  // at worst the L-BFGS stage's stopping rule
   EXPECT_THROW(ridge_lambda_by_gradient(data.Z, data.y, folds, 0), ValueError);
+}
+
+// Newton on CV(t) from λ = 10, where CV is concave in t = log λ: Note [Newton regularisation]
+// follows the negative curvature downhill with a bounded step, and Newton reaches the minimum
+// that L-BFGS finds (it used to end in a line-search error there).
+TEST(RidgeLambdaByGradient, NewtonFromLambdaTenReachesTheSameMinimum) {
+  const auto data = testing::load_diabetes();
+  const KFold folds(442, {.k = 5, .shuffle = true, .seed = 3});
+  const RidgeLambdaSearch lbfgs = ridge_lambda_by_gradient(data.Z, data.y, folds, 10.0);
+  RidgeCvLoss cv(data.Z, data.y, folds);
+  cv.set_log_lambda(std::log(10.0));
+  EXPECT_LT(cv.second_derivative(), 0);  // concave at the start
+  const Result newton = minimize_graph(cv.loss_node(), {cv.parameter()}, NewtonOptions{});
+  EXPECT_TRUE(newton.converged()) << newton.message;
+  EXPECT_NEAR(newton.x[0], std::log(lbfgs.lambda), 1e-4);
+  EXPECT_LE(newton.value, lbfgs.cv_loss * (1 + 1e-10));
 }
 
 }  // namespace
