@@ -76,8 +76,13 @@ bool check_stop(const StopOptions& o, Index iteration, Scalar f_prev, Scalar f, 
 std::string stop_message(Status status, const StopOptions& o, Index iterations, Scalar gradient_norm) {
   switch (status) {
     case Status::GradientTolerance:
-      return fmt::format("converged: gradient norm {:.3g} <= {:.3g} after {} iterations", gradient_norm,
-                         o.gradient_tolerance, iterations);
+      // An exactly zero gradient is rare at a minimum and usual on a plateau where every term of f
+      // underflows (Newton's methods check the curvature; first-order methods cannot).
+      return fmt::format("converged: gradient norm {:.3g} <= {:.3g} after {} iterations{}", gradient_norm,
+                         o.gradient_tolerance, iterations,
+                         gradient_norm == 0 ? "; the gradient is exactly zero: a minimum, or a plateau where every "
+                                              "term of f underflows"
+                                            : "");
     case Status::ValueTolerance:
       return fmt::format("converged: relative change of f <= {:.3g} after {} iterations", o.value_tolerance,
                          iterations);

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "optim/gradient_descent.h"
+#include "optim/nesterov.h"
 #include "optim/test_problems.h"
 
 namespace dagml {
@@ -177,6 +179,9 @@ TEST(Newton, ReportsTheCurvatureAtTheEnd) {
   EXPECT_EQ(plateau.curvature, Curvature::NotPositiveDefinite);
   EXPECT_EQ(plateau.smallest_hessian_eigenvalue, 0);
   EXPECT_NE(plateau.message.find("not a minimum"), std::string::npos) << plateau.message;
+  // A first-order method cannot see the curvature; its message says the gradient is exactly zero.
+  const Result nesterov = minimize(f, Vector::Constant(1, 40), Nesterov(NesterovOptions{}), FirstOrderOptions{});
+  EXPECT_NE(nesterov.message.find("exactly zero: a minimum, or a plateau"), std::string::npos) << nesterov.message;
 }
 
 TEST(Newton, BadOptionsAndObjectives) {
