@@ -51,8 +51,10 @@ void validate(const StopOptions& o, const char* owner) {
 
 Scalar max_relative_change(const Vector& x_prev, const Vector& x) {
   Scalar m = 0;
-  for (Index j = 0; j < x.size(); ++j)
-    m = std::max(m, std::abs(x[j] - x_prev[j]) / std::max(std::abs(x_prev[j]), Scalar(1)));
+  for (Index j = 0; j < x.size(); ++j) {
+    const Scalar change = std::abs(x[j] - x_prev[j]), scale = std::max(std::abs(x_prev[j]), std::abs(x[j]));
+    if (change > 0) m = std::max(m, change / scale);  // scale > 0 whenever the entry changed
+  }
   return m;
 }
 

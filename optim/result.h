@@ -5,8 +5,10 @@
 //   GradientTolerance  ‖∇f(x_t)‖₂ ≤ gradient_tolerance
 //   ValueTolerance     |f_t − f_{t−1}| ≤ value_tolerance · max(|f_{t−1}|, tiny)   (relative loss change,
 //                      notes 000 §4.7: |(L^(k+1) − L^(k)) / L^(k)| ≤ τ)
-//   StepTolerance      max_j |x_t,j − x_{t−1},j| / max(|x_{t−1},j|, 1) ≤ step_tolerance  (maximum
-//                      relative parameter change, notes 000 §4.7, guarded near zero)
+//   StepTolerance      max_j |x_t,j − x_{t−1},j| / max(|x_{t−1},j|, |x_t,j|) ≤ step_tolerance (maximum
+//                      relative parameter change, notes 000 §4.7; an entry that did not change
+//                      counts 0). Scale-free: a parameter of 5.6e−9 (NIST's Nelson b₂) is held to
+//                      the same relative precision as one of 1e4.
 //   MaxIterations      t = max_iterations without any of the above
 // A tolerance of 0 switches its test off. The tests run in the order listed; the first that holds
 // names the status. Minibatch runs test once per epoch, on the full objective.
@@ -23,7 +25,7 @@ namespace dagml {
 enum class Status {
   GradientTolerance,  // ‖∇f(x)‖₂ ≤ gradient_tolerance: converged
   ValueTolerance,     // |f_t − f_{t−1}| ≤ value_tolerance · max(|f_{t−1}|, tiny): converged
-  StepTolerance,      // max_j |Δx_j| / max(|x_j|, 1) ≤ step_tolerance: converged
+  StepTolerance,      // max_j |Δx_j| / max(|x_prev,j|, |x_j|) ≤ step_tolerance: converged
   MaxIterations,      // the iteration (or epoch) budget ran out: not converged
   CallbackStop,       // a callback asked to stop (early stopping, time limit, user hook)
   NumericalFailure,   // f or ∇f became NaN or infinite; x is the last finite iterate
@@ -78,7 +80,7 @@ void validate(const StopOptions& options, const char* owner);
 bool check_stop(const StopOptions& options, Index iteration, Scalar f_prev, Scalar f, const Vector& x_prev,
                 const Vector& x, Scalar gradient_norm, Status& status);
 
-// max_j |x_j − x_prev,j| / max(|x_prev,j|, 1).
+// max_j |x_j − x_prev,j| / max(|x_prev,j|, |x_j|), over the entries that changed (0 if none did).
 Scalar max_relative_change(const Vector& x_prev, const Vector& x);
 
 // A message such as "converged: ‖∇f‖ = 3.1e-09 ≤ 1e-08 after 12 iterations".

@@ -86,11 +86,16 @@ TEST(IterationLoop, StoppingRulesInTheirOrder) {
   EXPECT_EQ(v.iterations, 7);
   EXPECT_FALSE(v.converged());
   EXPECT_THAT(v.message, HasSubstr("not converged"));
-  // max |Δx| / max(|x|, 1) = 2⁻ᵗ ≤ 0.01 first at t = 7.
+  // max |Δx| / max(|x_prev|, |x|) = 1/2 at every halving (scale-free: x → 0 never makes the
+  // relative step small): a step tolerance of 0.6 holds at once, 0.4 never.
   Probe p4;
-  const Result s = halving({.max_iterations = 100, .gradient_tolerance = 0, .step_tolerance = 0.01}, p4);
+  const Result s = halving({.max_iterations = 100, .gradient_tolerance = 0, .step_tolerance = 0.6}, p4);
   EXPECT_EQ(s.status, Status::StepTolerance);
-  EXPECT_EQ(s.iterations, 7);
+  EXPECT_EQ(s.iterations, 1);
+  Probe p6;
+  const Result never = halving({.max_iterations = 7, .gradient_tolerance = 0, .step_tolerance = 0.4}, p6);
+  EXPECT_EQ(never.status, Status::MaxIterations);
+  EXPECT_EQ(never.iterations, 7);
   // When the gradient and the step tests hold at once, the gradient test names the status.
   Probe p5;
   EXPECT_EQ(halving({.max_iterations = 100, .gradient_tolerance = 1.5, .step_tolerance = 1}, p5).status,
