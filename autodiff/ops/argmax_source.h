@@ -21,5 +21,10 @@ class ArgmaxSource : public Op {
 Var argmax_scatter(Var like, Var source, Var g);
 // y.flat[j] = h.flat[argmax[j]], shaped like the source node's output.
 Var argmax_gather(Var h, Var source);
+// The same for each row of a q-row node (the batched layout, one entry per row per position):
+// g is q × size(source), the result q × size(like) (like: the source's input, or any node of
+// its size); h is q × size(source's input), the result q × size(source).
+Var argmax_scatter_rows(Var like, Var source, Var g);
+Var argmax_gather_rows(Var h, Var source);
 
 }  // namespace dagml::detail

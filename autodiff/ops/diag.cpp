@@ -1,3 +1,5 @@
+#include "autodiff/batched.h"
+#include "autodiff/elementwise.h"
 #include "autodiff/linalg.h"
 #include "graph/graph.h"
 
@@ -19,6 +21,14 @@ class Diag final : public Op {
   VarList vjp(const VjpArgs& a) const override {
     Var d = diag_part(a.g);
     return {a.in[0].rows() == 1 ? transpose(d) : d};
+  }
+  // Ẏ = diag(v̇) per seed, for a column or a row v alike (the same flat entries): each tangent
+  // entry repeated over its row of the n×n result, masked by the flattened identity (q × n²).
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var t = a.tangents[0];
+    if (!t) return Var{};
+    const Index n = a.in[0].shape().size();
+    return detail::batched_repeat_entries(t, n) * detail::as_row(identity(t.graph(), n));
   }
 };
 }  // namespace

@@ -33,6 +33,15 @@ class GatherRows final : public Op {
     for (Index i = 0; i < a.out.rows(); ++i) a.out.row(i) = x.row(row_index(*a.in[1], i, x.rows(), name()));
   }
   VarList vjp(const VjpArgs& a) const override { return {scatter_add_rows(a.g, a.in[1], a.in[0]), Var{}}; }
+  // Linear in X:  Ẏₛ = Ẋₛ[idx] for every seed s. The q × r grid of 1×k blocks (row s: Ẋₛ's rows)
+  // is transposed to r × (q·k), whose row i holds row i of every seed side by side; one gather by
+  // idx picks them all (m × (q·k)), and transposing the grid back gives q × (m·k). The indices
+  // stay a graph input, so a fed minibatch replays; they have no tangent.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var t = a.tangents[0];
+    if (!t) return Var{};
+    return transpose_blocks(gather_rows(transpose_blocks(t, a.in[0].rows()), a.in[1]), t.rows());
+  }
 };
 
 // Y = 0 shaped like L; Y[idx[i]] += G[i]. Linear in G:  Ḡ = gather_rows(Ȳ, idx).
@@ -51,6 +60,16 @@ class ScatterAddRows final : public Op {
     for (Index i = 0; i < g.rows(); ++i) a.out.row(row_index(*a.in[1], i, a.out.rows(), name())) += g.row(i);
   }
   VarList vjp(const VjpArgs& a) const override { return {gather_rows(a.g, a.in[1]), Var{}, Var{}}; }
+  // Linear in G:  Ẏₛ = scatter_add(Ġₛ) for every seed s, in the layout of GatherRows::jvp: the
+  // seeds' rows side by side (m × (q·k)), one scatter into r × (q·k) zeros, the grid transposed
+  // back to q × (r·k). `like` gives only the shape and the indices have no tangent.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var t = a.tangents[0];
+    if (!t || a.in[0].rows() == 0) return Var{};  // no rows scattered: a zero tangent
+    const Index q = t.rows(), r = a.out.rows(), k = a.out.cols();
+    const Var zeros = t.graph().constant(Tensor::Zero(r, q * k));
+    return transpose_blocks(scatter_add_rows(transpose_blocks(t, a.in[0].rows()), a.in[1], zeros), q);
+  }
 };
 
 }  // namespace

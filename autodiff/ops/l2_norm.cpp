@@ -1,4 +1,8 @@
+#include <limits>
+
+#include "autodiff/batched.h"
 #include "autodiff/elementwise.h"
+#include "autodiff/linalg.h"
 #include "autodiff/norms.h"
 #include "graph/graph.h"
 
@@ -14,6 +18,14 @@ class L2Norm final : public Op {
   VarList vjp(const VjpArgs& a) const override {
     const Var safe = maximum(a.out, a.out.graph().constant(scalar_tensor(std::numeric_limits<Scalar>::min())));
     return {a.in[0] * (a.g / safe)};
+  }
+  // ẏ = ⟨x, ẋ⟩ / y (0 at x = 0, as above): one matrix–vector product of the q tangent rows with
+  // x as a row, divided by the same max(y, tiny).
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var t = a.tangents[0];
+    if (!t) return Var{};
+    const Var safe = maximum(a.out, a.out.graph().constant(scalar_tensor(std::numeric_limits<Scalar>::min())));
+    return matmul(t, detail::as_row(a.in[0]), false, true) / safe;
   }
 };
 }  // namespace

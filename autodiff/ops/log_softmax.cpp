@@ -1,3 +1,4 @@
+#include "autodiff/batched.h"
 #include "autodiff/elementwise.h"
 #include "autodiff/reduce.h"
 #include "autodiff/softmax.h"
@@ -19,6 +20,14 @@ class LogSoftmax final : public Op {
     }
   }
   VarList vjp(const VjpArgs& a) const override { return {a.g - exp(a.out) * row_sums(a.g)}; }
+  // Each row's Jacobian is I − 1 pᵀ, p = exp(y) = softmax(x):  Ẏ = Ẋ − rowsum(exp(Y) ⊙ Ẋ), each
+  // row's sum repeated over its k entries; exp(y) as one row over the q tangent rows.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var t = a.tangents[0];
+    if (!t) return Var{};
+    const Index k = a.out.cols();
+    return t - detail::batched_repeat_entries(detail::batched_row_sums(t * detail::as_row(exp(a.out)), k), k);
+  }
 };
 }  // namespace
 

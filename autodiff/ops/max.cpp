@@ -31,6 +31,13 @@ class Max final : public detail::ArgmaxSource {
     }
   }
   VarList vjp(const VjpArgs& a) const override { return {detail::argmax_scatter(a.in[0], a.out, a.g)}; }
+  // ẏ = ẋ at each saved argmax, for either axis: each tangent row gathered at those positions
+  // (q × size(y)), the argmax fixed as in the VJP.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var t = a.tangents[0];
+    if (!t) return Var{};
+    return detail::argmax_gather_rows(t, a.out);
+  }
   std::shared_ptr<Op> clone(const std::shared_ptr<Op>&) const override { return std::make_shared<Max>(*this); }
 
  private:

@@ -30,6 +30,15 @@ class Softmax final : public Op {
     const Index k = a.out.cols();
     return {y * (a.g - detail::batched_repeat_entries(detail::batched_row_sums(a.g * y, k), k))};
   }
+  // The Jacobian of each row, diag(y) − y yᵀ, is symmetric, so the JVP is the VJP's formula:
+  // Ẏ = Y ⊙ (Ẋ − rowsum(Ẋ ⊙ Y)), with y as one row over the q tangent rows.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var t = a.tangents[0];
+    if (!t) return Var{};
+    const Var y = detail::as_row(a.out);
+    const Index k = a.out.cols();
+    return y * (t - detail::batched_repeat_entries(detail::batched_row_sums(t * y, k), k));
+  }
 };
 }  // namespace
 

@@ -1,6 +1,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "autodiff/batched.h"
 #include "autodiff/elementwise.h"
 #include "autodiff/losses.h"
 #include "autodiff/softmax.h"
@@ -35,6 +36,15 @@ class SoftmaxCrossEntropy final : public Op {
   VarList vjp(const VjpArgs& a) const override {
     const Var z = a.in[0];
     return {a.g * (softmax(z) - one_hot(a.in[1], z.cols())), Var{}};
+  }
+  // ℓ̇ᵢ = Σⱼ (softmax(zᵢ) − onehot(yᵢ))ⱼ żᵢⱼ: the weights as one row times the q tangent rows,
+  // each seed's row sums over the K logits of each example (q × n). Labels have no tangent.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var t = a.tangents[0];
+    if (!t) return Var{};
+    const Var z = a.in[0];
+    const Var weights = detail::as_row(softmax(z) - one_hot(a.in[1], z.cols()));
+    return detail::batched_row_sums(t * weights, z.cols());
   }
 };
 }  // namespace

@@ -1,3 +1,4 @@
+#include "autodiff/batched.h"
 #include "autodiff/linalg.h"
 #include "autodiff/reduce.h"
 #include "graph/graph.h"
@@ -15,6 +16,13 @@ class Trace final : public Op {
   void forward(const ForwardArgs& a) override { a.out(0, 0) = a.in[0]->trace(); }
   VarList vjp(const VjpArgs& a) const override {
     return {diag(broadcast_like(a.g, diag_part(a.in[0]), Axis::All))};
+  }
+  // ẏ = tr Ṁ = ⟨vec I, vec Ṁ⟩ per seed: one matrix–vector product of the q tangent rows with the
+  // flattened identity (it reads each tangent row once, q·n²).
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var t = a.tangents[0];
+    if (!t) return Var{};
+    return matmul(t, detail::as_row(identity(t.graph(), a.in[0].rows())), false, true);
   }
 };
 }  // namespace

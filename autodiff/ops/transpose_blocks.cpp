@@ -26,6 +26,16 @@ class TransposeBlocks final : public Op {
       for (Index j = 0; j < blocks_; ++j) a.out.row(j).segment(i * c, c) = x.row(i).segment(j * c, c);
   }
   VarList vjp(const VjpArgs& a) const override { return {transpose_blocks(a.g, a.in[0].rows())}; }
+  // A permutation, so Ẏₛ = transpose_blocks(Ẋₛ) per seed. Stacking the seeds' X (q·r rows) and
+  // transposing its grid gives b × (q·r·c), row j block s the seeds' row j of Yₛ; transposing
+  // that b × q grid of 1 × (r·c) blocks brings each seed's rows together (q × (b·r·c)).
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var t = a.tangents[0];
+    if (!t) return Var{};
+    const Index q = t.rows();
+    const Var stacked = transpose_blocks(reshape(t, q * a.in[0].rows(), -1), blocks_);
+    return q == 1 ? reshape(stacked, 1, -1) : transpose_blocks(stacked, q);
+  }
 
  private:
   Index blocks_;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <map>
 #include <random>
 #include <set>
 
@@ -15,6 +16,7 @@
 #include "autodiff/losses.h"
 #include "autodiff/norms.h"
 #include "autodiff/op_files.h"
+#include "autodiff/ops/argmax_source.h"
 #include "autodiff/reduce.h"
 #include "autodiff/softmax.h"
 #include "autodiff/solvers.h"
@@ -50,6 +52,9 @@ Tensor constant_labels(std::initializer_list<double> v) {
 // finite differences may perturb every entry.
 Var well_conditioned(Var s) { return s + identity(s.graph(), s.rows()) * 4.0; }
 Var spd(Var s) { return matmul(s, s, false, true) + identity(s.graph(), s.rows()) * 2.0; }
+// The forward-mode Jacobian of f at x, as a node: a case built on it differentiates the forward
+// rules' own graph ops (reverse over forward, and forward over forward).
+Var forward_jacobian(Var y, Var x) { return jacobian(y, x, JacobianMode::Forward); }
 
 using V = const std::vector<Var>&;
 std::vector<OpCase> op_cases() {
@@ -137,6 +142,8 @@ std::vector<OpCase> op_cases() {
       {"concat", "columns", {{2, 3}, {2, 1}}, [](Graph&, V x) { return square(concat_cols({x[0], x[1]})); }},
       {"gather_rows", "repeated indices", {{4, 3}}, [](Graph& g, V x) {
          return square(gather_rows(x[0], g.constant(constant_labels({2, 0, 2, 3})))); }},
+      {"gather_rows", "forward Jacobian", {{4, 3}}, [](Graph& g, V x) {
+         return forward_jacobian(square(gather_rows(square(x[0]), g.constant(constant_labels({2, 0, 2})))), x[0]); }},
       {"transpose_blocks", "2×4 grid of 1×2 blocks", {{2, 8}}, [](Graph&, V x) {
          return square(transpose_blocks(x[0], 4)) * transpose_blocks(x[0], 4); }},
       {"reshape", "", {{2, 6}}, [](Graph&, V x) { return square(reshape(x[0], 3, -1)); }},
@@ -148,7 +155,12 @@ std::vector<OpCase> op_cases() {
       {"softmax_cross_entropy", "", {{4, 3}}, [](Graph& g, V x) {
          return softmax_cross_entropy_rows(x[0], g.constant(constant_labels({0, 2, 1, 2}))); }},
       {"l2_norm", "", {{3, 2}}, [](Graph&, V x) { return square(l2_norm(x[0])) + l2_norm(x[0]); }},
+      {"l2_norm", "forward Jacobian", {{3, 2}}, [](Graph&, V x) { return forward_jacobian(l2_norm(x[0]), x[0]); }},
       {"argmax_routing", "via max and second order", {{2, 3}}, [](Graph&, V x) { return square(row_max(x[0])); }},
+      {"argmax_routing", "gather at the argmax", {{2, 3}}, [](Graph&, V x) {
+         return detail::argmax_gather(square(x[0]), row_max(x[0])); }},
+      {"argmax_routing", "rows variants, through a forward Jacobian of max", {{2, 3}}, [](Graph&, V x) {
+         return forward_jacobian(row_max(square(x[0])), x[0]); }},
       {"conv2d", "bias, stride 1, padding 1", {{2, 2 * 4 * 4}, {3, 2 * 3 * 3}, {1, 3}}, [](Graph&, V x) {
          return conv2d(x[0], x[1], x[2], {.input = {2, 4, 4}, .filters = 3, .kernel_height = 3, .kernel_width = 3,
                                           .stride = 1, .padding = 1}); }},
@@ -307,6 +319,50 @@ INSTANTIATE_TEST_SUITE_P(AllOps, OpTable, ::testing::ValuesIn(op_cases()), [](co
   std::string name = info.param.file + "_" + std::to_string(info.index);
   return name;
 });
+
+// The op files whose ops have a forward rule of their own (Op::jvp returns a value; the others
+// fall back to Note [Forward rule by transposition]), each with the names of the ops it defines
+// when they differ from the file's. Every node of such an op in a case's graph, its gradient
+// graph included (the adjoint ops a VJP creates), must have a native rule, and each op named must
+// occur in some case of its file.
+TEST(OpTableCoverage, OpsWithARuleOfTheirOwn) {
+  const std::map<std::string, std::set<std::string>> native = {
+      {"add_n", {}}, {"reshape", {}}, {"slice", {"slice_rows", "slice_cols"}}, {"sum", {"sum", "mean"}},
+      {"broadcast_like", {}}, {"transpose", {}}, {"matmul", {}}, {"dot", {}},
+      {"concat", {"concat_rows", "concat_cols"}}, {"logsumexp", {}}, {"one_hot", {}},
+      {"binary_cross_entropy", {}}, {"gather_rows", {"gather_rows", "scatter_add_rows"}}, {"softmax", {}},
+      {"log_softmax", {}}, {"softmax_cross_entropy", {}}, {"l2_norm", {}}, {"max", {}},
+      {"argmax_routing", {"argmax_scatter", "argmax_gather"}}, {"trace", {}}, {"diag", {}}, {"diag_part", {}},
+      {"transpose_blocks", {}}};
+  std::map<std::string, std::set<std::string>> seen;
+  for (const OpCase& c : op_cases()) {
+    const auto it = native.find(c.file);
+    if (it == native.end()) continue;
+    const std::set<std::string> names = it->second.empty() ? std::set<std::string>{c.file} : it->second;
+    Graph g;
+    std::vector<Var> params;
+    const Var loss = weighted_loss(c, g, params);
+    gradients(loss, params);
+    const int built = g.size();  // jvp below adds nodes; only the case's own are checked
+    for (int id = 0; id < built; ++id) {
+      const Node& node = g.node(id);
+      if (node.kind != NodeKind::Op || !names.count(node.op->name())) continue;
+      const std::span<const int> inputs = g.inputs_of(id);
+      std::vector<Var> in, tangents;
+      for (int input : std::vector<int>(inputs.begin(), inputs.end())) {
+        in.push_back(g.var(input));
+        tangents.push_back(g.constant(Tensor::Ones(2, g.node(input).value.size())));
+      }
+      const std::shared_ptr<Op> op = g.node(id).op;  // g.node may move as nodes are added
+      EXPECT_TRUE(op->jvp(JvpArgs{in, g.var(id), tangents}).has_value())
+          << c.file << " (" << c.label << "): " << op->name() << " " << op->attributes() << " has no rule of its own";
+      seen[c.file].insert(op->name());
+    }
+  }
+  for (const auto& [file, listed] : native)
+    for (const std::string& name : listed.empty() ? std::set<std::string>{file} : listed)
+      EXPECT_TRUE(seen[file].count(name)) << "no case of " << file << " builds a " << name << " node";
+}
 
 TEST(OpTableCoverage, CoversEveryOpFile) {
   std::set<std::string> covered;
