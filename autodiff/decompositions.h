@@ -41,4 +41,10 @@ ThinSvd thin_svd(Var A);
 // eigenvalues alone exists even for repeated eigenvalues; that of the eigenvectors does not.
 Var inverse_gap_product(Var x, Var m);
 
+namespace detail {
+// inverse_gap_product of each row of m (r × n², each row an n×n matrix flattened row-major) with
+// the same x: the batched layout of the forward rules (Op::jvp) of the decompositions.
+Var inverse_gap_product_blocks(Var x, Var m);
+}  // namespace detail
+
 }  // namespace dagml

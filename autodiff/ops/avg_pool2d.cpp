@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "autodiff/conv.h"
+#include "autodiff/structure.h"
 #include "graph/graph.h"
 
 namespace dagml {
@@ -49,6 +50,13 @@ class AvgPool2d final : public Op {
   }
   VarList vjp(const VjpArgs& a) const override {
     return {a.g.graph().apply(std::make_shared<AvgPool2d>(g_, !adjoint_), {a.g})};
+  }
+  // Linear: ẏ = pool(ẋ) (spread(ẋ) for the adjoint), the q seeds' q·n images in one call.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var t = a.tangents[0];
+    const Index from = adjoint_ ? g_.output().size() : g_.input.size();
+    const Var images = t.graph().apply(std::make_shared<AvgPool2d>(g_, adjoint_), {reshape(t, -1, from)});
+    return reshape(images, t.rows(), -1);
   }
 
  private:

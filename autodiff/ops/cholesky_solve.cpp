@@ -1,7 +1,9 @@
+#include "autodiff/batched.h"
 #include "autodiff/elementwise.h"
 #include "autodiff/linalg.h"
 #include "autodiff/ops/cholesky_factor.h"
 #include "autodiff/solvers.h"
+#include "autodiff/structure.h"
 
 namespace dagml {
 namespace detail {
@@ -15,6 +17,20 @@ VarList spd_solve_vjp(Var A, Var factor, Var y, Var g) {
   return {scale(wy + transpose(wy), -0.5), w};
 }
 
+// The forward rule, the transpose of that VJP: ẏ = A⁻¹ (ṙ − sym(Ȧ) y), sym(Ȧ) = ½ (Ȧ + Ȧᵀ). For q
+// seeds the sym(Ȧₛ) y are one (q·n)×n by n×c product, and the q right-hand sides go side by side
+// (n × q·c, transpose_blocks) into one solve with the kept factor. dA or dr may be invalid (zero).
+Var spd_solve_jvp(Var A, Var factor, Var y, Var dA, Var dr) {
+  const Index n = A.rows(), q = dA ? dA.rows() : dr.rows();
+  Var rhs = dr;
+  if (dA) {
+    const Var sym = scale(dA + batched_transpose(dA, n, n), 0.5);
+    const Var product = reshape(matmul(reshape(sym, -1, n), y), q, -1);
+    rhs = rhs ? rhs - product : neg(product);
+  }
+  return transpose_blocks(cholesky_solve_with(A, factor, transpose_blocks(rhs, n)), q);
+}
+
 // x = A⁻¹ b by Cholesky, keeping the factor.
 class CholeskySolve final : public CholeskyFactorOp {
  public:
@@ -25,6 +41,9 @@ class CholeskySolve final : public CholeskyFactorOp {
     a.out = llt().solve(Eigen::MatrixXd(*a.in[1]));
   }
   VarList vjp(const VjpArgs& a) const override { return spd_solve_vjp(a.in[0], a.out, a.out, a.g); }
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    return spd_solve_jvp(a.in[0], a.out, a.out, a.tangents[0], a.tangents[1]);
+  }
   std::shared_ptr<Op> clone(const std::shared_ptr<Op>&) const override { return std::make_shared<CholeskySolve>(*this); }
 };
 
@@ -41,6 +60,11 @@ class CholeskySolveWith final : public Op {
   VarList vjp(const VjpArgs& a) const override {
     const VarList g = spd_solve_vjp(a.in[0], a.in[1], a.out, a.g);
     return {g[0], Var{}, g[1]};
+  }
+  // The factor node's tangent does not enter: its value is not read.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    if (!a.tangents[0] && !a.tangents[2]) return Var{};
+    return spd_solve_jvp(a.in[0], a.in[1], a.out, a.tangents[0], a.tangents[2]);
   }
 };
 

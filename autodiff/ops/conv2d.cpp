@@ -8,6 +8,11 @@
 //   conv2d:              x̄ = input_grad(ȳ, W),   W̄ = filter_grad(x, ȳ)
 //   conv2d_input_grad:   Ḡ = conv2d(ȳ, W),       W̄ = filter_grad(ȳ, G)
 //   conv2d_filter_grad:  x̄ = input_grad(G, ȳ),   Ḡ = conv2d(x, ȳ)
+// and so is each one's forward rule (Op::jvp), with the q seeds as extra images, extra filters or
+// extra channels of one call:
+//   conv2d:              Ẏ = conv2d(Ẋ, W) + conv2d(X, Ẇ) (+ ḃ)
+//   conv2d_input_grad:   Ẋ = input_grad(Ġ, W) + input_grad(G, Ẇ)
+//   conv2d_filter_grad:  Ẇ = filter_grad(Ẋ, G) + filter_grad(X, Ġ)
 //
 // Images are processed in fixed groups of kImagesPerTask: a group's im2col matrices sit side by
 // side, cols = [cols(x₁) … cols(x_B)] ((C·kh·kw) × B·OH·OW), so each product is one GEMM per
@@ -20,6 +25,7 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
+#include "autodiff/batched.h"
 #include "autodiff/conv.h"
 #include "autodiff/elementwise.h"
 #include "autodiff/reduce.h"
@@ -138,6 +144,19 @@ class ConvOpBase : public Op {
     return MatrixMap(b.data(), rows, cols);
   }
   Index out_pixels() const { return g_.output().height * g_.output().width; }
+  // The geometry with `copies` times the input channels or the filters: q seeds' images stacked
+  // channel-wise (n × (q·C·H·W), image i's channels (s, c)) or q seeds' filter banks stacked
+  // (q·K filters, output channels (s, k)).
+  Conv2dGeometry with_channels(Index copies) const {
+    Conv2dGeometry g = g_;
+    g.input.channels *= copies;
+    return g;
+  }
+  Conv2dGeometry with_filters(Index copies) const {
+    Conv2dGeometry g = g_;
+    g.filters *= copies;
+    return g;
+  }
 
   Conv2dGeometry g_;
   tbb::enumerable_thread_specific<RowMatrix> cols_;
@@ -180,6 +199,24 @@ class Conv2d final : public ConvOpBase {
     }
     return grads;
   }
+  // Bilinear (plus the bias): Ẏ = conv2d(Ẋ, W) + conv2d(X, Ẇ) + ḃ spread over the pixels. For q
+  // seeds: Ẋ (q × n·CHW) is q·n images, one conv2d; the seeds' filters Ẇ (q × K·F) are q·K
+  // filters, one conv2d giving n × (q·K·P), whose q blocks per image transpose_blocks moves to the
+  // seed rows; ḃ (q × K) has each entry repeated over the P pixels and the n images.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var x = a.in[0], w = a.in[1];
+    const Index n = x.rows();
+    Var total;
+    auto add = [&total](Var term) { total = total ? total + term : term; };
+    if (const Var t = a.tangents[0]) add(reshape(conv2d(reshape(t, -1, g_.input.size()), w, g_), t.rows(), -1));
+    if (const Var t = a.tangents[1]) {
+      const Index q = t.rows();
+      add(transpose_blocks(conv2d(x, reshape(t, q * g_.filters, -1), with_filters(q)), q));
+    }
+    if (bias_)
+      if (const Var t = a.tangents[2]) add(detail::batched_tile(detail::batched_repeat_entries(t, out_pixels()), n));
+    return total;
+  }
   std::shared_ptr<Op> clone(const std::shared_ptr<Op>&) const override { return std::make_shared<Conv2d>(g_, bias_); }
 
  private:
@@ -211,6 +248,21 @@ class Conv2dInputGrad final : public ConvOpBase {
   }
   VarList vjp(const VjpArgs& a) const override {
     return {conv2d(a.g, a.in[1], g_), conv2d_filter_grad(a.g, a.in[0], g_)};
+  }
+  // Bilinear: Ẋ = input_grad(Ġ, W) + input_grad(G, Ẇ). For q seeds: Ġ is q·n gradients, one
+  // input_grad; the seeds' filters side by side (K × q·F, transpose_blocks) are the filters of
+  // q·C input channels, so one input_grad gives n × (q·CHW), the seeds' images channel-stacked.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var grad = a.in[0], w = a.in[1];
+    Var total;
+    if (const Var t = a.tangents[0])
+      total = reshape(conv2d_input_grad(reshape(t, -1, out_size()), w, g_), t.rows(), -1);
+    if (const Var t = a.tangents[1]) {
+      const Index q = t.rows();
+      const Var term = transpose_blocks(conv2d_input_grad(grad, transpose_blocks(t, g_.filters), with_channels(q)), q);
+      total = total ? total + term : term;
+    }
+    return total;
   }
   std::shared_ptr<Op> clone(const std::shared_ptr<Op>&) const override { return std::make_shared<Conv2dInputGrad>(g_); }
 };
@@ -246,6 +298,24 @@ class Conv2dFilterGrad final : public ConvOpBase {
   }
   VarList vjp(const VjpArgs& a) const override {
     return {conv2d_input_grad(a.in[1], a.g, g_), conv2d(a.in[0], a.g, g_)};
+  }
+  // Bilinear: Ẇ = filter_grad(Ẋ, G) + filter_grad(X, Ġ). For q seeds: each image's q tangent
+  // images channel-stacked (n × q·CHW, transpose_blocks) give K × (q·F), the seeds' blocks side by
+  // side; each gradient's q tangents as q·K output channels give (q·K) × F, the seeds stacked.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var x = a.in[0], grad = a.in[1];
+    const Index n = x.rows();
+    Var total;
+    if (const Var t = a.tangents[0]) {
+      const Index q = t.rows();
+      total = transpose_blocks(conv2d_filter_grad(transpose_blocks(t, n), grad, with_channels(q)), q);
+    }
+    if (const Var t = a.tangents[1]) {
+      const Index q = t.rows();
+      const Var term = reshape(conv2d_filter_grad(x, transpose_blocks(t, n), with_filters(q)), q, -1);
+      total = total ? total + term : term;
+    }
+    return total;
   }
   std::shared_ptr<Op> clone(const std::shared_ptr<Op>&) const override { return std::make_shared<Conv2dFilterGrad>(g_); }
 

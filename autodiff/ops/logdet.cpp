@@ -1,3 +1,4 @@
+#include "autodiff/batched.h"
 #include "autodiff/elementwise.h"
 #include "autodiff/linalg.h"
 #include "autodiff/ops/cholesky_factor.h"
@@ -21,6 +22,12 @@ class LogDet final : public detail::CholeskyFactorOp {
   VarList vjp(const VjpArgs& a) const override {
     const Var inverse = detail::cholesky_solve_with(a.in[0], a.out, identity(a.g.graph(), a.in[0].rows()));
     return {a.g * inverse};
+  }
+  // ẏ = tr(A⁻¹ Ȧ) = ⟨A⁻¹, Ȧ⟩ (A⁻¹ symmetric): A⁻¹ once by the kept factor, then one
+  // matrix–vector product of the q seeds with it as a row.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var inverse = detail::cholesky_solve_with(a.in[0], a.out, identity(a.out.graph(), a.in[0].rows()));
+    return matmul(a.tangents[0], detail::as_row(inverse), false, true);
   }
   std::shared_ptr<Op> clone(const std::shared_ptr<Op>&) const override { return std::make_shared<LogDet>(*this); }
 };

@@ -1,9 +1,11 @@
 #include <Eigen/LU>
 #include <fmt/format.h>
 
+#include "autodiff/batched.h"
 #include "autodiff/elementwise.h"
 #include "autodiff/linalg.h"
 #include "autodiff/solvers.h"
+#include "autodiff/structure.h"
 #include "graph/error.h"
 #include "graph/graph.h"
 
@@ -31,6 +33,7 @@ class Solve final : public Op {
     a.out = lu_.solve(ColMatrix(*a.in[1]));
   }
   VarList vjp(const VjpArgs& a) const override;
+  std::optional<Var> jvp(const JvpArgs& a) const override;
   std::shared_ptr<Op> clone(const std::shared_ptr<Op>&) const override { return std::make_shared<Solve>(*this); }
   const Eigen::PartialPivLU<ColMatrix>& lu() const { return lu_; }
 
@@ -58,6 +61,25 @@ class LuSolveWith final : public Op {
     const Var dA = transposed_ ? matmul(a.out, w, false, true) : matmul(w, a.out, false, true);
     return {neg(dA), Var{}, w};
   }
+  // ẏ = A⁻¹ (ṙ − Ȧ y), resp. A⁻ᵀ (ṙ − Ȧᵀ y); the factor node's tangent does not enter (its value
+  // is not read, and the factorization's dependence on A is input 0's).
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    if (!a.tangents[0] && !a.tangents[2]) return Var{};
+    return tangent(a.in[0], a.in[1], a.out, a.tangents[0], a.tangents[2], transposed_);
+  }
+  // The tangent of y = op(A)⁻¹ r for q seeds (Ȧ q × n², ṙ q × size(r); either may be invalid):
+  // the seeds' Ȧₛ y are one (q·n)×n by n×c product, and the q right-hand sides ṙₛ − Ȧₛ y go side
+  // by side (n × q·c, transpose_blocks) into one solve with the kept LU.
+  static Var tangent(Var A, Var factor, Var y, Var dA, Var dr, bool transposed) {
+    const Index n = A.rows(), q = dA ? dA.rows() : dr.rows();
+    Var rhs = dr;
+    if (dA) {
+      const Var op_dA = transposed ? detail::batched_transpose(dA, n, n) : dA;
+      const Var product = reshape(matmul(reshape(op_dA, -1, n), y), q, -1);
+      rhs = rhs ? rhs - product : neg(product);
+    }
+    return transpose_blocks(with(A, factor, transpose_blocks(rhs, n), transposed), q);
+  }
   static Var with(Var A, Var factor, Var r, bool transposed) {
     static const auto plain = std::make_shared<LuSolveWith>(false);
     static const auto trans = std::make_shared<LuSolveWith>(true);
@@ -71,6 +93,11 @@ class LuSolveWith final : public Op {
 VarList Solve::vjp(const VjpArgs& a) const {
   const Var w = LuSolveWith::with(a.in[0], a.out, a.g, true);
   return {neg(matmul(w, a.out, false, true)), w};
+}
+
+// Y = A⁻¹ B:  Ẏ = A⁻¹ (Ḃ − Ȧ Y), with the LU kept by this node.
+std::optional<Var> Solve::jvp(const JvpArgs& a) const {
+  return LuSolveWith::tangent(a.in[0], a.out, a.out, a.tangents[0], a.tangents[1], false);
 }
 
 }  // namespace
