@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <vector>
+
 #include "autodiff/structure.h"
 #include "graph/graph.h"
 
@@ -63,6 +65,25 @@ class SlicePad final : public Op {
   VarList vjp(const VjpArgs& a) const override {
     const Index count = rows_ ? a.in[0].rows() : a.in[0].cols();
     return {rows_ ? slice_rows(a.g, start_, count) : slice_cols(a.g, start_, count), Var{}};
+  }
+  // Linear in g: Ẏ = each tangent row padded the same way. Rows [start, start+count) of the R×C
+  // output are the columns [start·C, (start+count)·C) of its flattened tangent; columns are padded
+  // in the (q·R) × C view. `like` gives only the shape.
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var t = a.tangents[0];
+    if (!t) return Var{};
+    Graph& graph = t.graph();
+    const Index q = t.rows(), R = a.out.rows(), C = a.out.cols();
+    const Index count = rows_ ? a.in[0].rows() : a.in[0].cols();
+    const Index before = start_, after = (rows_ ? R : C) - start_ - count;
+    const Index height = rows_ ? q : q * R, unit = rows_ ? C : 1;  // the view padded, and its column unit
+    const Var view = rows_ ? t : reshape(t, q * R, count);
+    std::vector<Var> parts;
+    if (before > 0) parts.push_back(graph.constant(Tensor::Zero(height, before * unit)));
+    parts.push_back(view);
+    if (after > 0) parts.push_back(graph.constant(Tensor::Zero(height, after * unit)));
+    const Var padded = parts.size() == 1 ? view : concat_cols(parts);
+    return rows_ ? padded : reshape(padded, q, R * C);
   }
 
  private:

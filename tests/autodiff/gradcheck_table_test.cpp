@@ -325,20 +325,12 @@ INSTANTIATE_TEST_SUITE_P(AllOps, OpTable, ::testing::ValuesIn(op_cases()), [](co
 // when they differ from the file's. Every node of such an op in a case's graph, its gradient
 // graph included (the adjoint ops a VJP creates), must have a native rule, and each op named must
 // occur in some case of its file.
-TEST(OpTableCoverage, OpsWithARuleOfTheirOwn) {
-  const std::map<std::string, std::set<std::string>> native = {
-      {"add_n", {}}, {"reshape", {}}, {"slice", {"slice_rows", "slice_cols"}}, {"sum", {"sum", "mean"}},
-      {"broadcast_like", {}}, {"transpose", {}}, {"matmul", {}}, {"dot", {}},
-      {"concat", {"concat_rows", "concat_cols"}}, {"logsumexp", {}}, {"one_hot", {}},
-      {"binary_cross_entropy", {}}, {"gather_rows", {"gather_rows", "scatter_add_rows"}}, {"softmax", {}},
-      {"log_softmax", {}}, {"softmax_cross_entropy", {}}, {"l2_norm", {}}, {"max", {}},
-      {"argmax_routing", {"argmax_scatter", "argmax_gather"}}, {"trace", {}}, {"diag", {}}, {"diag_part", {}},
-      {"transpose_blocks", {}}};
-  std::map<std::string, std::set<std::string>> seen;
+// Every op has a forward rule of its own (Op::jvp answers with a value, not the transposition
+// fallback): every op node of every case, and of its gradient graph (the adjoint ops the VJPs
+// create), is asked for one. An op without a rule fails here, naming it.
+TEST(OpTableCoverage, EveryOpHasAForwardRuleOfItsOwn) {
+  std::set<std::string> checked;
   for (const OpCase& c : op_cases()) {
-    const auto it = native.find(c.file);
-    if (it == native.end()) continue;
-    const std::set<std::string> names = it->second.empty() ? std::set<std::string>{c.file} : it->second;
     Graph g;
     std::vector<Var> params;
     const Var loss = weighted_loss(c, g, params);
@@ -346,7 +338,7 @@ TEST(OpTableCoverage, OpsWithARuleOfTheirOwn) {
     const int built = g.size();  // jvp below adds nodes; only the case's own are checked
     for (int id = 0; id < built; ++id) {
       const Node& node = g.node(id);
-      if (node.kind != NodeKind::Op || !names.count(node.op->name())) continue;
+      if (node.kind != NodeKind::Op) continue;
       const std::span<const int> inputs = g.inputs_of(id);
       std::vector<Var> in, tangents;
       for (int input : std::vector<int>(inputs.begin(), inputs.end())) {
@@ -356,12 +348,10 @@ TEST(OpTableCoverage, OpsWithARuleOfTheirOwn) {
       const std::shared_ptr<Op> op = g.node(id).op;  // g.node may move as nodes are added
       EXPECT_TRUE(op->jvp(JvpArgs{in, g.var(id), tangents}).has_value())
           << c.file << " (" << c.label << "): " << op->name() << " " << op->attributes() << " has no rule of its own";
-      seen[c.file].insert(op->name());
+      checked.insert(op->name());
     }
   }
-  for (const auto& [file, listed] : native)
-    for (const std::string& name : listed.empty() ? std::set<std::string>{file} : listed)
-      EXPECT_TRUE(seen[file].count(name)) << "no case of " << file << " builds a " << name << " node";
+  EXPECT_GT(checked.size(), 60u);  // the cases reach every op and most adjoint ops
 }
 
 TEST(OpTableCoverage, CoversEveryOpFile) {
