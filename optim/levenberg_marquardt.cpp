@@ -97,7 +97,8 @@ Result LevenbergMarquardt::minimize(Objective& objective, const Vector& x0, cons
       const Scalar actual = finite ? -0.5 * (r_new - r).cwiseProduct(r_new + r).sum() : -1;
       const Scalar rho = (finite && predicted > 0) ? actual / predicted : -1;
       // Note [Levenberg–Marquardt]: below the rounding of f the ratio is noise; a step the model
-      // says cannot matter at that level is a Gauss–Newton refinement, taken when f does not rise.
+      // says cannot matter at that level is a Gauss–Newton refinement, taken when f rises by no
+      // more than its rounding (16ε·f).
       const bool below_rounding = predicted <= kRounding * f;
       const bool refining = below_rounding && cosine <= stationary;
       const bool accepted = finite && (rho > 1e-4 || (below_rounding && actual >= -kRounding * f));

@@ -98,7 +98,7 @@ Result Newton::minimize(Objective& objective, const Vector& x0, const CallbackLi
           },
   };
   Result result = descent_loop(f, x0, options_.stop, ls, method, callbacks);
-  report_curvature(objective, result);
+  report_curvature(f, result);  // fused: the accepted trial's Hessian, evaluated already
   return result;
 }
 

@@ -33,7 +33,8 @@ Scalar to_boundary(const Vector& z, const Vector& d, Scalar radius) {
 }
 
 // Steihaug CG (Note [Trust-region Newton]): p ≈ argmin gᵀp + ½pᵀHp, ‖p‖ ≤ Δ. Returns the number of
-// Hessian-vector products and sets m_decrease = m(0) − m(p).
+// Hessian-vector products and sets m_decrease = m(0) − m(p) = −½ pᵀ(g + r), with r = Hp + g the CG
+// residual kept at p (so no product is spent on the model's value).
 Index steihaug_cg(Objective& objective, const Vector& x, const Vector& g, Scalar radius, Index max_iterations,
                   Vector& p, Scalar& m_decrease) {
   const Scalar gnorm = g.norm();
@@ -45,25 +46,21 @@ Index steihaug_cg(Objective& objective, const Vector& x, const Vector& g, Scalar
     ++products;
     const Scalar curvature = d.dot(hd);
     const Scalar rr = r.squaredNorm();
-    if (!(curvature > 0)) {  // non-positive curvature: follow d to the boundary
-      z += to_boundary(z, d, radius) * d;
+    if (!(curvature > 0) || (z + (rr / curvature) * d).norm() >= radius) {
+      // Non-positive curvature, or a CG step that would leave the region: follow d to the boundary.
+      const Scalar tau = to_boundary(z, d, radius);
+      z += tau * d;
+      r += tau * hd;
       break;
     }
     const Scalar alpha = rr / curvature;
-    if ((z + alpha * d).norm() >= radius) {  // the CG step would leave the region
-      z += to_boundary(z, d, radius) * d;
-      break;
-    }
     z += alpha * d;
     r += alpha * hd;
     if (r.norm() <= tolerance) break;
     d = -r + (r.squaredNorm() / rr) * d;
   }
   p = z;
-  Vector hp;
-  objective.hessian_vector_product(x, p, hp);
-  ++products;
-  m_decrease = -(g.dot(p) + 0.5 * p.dot(hp));
+  m_decrease = -0.5 * p.dot(g + r);
   return products;
 }
 

@@ -148,6 +148,7 @@ class BinaryOp final : public Op {
   // q×1 column c, the same for every entry: its term is the outer product c (∂f/∂a)ᵀ.
   std::optional<Var> jvp(const JvpArgs& a) const override {
     const Index size = a.out.rows() * a.out.cols();
+    const Var x0 = operand_row(a.in, a.out, 0), x1 = operand_row(a.in, a.out, 1), y = as_row(a.out);
     Var total;
     for (std::size_t i = 0; i < 2; ++i) {
       const Var t = a.tangents[i];
@@ -155,12 +156,12 @@ class BinaryOp final : public Op {
       Var term;
       if (pattern_[i] == Broadcast::Scalar && size > 1) {
         const Var ones = t.graph().constant(Tensor::Ones(1, size));
-        term = matmul(t, Traits{}.vjp(operand_row(a.in, a.out, 0), operand_row(a.in, a.out, 1), as_row(a.out), ones)[i]);
+        term = matmul(t, Traits{}.vjp(x0, x1, y, ones)[i]);
       } else {
         Var spread = t;
         if (pattern_[i] == Broadcast::Column) spread = batched_repeat_entries(t, a.out.cols());
         if (pattern_[i] == Broadcast::Row) spread = batched_tile(t, a.out.rows());
-        term = Traits{}.vjp(operand_row(a.in, a.out, 0), operand_row(a.in, a.out, 1), as_row(a.out), spread)[i];
+        term = Traits{}.vjp(x0, x1, y, spread)[i];
       }
       if (term) total = total ? total + term : term;
     }

@@ -2,7 +2,6 @@
 
 #include "autodiff/conv.h"
 #include "autodiff/ops/argmax_source.h"
-#include "autodiff/structure.h"
 
 namespace dagml {
 namespace {
@@ -10,56 +9,6 @@ namespace {
 // yᵢ[c, oy, ox] = max over the window at (oy·s, ox·s) of channel c. Forward saves the first
 // maximal position of each window:  x̄ = ȳ routed to those positions (summed where windows overlap),
 // and ẏ = ẋ read at those positions.
-const detail::ArgmaxSource& max_pool2d_source(const Op* op) {
-  const auto* s = dynamic_cast<const detail::ArgmaxSource*>(op);
-  DAGML_CHECK(s != nullptr, "max_pool2d routing needs a max_pool2d node as its source");
-  return *s;
-}
-
-// The routing of q tangents at once (rows of the batched layout), through the argmax positions
-// saved by a max_pool2d node (input 0 of both). Both linear, each the other's VJP and its own
-// forward rule:
-//   gather:   Y (q × size(out)),  Y[s, j] = H[s, argmax[j]]      H q × size(x)
-//   scatter:  Y (q × size(x)),    Y[s, argmax[j]] += G[s, j]     G q × size(out)
-class MaxPool2dRouting final : public Op {
- public:
-  MaxPool2dRouting(const Pool2dGeometry& g, bool scatter) : g_(g), scatter_(scatter) {}
-  const char* name() const override { return scatter_ ? "max_pool2d_scatter_rows" : "max_pool2d_gather_rows"; }
-  Shape infer_shape(std::span<const Shape> in) const override {
-    const Index out = in[0].size(), x = in[0].rows * g_.input.size();
-    if (in[1].cols != (scatter_ ? out : x))
-      shape_error(*this, in, fmt::format("expected {} columns per row", scatter_ ? out : x));
-    return {in[1].rows, scatter_ ? x : out};
-  }
-  void forward(const ForwardArgs& a) override {
-    const auto& idx = max_pool2d_source(a.in_ops[0]).argmax();
-    const Tensor& h = *a.in[1];
-    if (scatter_) a.out.setZero();
-    for (Index s = 0; s < h.rows(); ++s) {
-      const Scalar* src = h.row(s).data();
-      Scalar* dst = a.out.row(s).data();
-      for (std::size_t j = 0; j < idx.size(); ++j) {
-        if (scatter_) dst[idx[j]] += src[j];
-        else dst[j] = src[idx[j]];
-      }
-    }
-  }
-  VarList vjp(const VjpArgs& a) const override { return {Var{}, route(g_, a.in[0], a.g, !scatter_)}; }
-  // Linear: the same routing of each of the q'·q rows of the tangent.
-  std::optional<Var> jvp(const JvpArgs& a) const override {
-    const Var t = a.tangents[1];
-    if (!t) return Var{};
-    return reshape(route(g_, a.in[0], reshape(t, -1, a.in[1].cols()), scatter_), t.rows(), -1);
-  }
-  static Var route(const Pool2dGeometry& g, Var source, Var h, bool scatter) {
-    return h.graph().apply(std::make_shared<MaxPool2dRouting>(g, scatter), {source, h});
-  }
-
- private:
-  Pool2dGeometry g_;
-  bool scatter_;
-};
-
 class MaxPool2d final : public detail::ArgmaxSource {
  public:
   explicit MaxPool2d(const Pool2dGeometry& g) : g_(g) {}
@@ -100,10 +49,8 @@ class MaxPool2d final : public detail::ArgmaxSource {
   }
   VarList vjp(const VjpArgs& a) const override { return {detail::argmax_scatter(a.in[0], a.out, a.g)}; }
   // Ẏₛ = Ẋₛ at the argmax positions saved by forward (each seed row gathered the same way): one
-  // gather of the q rows.
-  std::optional<Var> jvp(const JvpArgs& a) const override {
-    return MaxPool2dRouting::route(g_, a.out, a.tangents[0], false);
-  }
+  // gather of the q rows, the routing op max-type nodes share (argmax_routing.cpp).
+  std::optional<Var> jvp(const JvpArgs& a) const override { return detail::argmax_gather_rows(a.tangents[0], a.out); }
   std::shared_ptr<Op> clone(const std::shared_ptr<Op>&) const override { return std::make_shared<MaxPool2d>(g_); }
 
  private:

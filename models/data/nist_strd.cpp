@@ -10,7 +10,6 @@
 #include <functional>
 #include <numbers>
 #include <optional>
-#include <sstream>
 
 #include "autodiff/elementwise.h"
 #include "autodiff/structure.h"
