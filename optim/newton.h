@@ -53,9 +53,12 @@ Result minimize(Objective& objective, const Vector& x0, const NewtonOptions& opt
 
 // Fills result.curvature and result.smallest_hessian_eigenvalue from ∇²f at result.x (when the
 // objective offers a Hessian and it is finite there), and appends "not a minimum" to the message
-// of a converged run whose Hessian is not positive definite (a saddle or a plateau). Newton,
-// NewtonCg and TrustRegionNewton call it at the end of every run.
+// of a converged run whose Hessian is not positive definite (a saddle or a plateau). Newton calls
+// it at the end of every run. NewtonCg and TrustRegionNewton, which exist so that ∇²f is never
+// formed, call it only up to kCurvatureCheckMaxDimension parameters: above that the dense p×p
+// Hessian and its eigenvalues would cost more than the run (curvature stays NotChecked).
 void report_curvature(Objective& objective, Result& result);
+inline constexpr Index kCurvatureCheckMaxDimension = 1000;
 
 // The direction p of Note [Newton regularisation] for Hessian H and gradient g. Returns how far the
 // eigenvalues were moved (max_i |λ̃_i − λ_i|; 0 for the plain Newton step); throws NumericalError

@@ -58,7 +58,7 @@ Result NewtonCg::minimize(Objective& objective, const Vector& x0, const Callback
                        Index& evaluations) { evaluations += truncated_cg(objective, x, g, max_cg, p); },
   };
   Result result = descent_loop(objective, x0, options_.stop, options_.line_search, method, callbacks);
-  report_curvature(objective, result);
+  if (objective.dimension() <= kCurvatureCheckMaxDimension) report_curvature(objective, result);
   return result;
 }
 

@@ -111,7 +111,7 @@ Result TrustRegionNewton::minimize(Objective& objective, const Vector& x0, const
   result.value = f;
   result.gradient_norm = g.norm();
   result = loop.finish(std::move(result));
-  report_curvature(objective, result);
+  if (objective.dimension() <= kCurvatureCheckMaxDimension) report_curvature(objective, result);
   return result;
 }
 

@@ -11,7 +11,8 @@
 // ρ > 10⁻⁴ accepts it (f never rises); ρ < ¼ shrinks Δ to ¼‖p‖; ρ > ¾ with p on the boundary
 // doubles Δ (up to max_radius). Stopping: the tests of Note [Stopping rules] after each accepted
 // step; the radius falling below ε·max(‖x‖, 1) ends the run Stalled (no step can change x). At the
-// end the curvature of ∇²f at x is reported (report_curvature) when the objective has a Hessian.
+// end the curvature of ∇²f at x is reported (report_curvature) when the objective has a Hessian and
+// at most kCurvatureCheckMaxDimension parameters.
 #pragma once
 
 #include "optim/callbacks.h"
