@@ -23,13 +23,13 @@ Result descent_loop(Objective& objective, const Vector& x0, const StopOptions& s
       result.evaluations += r.evaluations;
       if (!r.ok) {
         if (method.on_failure && method.on_failure()) continue;
-        if (ls.kind == LineSearchKind::None) {  // a fixed step fails only on a non-finite f or ∇f
-          loop.fail_not_finite("f or gradient");
-        } else if (r.stalled) {
+        if (r.stalled) {
           loop.fail(Status::Stalled, fmt::format("stalled: the line search's trial point x + αp rounds to x at "
                                                  "iteration {} (α = {:.3g}, ‖∇f‖ = {:.3g}); no step along p can "
                                                  "change x",
                                                  loop.iteration() + 1, r.alpha, gnorm));
+        } else if (ls.kind == LineSearchKind::None) {  // a fixed step fails only on a non-finite f or ∇f
+          loop.fail_not_finite("f or gradient");
         } else {
           loop.fail(Status::LineSearchFailure,
                     fmt::format("line search found no sufficient decrease at iteration {}", loop.iteration() + 1));

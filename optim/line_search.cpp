@@ -119,6 +119,7 @@ LineSearchResult line_search(Objective& objective, const LineSearchOptions& o, c
   switch (o.kind) {
     case LineSearchKind::None: {
       f_new = phi(o.initial_step, slope);
+      if (phi.stalled) return {false, o.initial_step, phi.evaluations, true};
       return {std::isfinite(f_new) && g_new.allFinite(), o.initial_step, phi.evaluations};
     }
     case LineSearchKind::Armijo: {

@@ -46,8 +46,9 @@ struct LineSearchResult {
 };
 
 // Searches along p from x (f = f(x), g = ∇f(x)); on success x_new = x + α p, f_new and g_new hold
-// f and ∇f there. On failure x_new, f_new, g_new are unspecified. Every kind but None stops with
-// `stalled` when a trial point equals x in floating point (then f there equals f(x), and an
+// f and ∇f there. On failure x_new, f_new, g_new are unspecified. Every kind (None too: a fixed
+// step that cannot move x would repeat forever) stops with `stalled` when a trial point equals x
+// in floating point (then f there equals f(x), and an
 // Armijo test f_new ≤ f + c₁αφ'(0) would pass once c₁αφ'(0) is below half a rounding unit of f).
 LineSearchResult line_search(Objective& objective, const LineSearchOptions& options, const Vector& x, Scalar f,
                              const Vector& g, const Vector& p, Vector& x_new, Scalar& f_new, Vector& g_new);

@@ -67,8 +67,8 @@ TEST(LineSearch, TrialPointsThatRoundToXStallAndAreNeverAccepted) {
   Vector g, x_new, g_new;
   const double f0 = f.value_and_gradient(x, g);
   ASSERT_EQ(f0, 1e32);
-  for (LineSearchKind kind :
-       {LineSearchKind::Armijo, LineSearchKind::StrongWolfe, LineSearchKind::Exact, LineSearchKind::Grid}) {
+  for (LineSearchKind kind : {LineSearchKind::None, LineSearchKind::Armijo, LineSearchKind::StrongWolfe,
+                              LineSearchKind::Exact, LineSearchKind::Grid}) {
     SCOPED_TRACE(static_cast<int>(kind));
     double f_new;
     const LineSearchResult r = line_search(f, {.kind = kind}, x, f0, g, p, x_new, f_new, g_new);
