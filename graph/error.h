@@ -52,6 +52,13 @@ class IoError : public Error {
   using Error::Error;
 };
 
+// A file whose contents would make dagml allocate more than the file allocation limit
+// (models/data/file_io.h): a huge declared size, a gzip bomb, an oversized file.
+class LimitError : public Error {
+ public:
+  using Error::Error;
+};
+
 // A numerical failure with no fallback (a singular system, a non-SPD matrix).
 class NumericalError : public Error {
  public:

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds dagml and runs the whole test suite.
-# Usage: scripts/run_tests.sh [--sanitize | --tsan]
-#   --sanitize: the whole suite under AddressSanitizer + UBSan (build in build-sanitize/)
+# Usage: scripts/run_tests.sh [--sanitize [TEST_PROGRAMS...] | --tsan]
+#   --sanitize: the suite under AddressSanitizer + UBSan (the Clang build of build-sanitize/, which
+#               the fuzz harnesses share: scripts/sanitizer_build.sh), or only the named test
+#               programs (e.g. models_io_tests), each run directly
 #   --tsan:     the concurrency cases (concurrent predict on one model, graph and thread tests)
 #               under ThreadSanitizer (build in build-tsan/)
 set -euo pipefail
@@ -13,8 +15,16 @@ build_dir=build
 # scripts/run_examples.sh builds and runs them (CI runs both).
 args=(-DDAGML_BUILD_TESTS=ON -DDAGML_BUILD_EXAMPLES=OFF -DDAGML_BUILD_BENCH=OFF)
 if [ "${1:-}" = "--sanitize" ]; then
-  build_dir=build-sanitize
-  args+=(-DDAGML_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+  shift
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
+  if [ $# -gt 0 ]; then
+    scripts/sanitizer_build.sh --tests "$@"
+    for program in "$@"; do "build-sanitize/tests/$program" --gtest_brief=1; done
+    exit 0
+  fi
+  scripts/sanitizer_build.sh --tests
+  ctest --test-dir build-sanitize --output-on-failure --no-tests=error --parallel "$(nproc)" --timeout 1200
+  exit 0
 elif [ "${1:-}" = "--tsan" ]; then
   build_dir=build-tsan
   args+=(-DDAGML_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo)

@@ -85,8 +85,13 @@ void KnnClassifier::check_loaded(const ModelInputArchive& ar) const {
     ar.fail(fmt::format("{}: expected at least num_neighbors = {} training rows, found {}", kTypeName,
                         options_.num_neighbors, X.rows()));
   expect_size(ar, kTypeName, "training labels", y_, X.rows());
-  // The votes index a row of K entries by label: a label ≥ K would write past it.
+  // The votes index a row of K entries by label: a label ≥ K would write past it. fit sets K to
+  // the largest label + 1, which also keeps a row of votes as small as the labels say.
   expect_labels(ar, kTypeName, "training labels", y_, num_classes_);
+  if (y_.size() == 0) ar.fail(fmt::format("{}: expected training rows, found none", kTypeName));
+  if (y_.maxCoeff() + 1 != static_cast<Scalar>(num_classes_))
+    ar.fail(fmt::format("{}: expected K = the largest training label + 1 = {}, found {}", kTypeName,
+                        y_.maxCoeff() + 1, num_classes_));
 }
 
 }  // namespace dagml

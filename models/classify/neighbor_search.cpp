@@ -212,11 +212,18 @@ void NeighborSearch::query_brute_block(const Tensor& Q, Index begin, Index count
   const Scalar max_norm = sq_norms_.maxCoeff();
   std::vector<Scalar> row(static_cast<size_t>(n));
   for (Index i = 0; i < count; ++i) {
+    c.clear();
+    if (!D.row(i).allFinite()) {
+      // A squared norm overflowed (entries beyond about 10¹⁵⁴), so the screen cannot rank: every
+      // training row is measured exactly.
+      for (Index j = 0; j < n; ++j) c.emplace_back(minkowski_sum(Qb.row(i).data(), X_.row(j).data(), d, 2), j);
+      write_smallest(c, k, begin + i, out, 2);
+      continue;
+    }
     std::copy(D.row(i).data(), D.row(i).data() + n, row.begin());
     std::nth_element(row.begin(), row.begin() + (k - 1), row.end());
     const Scalar margin = 4 * static_cast<Scalar>(d + 4) * std::numeric_limits<Scalar>::epsilon() * (qn(i) + max_norm);
     const Scalar limit = row[static_cast<size_t>(k - 1)] + margin;
-    c.clear();
     for (Index j = 0; j < n; ++j)
       if (D(i, j) <= limit) c.emplace_back(minkowski_sum(Qb.row(i).data(), X_.row(j).data(), d, 2), j);
     write_smallest(c, k, begin + i, out, 2);

@@ -265,14 +265,18 @@ bool SVC::converged() const {
 }
 void SVC::check_loaded(const ModelInputArchive& ar) const {
   if (!fitted()) return;
-  const Index K = num_classes_, P = K * (K - 1) / 2, nsv = support_vectors_.rows();
+  const Index K = num_classes_, nsv = support_vectors_.rows();
   if (K < 2 || K > 1'000'000) ar.fail(fmt::format("{}: expected 2 ≤ K ≤ 10⁶ classes, found {}", kTypeName, K));
+  const Index P = K * (K - 1) / 2;
   if (!kernel_) ar.fail(fmt::format("{}: expected the kernel of a fitted model, found none", kTypeName));
   expect_shape(ar, kTypeName, "support_vectors", support_vectors_, nsv, num_features());
   expect_shape(ar, kTypeName, "dual_coef", dual_coef_, nsv, P);
   expect_size(ar, kTypeName, "intercept", intercept_, P);
-  Index total = 0;
-  for (Index c : num_support_) total += c;
+  Index total = 0;  // stays ≤ 2·nsv: each count is checked before it is added
+  for (Index c : num_support_) {
+    if (c < 0 || c > nsv) ar.fail(fmt::format("{}: expected per-class support counts in 0..{}, found {}", kTypeName, nsv, c));
+    total += c;
+  }
   if (static_cast<Index>(support_.size()) != nsv || static_cast<Index>(num_support_.size()) != K || total != nsv)
     ar.fail(
         fmt::format("{}: expected {} support indices and {} per-class counts summing to them, found {} and {} "

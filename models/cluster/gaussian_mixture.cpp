@@ -16,6 +16,7 @@
 #include "graph/random.h"
 #include "models/cluster/k_means.h"
 #include "models/data/validate.h"
+#include "models/io/loaded_checks.h"
 #include "models/io/model_file.h"
 #include "optim/expectation_maximization.h"
 
@@ -506,13 +507,13 @@ MixtureSample GaussianMixture::sample(Index n, std::uint64_t seed) const {
 
 void GaussianMixture::check_loaded(const ModelInputArchive& ar) {
   const Index K = fitted() ? options_.num_components : 0, d = fitted() ? num_features() : 0;
-  const auto [rows, cols] = covariance_shape(options_.covariance_type, K, d);
-  if (weights_.size() != K || means_.rows() != K || means_.cols() != d || covariances_.rows() != rows ||
-      covariances_.cols() != cols || (fitted() && d < 1)) {
-    ar.fail(fmt::format("{}: expected {} weights, {}×{} means and {}×{} covariances, found {}, {}×{} and {}×{}", kGaussianMixtureName,
-                        K, K, d, rows, cols, weights_.size(), means_.rows(), means_.cols(), covariances_.rows(),
-                        covariances_.cols()));
+  // K and d come from the file: the means, which it holds, bound them before K·d is formed.
+  if (weights_.size() != K || means_.rows() != K || means_.cols() != d || (fitted() && d < 1)) {
+    ar.fail(fmt::format("{}: expected {} weights and {}×{} means, found {} and {}×{}", kGaussianMixtureName, K, K, d,
+                        weights_.size(), means_.rows(), means_.cols()));
   }
+  const auto [rows, cols] = covariance_shape(options_.covariance_type, K, d);
+  expect_shape(ar, kGaussianMixtureName, "covariances", covariances_, rows, cols);
   if (!fitted()) return;
   if (!weights_.allFinite() || !(weights_.minCoeff() > 0) || !means_.allFinite() || !covariances_.allFinite() ||
       !std::isfinite(mean_log_likelihood_) || num_iter_ < 0 || likelihood_decreases_ < 0) {

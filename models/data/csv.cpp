@@ -237,6 +237,8 @@ Dataset parse_csv(std::string_view text, const CsvOptions& options, const std::s
 
   std::vector<double> values;  // row-major, ncols per row
   Index nrows = 0;
+  // Note [File allocation limit] (file_io.h): an empty field becomes an 8-byte NaN.
+  const std::size_t max_values = file_allocation_limit() / sizeof(double);
   for (;;) {
     if (!have_row && !tokenizer.next(record)) break;
     have_row = false;
@@ -254,6 +256,11 @@ Dataset parse_csv(std::string_view text, const CsvOptions& options, const std::s
       values.push_back(parse_number(record.fields[j], names[j], j, options.missing_as_nan, source));
     }
     ++nrows;
+    if (values.size() > max_values) {
+      throw LimitError(fmt::format("{}: {} rows of {} values exceed the file allocation limit of {} bytes "
+                                   "(set_file_allocation_limit raises it)",
+                                   source, nrows, ncols, file_allocation_limit()));
+    }
   }
   if (nrows == 0) {
     throw ParseError(source, record.end_line + 1, 1,
@@ -292,12 +299,14 @@ Dataset read_csv(const std::filesystem::path& path, const CsvOptions& options) {
 
 namespace {
 
-// Quotes a header name if the reader would otherwise split or trim it.
+// Quotes a header name if the reader would otherwise split, trim or drop it: an empty name (a
+// lone empty name would write an empty line, which the reader skips) and a name starting with a
+// byte-order mark (read as the file's own at the start of the file) are quoted too.
 std::string csv_name(const std::string& name, char delimiter) {
   const bool needs_quotes =
+      name.empty() || name.starts_with("\xEF\xBB\xBF") ||
       name.find_first_of(std::string{delimiter, kQuote, '\n', '\r'}) != std::string::npos ||
-      (!name.empty() && (name.front() == ' ' || name.front() == '\t' || name.back() == ' ' ||
-                         name.back() == '\t')) ||
+      name.front() == ' ' || name.front() == '\t' || name.back() == ' ' || name.back() == '\t' ||
       name == "NA";
   if (!needs_quotes) return name;
   std::string out(1, kQuote);

@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -20,7 +21,15 @@ using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
 
 std::string system_reason() { return errno != 0 ? std::strerror(errno) : "unknown error"; }
 
+std::atomic<std::size_t> file_allocation_limit_bytes{kDefaultFileAllocationLimit};
+
 }  // namespace
+
+std::size_t file_allocation_limit() { return file_allocation_limit_bytes.load(std::memory_order_relaxed); }
+
+void set_file_allocation_limit(std::size_t bytes) {
+  file_allocation_limit_bytes.store(bytes, std::memory_order_relaxed);
+}
 
 std::vector<unsigned char> read_file_bytes(const std::filesystem::path& path) {
   std::error_code ec;
@@ -31,10 +40,16 @@ std::vector<unsigned char> read_file_bytes(const std::filesystem::path& path) {
   errno = 0;
   FilePtr f(std::fopen(path.c_str(), "rb"));
   if (!f) throw IoError(fmt::format("cannot open '{}': {}", path.string(), system_reason()));
+  const std::size_t limit = file_allocation_limit();
   std::vector<unsigned char> bytes;
   unsigned char buffer[1 << 16];
   for (;;) {
     const std::size_t got = std::fread(buffer, 1, sizeof buffer, f.get());
+    if (bytes.size() + got > limit) {
+      throw LimitError(fmt::format("cannot read '{}': the file is larger than the file allocation limit of {} bytes "
+                                   "(set_file_allocation_limit raises it)",
+                                   path.string(), limit));
+    }
     bytes.insert(bytes.end(), buffer, buffer + got);
     if (got < sizeof buffer) break;
   }
@@ -64,9 +79,9 @@ bool is_gzip(std::span<const unsigned char> bytes) {
 
 // zlib's inflate with windowBits 15 + 16 reads exactly one gzip member (header, deflate data,
 // CRC-32 and length trailer, both verified). After each member the rest of the input must be
-// another member or zero padding.
-std::vector<unsigned char> gunzip(std::span<const unsigned char> bytes, const std::string& source,
-                                  std::size_t max_bytes) {
+// another member or zero padding. Inflating one byte past `max_bytes` tells a stream that goes on
+// from one that ends exactly there.
+Inflated gunzip(std::span<const unsigned char> bytes, const std::string& source, std::size_t max_bytes) {
   z_stream zs{};
   if (inflateInit2(&zs, 15 + 16) != Z_OK) {
     throw IoError(fmt::format("{}: cannot initialise zlib", source));
@@ -76,7 +91,7 @@ std::vector<unsigned char> gunzip(std::span<const unsigned char> bytes, const st
     ~Ender() { inflateEnd(zs); }
   } ender{&zs};
 
-  std::vector<unsigned char> out;
+  Inflated out;
   unsigned char chunk[1 << 16];
   std::size_t consumed = 0;  // bytes of `bytes` handed to zlib so far
   const auto fail = [&](const std::string& what) -> void {
@@ -90,14 +105,16 @@ std::vector<unsigned char> gunzip(std::span<const unsigned char> bytes, const st
       zs.avail_in = static_cast<uInt>(piece);
       consumed += piece;
     }
+    const std::size_t room = std::min<std::size_t>(sizeof chunk, max_bytes - out.bytes.size() + 1);
     zs.next_out = chunk;
-    zs.avail_out = sizeof chunk;
+    zs.avail_out = static_cast<uInt>(room);
     const int rc = inflate(&zs, Z_NO_FLUSH);
-    const std::size_t produced = sizeof chunk - zs.avail_out;
-    if (out.size() + produced > max_bytes) {
-      fail(fmt::format("gzip data inflates to more than the limit of {} bytes", max_bytes));
+    const std::size_t produced = room - zs.avail_out;
+    if (out.bytes.size() + produced > max_bytes) {
+      out.bytes.insert(out.bytes.end(), chunk, chunk + (max_bytes - out.bytes.size()));
+      return out;  // incomplete: the stream goes on past max_bytes
     }
-    out.insert(out.end(), chunk, chunk + produced);
+    out.bytes.insert(out.bytes.end(), chunk, chunk + produced);
     if (rc == Z_STREAM_END) {
       const std::size_t pos = consumed - zs.avail_in;
       const auto rest = bytes.subspan(pos);
@@ -118,6 +135,7 @@ std::vector<unsigned char> gunzip(std::span<const unsigned char> bytes, const st
     }
     if (rc != Z_OK && rc != Z_BUF_ERROR) fail(fmt::format("gzip error code {}", rc));
   }
+  out.complete = true;
   return out;
 }
 

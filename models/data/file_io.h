@@ -10,8 +10,21 @@
 
 namespace dagml {
 
+// Note [File allocation limit]
+// A file read by dagml (CSV, IDX plain or gzip, a model file) cannot make it allocate more than
+// file_allocation_limit() bytes for the file's contents: a file larger than that, a gzip stream
+// that inflates beyond it, or a header declaring more is a LimitError before the memory is asked
+// for, instead of std::bad_alloc or the out-of-memory killer. What a header declares is also
+// checked against the bytes actually present (a ParseError when they are missing), so the limit
+// only matters for files that are that large, or inflate to that size. The default is 4 GiB;
+// set_file_allocation_limit changes it for the whole process (a test harness lowers it, a user
+// with a 6 GiB IDX file raises it).
+inline constexpr std::size_t kDefaultFileAllocationLimit = std::size_t{1} << 32;
+std::size_t file_allocation_limit();
+void set_file_allocation_limit(std::size_t bytes);
+
 // The bytes of a file. Throws IoError naming the path and the system's reason if it cannot be
-// opened or read.
+// opened or read, LimitError if it is larger than file_allocation_limit().
 std::vector<unsigned char> read_file_bytes(const std::filesystem::path& path);
 
 // Replaces the file's contents with `text`. Throws IoError naming the path on failure.
@@ -20,10 +33,16 @@ void write_text_file(const std::filesystem::path& path, std::string_view text);
 // True if the bytes start with the gzip magic number 1f 8b.
 bool is_gzip(std::span<const unsigned char> bytes);
 
-// Decompresses a gzip stream (RFC 1952; several concatenated members are joined). `source`
-// names the data in errors. Throws ParseError (line 0, column = byte offset into the compressed
-// data) if the stream is corrupt or truncated, or if it would inflate to more than `max_bytes`.
-std::vector<unsigned char> gunzip(std::span<const unsigned char> bytes, const std::string& source,
-                                  std::size_t max_bytes);
+// Decompresses a gzip stream (RFC 1952; several concatenated members are joined), inflating at
+// most `max_bytes`. `source` names the data in errors. `complete` tells whether the whole stream
+// was read (its trailers verified) within `max_bytes`; when it was not, `bytes` holds the first
+// `max_bytes` bytes, so a reader can inflate a header first and bound the rest by what it declares.
+// Throws ParseError (line 0, column = byte offset into the compressed data) if the stream read so
+// far is corrupt or truncated.
+struct Inflated {
+  std::vector<unsigned char> bytes;
+  bool complete = false;
+};
+Inflated gunzip(std::span<const unsigned char> bytes, const std::string& source, std::size_t max_bytes);
 
 }  // namespace dagml

@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <functional>
 #include <limits>
 
 #include "graph/error.h"
@@ -62,12 +63,21 @@ bool multiply_within(std::uint64_t a, std::uint64_t b, std::uint64_t limit, std:
   return true;
 }
 
-// `where` says whether offsets refer to the file or to its decompressed contents.
-IdxArray parse_plain(std::span<const unsigned char> b, const std::string& source,
-                     const char* where) {
-  const auto fail = [&](std::size_t offset, const std::string& what) {
-    return ParseError(source, 0, static_cast<long>(offset), where + what);
-  };
+using FailAt = std::function<ParseError(std::size_t offset, const std::string& what)>;
+
+// What an IDX header declares.
+struct IdxHeader {
+  IdxType type = IdxType::UnsignedByte;
+  std::vector<Index> dims;
+  std::size_t header_bytes = 0;  // 4 + 4·D
+  std::uint64_t count = 0;       // d₁·…·d_D elements
+  std::uint64_t inner = 1;       // d₂·…·d_D
+  std::uint64_t data_bytes = 0;  // count · element size
+};
+
+// Reads and checks the header at the start of `b`. ParseError for a malformed header; LimitError
+// when the data it declares, or the matrix of doubles it becomes, exceeds file_allocation_limit().
+IdxHeader parse_header(std::span<const unsigned char> b, const FailAt& fail) {
   if (b.size() < kMagicBytes) {
     throw fail(b.size(), fmt::format("truncated IDX header: expected at least {} bytes, found {}",
                                      kMagicBytes, b.size()));
@@ -77,8 +87,9 @@ IdxArray parse_plain(std::span<const unsigned char> b, const std::string& source
                               "found {:02x} {:02x}",
                               b[0], b[1]));
   }
-  const auto type = static_cast<IdxType>(b[2]);
-  const std::size_t esize = element_size(type);
+  IdxHeader h;
+  h.type = static_cast<IdxType>(b[2]);
+  const std::size_t esize = element_size(h.type);
   if (esize == 0) {
     throw fail(
         2,
@@ -86,58 +97,93 @@ IdxArray parse_plain(std::span<const unsigned char> b, const std::string& source
   }
   const std::size_t ndims = b[3];
   if (ndims == 0) throw fail(3, "expected at least one dimension, found 0");
-  const std::size_t header = kMagicBytes + 4 * ndims;
-  if (b.size() < header) {
+  h.header_bytes = kMagicBytes + 4 * ndims;
+  if (b.size() < h.header_bytes) {
     throw fail(b.size(),
                fmt::format("truncated IDX header: {} dimensions need {} bytes, the data has {}",
-                           ndims, header, b.size()));
+                           ndims, h.header_bytes, b.size()));
   }
-
-  // Sizes and their product, checked against overflow and against the bytes present.
-  constexpr std::uint64_t kLimit = std::numeric_limits<std::int64_t>::max();
-  IdxArray out;
-  out.type = type;
-  std::uint64_t count = 1, inner = 1;
-  bool overflow = false;
+  // Sizes and their product, checked against overflow and against the allocation limit: the
+  // elements become doubles, so the matrix takes 8 bytes per element whatever the stored type.
+  const std::uint64_t limit = file_allocation_limit();
+  std::uint64_t count = 1;
+  bool within = true;
   for (std::size_t k = 0; k < ndims; ++k) {
     const std::uint64_t d = read_be(b.data() + kMagicBytes + 4 * k, 4);
-    out.dims.push_back(static_cast<Index>(d));
-    overflow = overflow || !multiply_within(count, d, kLimit, count);
-    if (k > 0) overflow = overflow || !multiply_within(inner, d, kLimit, inner);
+    h.dims.push_back(static_cast<Index>(d));
+    within = within && multiply_within(count, d, limit, count);
+    if (k > 0) within = within && multiply_within(h.inner, d, limit, h.inner);
   }
-  std::uint64_t need = 0;
-  overflow = overflow || !multiply_within(count, esize, kLimit, need);
-  const std::uint64_t have = b.size() - header;
-  if (overflow || need > have) {
-    throw fail(
-        b.size(),
-        fmt::format("truncated IDX data: dimensions {} of {}-byte elements need {} "
-                    "bytes after the header, the data has {}",
-                    fmt::join(out.dims, "×"), esize,
-                    overflow ? std::string("more than 2⁶³") : fmt::format("{}", need), have));
+  std::uint64_t matrix_bytes = 0;
+  within = within && multiply_within(count, sizeof(double), limit, matrix_bytes);
+  if (!within) {
+    throw LimitError(fmt::format(
+        "IDX dimensions {} declare more than the file allocation limit of {} bytes (set_file_allocation_limit raises it)",
+        fmt::join(h.dims, "×"), limit));
   }
-  if (need < have) {
-    throw fail(header + need, fmt::format("corrupt IDX data: dimensions {} need {} bytes after the "
-                                          "header, the data has {} more",
-                                          fmt::join(out.dims, "×"), need, have - need));
+  h.count = count;
+  h.data_bytes = count * esize;
+  return h;
+}
+
+// `where` says whether offsets refer to the file or to its decompressed contents.
+IdxArray parse_plain(std::span<const unsigned char> b, const std::string& source,
+                     const char* where) {
+  const FailAt fail = [&](std::size_t offset, const std::string& what) {
+    return ParseError(source, 0, static_cast<long>(offset), where + what);
+  };
+  const IdxHeader h = parse_header(b, fail);
+  const std::uint64_t have = b.size() - h.header_bytes;
+  if (h.data_bytes > have) {
+    throw fail(b.size(), fmt::format("truncated IDX data: dimensions {} of {}-byte elements need {} "
+                                     "bytes after the header, the data has {}",
+                                     fmt::join(h.dims, "×"), element_size(h.type), h.data_bytes, have));
+  }
+  if (h.data_bytes < have) {
+    throw fail(h.header_bytes + h.data_bytes,
+               fmt::format("corrupt IDX data: dimensions {} need {} bytes after the "
+                           "header, the data has {} more",
+                           fmt::join(h.dims, "×"), h.data_bytes, have - h.data_bytes));
   }
 
-  // The allocation is bounded by the data present: count ≤ have / esize.
-  out.values.resize(out.dims[0], static_cast<Index>(inner));
-  const unsigned char* p = b.data() + header;
+  // The allocation is bounded by the data present and by the limit: count ≤ have.
+  IdxArray out;
+  out.type = h.type;
+  out.dims = h.dims;
+  out.values.resize(out.dims[0], static_cast<Index>(h.inner));
+  const std::size_t esize = element_size(h.type);
+  const unsigned char* p = b.data() + h.header_bytes;
   double* dst = out.values.data();
-  for (std::uint64_t i = 0; i < count; ++i, p += esize) dst[i] = decode(type, p);
+  for (std::uint64_t i = 0; i < h.count; ++i, p += esize) dst[i] = decode(h.type, p);
   return out;
+}
+
+// A gzip IDX stream is inflated in two steps, so that a small file cannot make dagml allocate
+// more than its header declares: the header first (at most 4 + 4·255 bytes), then exactly the
+// bytes it declares (one more is a corrupt file).
+IdxArray parse_gzip(std::span<const unsigned char> bytes, const std::string& source) {
+  constexpr const char* kWhere = "in the decompressed data: ";
+  const FailAt fail = [&](std::size_t offset, const std::string& what) {
+    return ParseError(source, 0, static_cast<long>(offset), kWhere + what);
+  };
+  Inflated plain = gunzip(bytes, source, kMagicBytes + 4 * 255);
+  if (!plain.complete) {
+    const IdxHeader h = parse_header(plain.bytes, fail);
+    plain = gunzip(bytes, source, h.header_bytes + h.data_bytes);
+    if (!plain.complete) {
+      throw fail(h.header_bytes + h.data_bytes,
+                 fmt::format("corrupt IDX data: dimensions {} need {} bytes after the header, the "
+                             "gzip stream inflates to more",
+                             fmt::join(h.dims, "×"), h.data_bytes));
+    }
+  }
+  return parse_plain(plain.bytes, source, kWhere);
 }
 
 }  // namespace
 
 IdxArray parse_idx(std::span<const unsigned char> bytes, const std::string& source) {
-  if (is_gzip(bytes)) {
-    const std::vector<unsigned char> plain = gunzip(bytes, source, kMaxIdxBytes);
-    return parse_plain(plain, source, "in the decompressed data: ");
-  }
-  return parse_plain(bytes, source, "");
+  return is_gzip(bytes) ? parse_gzip(bytes, source) : parse_plain(bytes, source, "");
 }
 
 IdxArray read_idx(const std::filesystem::path& path) {

@@ -8,11 +8,13 @@
 //   then        D uint32 sizes, outermost first
 //   then        the elements, row-major (last index fastest)
 // The file must hold exactly 4 + 4·D + (d₁·…·d_D)·(element size) bytes. Anything else (too
-// short or too long, a wrong magic number, an unknown type, sizes whose product overflows) is a
-// ParseError whose line is 0 and whose column is the byte offset of the fault (for a gzip file,
-// into the decompressed data, as the message then says); a corrupt or truncated gzip stream is
-// a ParseError too. Nothing is read past the end of the data and no memory is allocated for a
-// size the data does not contain.
+// short or too long, a wrong magic number, an unknown type) is a ParseError whose line is 0 and
+// whose column is the byte offset of the fault (for a gzip file, into the decompressed data, as
+// the message then says); a corrupt or truncated gzip stream is a ParseError too. Sizes whose
+// matrix of doubles would exceed file_allocation_limit() (file_io.h), overflow included, are a
+// LimitError. Nothing is read past the end of the data and no memory is allocated for a size the
+// data does not contain: a gzip file is inflated header first, then only as far as the header
+// declares.
 #pragma once
 
 #include <cstddef>
@@ -42,12 +44,8 @@ struct IdxArray {
   Tensor values;
 };
 
-// The largest decompressed size accepted from a gzip file (4 GiB): a guard against
-// decompression bombs; far above the 47 MB of the Fashion-MNIST training images.
-inline constexpr std::size_t kMaxIdxBytes = std::size_t{1} << 32;
-
 // Parses IDX bytes, gunzipping them first if they start with the gzip magic 1f 8b. `source`
-// names the data in errors. Throws ParseError as described above.
+// names the data in errors. Throws ParseError or LimitError as described above.
 IdxArray parse_idx(std::span<const unsigned char> bytes, const std::string& source = "<idx bytes>");
 
 // Reads an IDX file (plain or .gz). Throws IoError if it cannot be read, ParseError if malformed.

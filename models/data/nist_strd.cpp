@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <functional>
 #include <numbers>
 #include <optional>
@@ -15,6 +14,7 @@
 #include "autodiff/structure.h"
 #include "graph/error.h"
 #include "models/data/datasets.h"
+#include "models/data/file_io.h"
 
 namespace dagml {
 namespace {
@@ -261,16 +261,21 @@ const std::vector<std::string>& nist_problem_names() {
   return names;
 }
 
-NistProblem read_nist_problem(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError(fmt::format("cannot open the NIST problem file '{}'", path.string()));
+NistProblem parse_nist_problem(std::string_view text, const std::string& source) {
   std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    lines.push_back(std::move(line));
+  for (std::size_t begin = 0; begin < text.size();) {
+    const std::size_t end = std::min(text.find('\n', begin), text.size());
+    std::string_view line = text.substr(begin, end - begin);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines.emplace_back(line);
+    begin = end + 1;
   }
-  if (in.bad()) throw IoError(fmt::format("error reading the NIST problem file '{}'", path.string()));
-  return NistReader(path.string(), std::move(lines)).read();
+  return NistReader(source, std::move(lines)).read();
+}
+
+NistProblem read_nist_problem(const std::filesystem::path& path) {
+  const std::vector<unsigned char> bytes = read_file_bytes(path);  // IoError, LimitError
+  return parse_nist_problem(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path.string());
 }
 
 NistProblem load_nist_problem(std::string_view name) {

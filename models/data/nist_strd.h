@@ -51,7 +51,10 @@ const std::vector<std::string>& nist_problem_names();
 // parameter lines "bj = start1 start2 certified deviation" numbered 1..p, the residual sum of
 // squares, the observation count, the data header ("Data: y x…") and exactly that many data
 // rows of 1 + k numbers; ValueError for a dataset name nist_model does not know.
+// LimitError for a file larger than file_allocation_limit() (models/data/file_io.h).
 NistProblem read_nist_problem(const std::filesystem::path& path);
+// The same for the text of a problem file in memory; `source` names it in errors.
+NistProblem parse_nist_problem(std::string_view text, const std::string& source = "<nist text>");
 
 // read_nist_problem on the bundled data/nist/<name>.dat (Note [Data folder lookup] in
 // models/data/datasets.h). Throws ValueError for an unknown name, listing the known ones.

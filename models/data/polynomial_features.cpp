@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "graph/error.h"
+#include "models/data/file_io.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
 
@@ -28,8 +29,8 @@ std::uint64_t num_polynomial_features(Index num_inputs, Index degree) {
     const std::uint64_t g = std::gcd(r, i);
     const std::uint64_t a = r / g, b = (big + i) / (i / g);
     if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a) {
-      throw ValueError(fmt::format("num_polynomial_features: C({}, {}) does not fit in 64 bits",
-                                   num_inputs + degree, num_inputs));
+      throw ValueError(fmt::format("num_polynomial_features: C(ℓ + p, ℓ) for ℓ = {}, p = {} does not fit in 64 bits",
+                                   num_inputs, degree));
     }
     r = a * b;
   }
@@ -55,6 +56,20 @@ PolynomialFeatures& PolynomialFeatures::fit(const Tensor& X) {
   check_fit_data(X, "PolynomialFeatures::fit");
   build(X.cols());
   return *this;
+}
+
+void PolynomialFeatures::rebuild_loaded() {
+  (void)PolynomialFeatures(options_);
+  if (!fitted()) return;
+  // Note [File allocation limit] (models/data/file_io.h); build() keeps these per monomial.
+  constexpr std::uint64_t kBytesPerMonomial = 2 * sizeof(Index) + 2 * sizeof(double) + sizeof(int);
+  const std::uint64_t total = num_polynomial_features(num_features(), options_.degree);
+  if (total > file_allocation_limit() / kBytesPerMonomial) {
+    throw LimitError(fmt::format("PolynomialFeatures: degree {} on {} inputs gives {} monomials, more than the file "
+                                 "allocation limit of {} bytes holds",
+                                 options_.degree, num_features(), total, file_allocation_limit()));
+  }
+  build(num_features());
 }
 
 void PolynomialFeatures::build(Index ell) {

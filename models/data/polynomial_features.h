@@ -85,13 +85,13 @@ class PolynomialFeatures : public Estimator<PolynomialFeatures, PolynomialFeatur
   template <class Archive>
   void serialize(Archive& ar) {
     serialize_estimator(ar);
-    if constexpr (Archive::is_loading::value) {
-      if (fitted() && num_features() < 1) ar.fail(fmt::format("PolynomialFeatures: expected ℓ ≥ 1, found {}", num_features()));
-      if (fitted()) build(num_features());
-    }
+    if constexpr (Archive::is_loading::value) rebuild_loaded();
   }
 
  private:
+  // The options' checks, then build(ℓ) unless the map would exceed the file allocation limit
+  // (LimitError): ℓ and the degree come from a file of a few bytes.
+  void rebuild_loaded();
   // Builds the monomial list and coefficients for ℓ inputs (fit after its input checks).
   void build(Index num_inputs);
 

@@ -174,7 +174,7 @@ class GradientBoosting : public Estimator<Derived, Options> {
  protected:
   using Estimator<Derived, Options>::Estimator;
 
-  void check(const Tensor& X, std::source_location where = std::source_location::current()) const {
+  void check(const Tensor& X, SourceLocation where = SourceLocation::current()) const {
     this->check_input(X, this->options_.boosting.allow_missing, where);
     boosting::check_features(X, this->options_.boosting.allow_missing, Derived::kTypeName);
   }

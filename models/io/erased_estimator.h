@@ -75,6 +75,7 @@ class Erased final : public ErasedEstimator {
     return 0;
   }
   bool fitted() const override { return model_.fitted(); }
+  Index num_features() const override { return model_.num_features(); }
   std::string to_bytes() const override { return model_.to_bytes(); }
   void save(const std::string& path) const override { model_.save(path); }
   std::vector<OptionInfo> options() const override {

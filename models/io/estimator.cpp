@@ -1,33 +1,26 @@
 #include "models/io/estimator.h"
 
-#include <string_view>
-
 #include "graph/error.h"
+#include "models/io/archive.h"
 #include "models/data/validate.h"
 
 namespace dagml::detail {
-namespace {
 
-// "theta" from "const Tensor& dagml::GaussianNB::theta() const".
-std::string_view function_name(const std::source_location& where) {
-  std::string_view f = where.function_name();
-  f = f.substr(0, f.find('('));
-  if (const auto colon = f.rfind("::"); colon != std::string_view::npos) f.remove_prefix(colon + 2);
-  if (const auto space = f.rfind(' '); space != std::string_view::npos) f.remove_prefix(space + 1);
-  return f;
-}
-
-}  // namespace
-
-void throw_not_fitted(const char* type_name, const std::source_location& where) {
-  throw NotFittedError(fmt::format("{}::{}: called before fit", type_name, function_name(where)));
+void throw_not_fitted(const char* type_name, const SourceLocation& where) {
+  throw NotFittedError(fmt::format("{}::{}: called before fit", type_name, where.function_name()));
 }
 
 void check_prediction_input(const Tensor& X, Index num_features, bool allow_nan, const char* type_name,
-                            const std::source_location& where) {
-  const std::string who = fmt::format("{}::{}", type_name, function_name(where));
+                            const SourceLocation& where) {
+  const std::string who = fmt::format("{}::{}", type_name, where.function_name());
   check_columns(X, num_features, who.c_str());
   if (!allow_nan) check_finite(X, who.c_str());
+}
+
+void check_loaded_feature_count(const ModelInputArchive& ar, const char* type_name, bool fitted, Index num_features) {
+  if (num_features < 0 || (fitted && num_features == 0)) {
+    ar.fail(fmt::format("{}: expected a feature count of at least {}, found {}", type_name, fitted ? 1 : 0, num_features));
+  }
 }
 
 }  // namespace dagml::detail

@@ -19,21 +19,24 @@
 // (tests/models/io/conformance_test.cpp). docs/adding_an_estimator.md walks through it.
 #pragma once
 
-#include <source_location>
 #include <string>
 
+#include "graph/source_location.h"
 #include "graph/tensor.h"
 
 namespace dagml {
 
 class ModelFile;
+class ModelInputArchive;
 
 namespace detail {
 // NotFittedError "<type>::<function>: called before fit", the function read from `where`.
-[[noreturn]] void throw_not_fitted(const char* type_name, const std::source_location& where);
+[[noreturn]] void throw_not_fitted(const char* type_name, const SourceLocation& where);
 // The columns and finiteness of a prediction input (models/data/validate.h's messages).
 void check_prediction_input(const Tensor& X, Index num_features, bool allow_nan, const char* type_name,
-                            const std::source_location& where);
+                            const SourceLocation& where);
+// ParseError through the archive unless a loaded feature count is ≥ 0, and ≥ 1 for a fitted model.
+void check_loaded_feature_count(const ModelInputArchive& ar, const char* type_name, bool fitted, Index num_features);
 }  // namespace detail
 
 template <class Derived, class Options>
@@ -44,7 +47,7 @@ class Estimator {
   const Options& options() const { return options_; }
   bool fitted() const { return fitted_; }
   // d, the columns of the X given to fit. NotFittedError before fit.
-  Index num_features(std::source_location where = std::source_location::current()) const {
+  Index num_features(SourceLocation where = SourceLocation::current()) const {
     require_fitted(where);
     return num_features_;
   }
@@ -62,19 +65,19 @@ class Estimator {
   explicit Estimator(Options options = {}) : options_(std::move(options)) {}
 
   // NotFittedError naming the calling function unless fit has run.
-  void require_fitted(std::source_location where = std::source_location::current()) const {
+  void require_fitted(SourceLocation where = SourceLocation::current()) const {
     if (!fitted_) [[unlikely]]
       detail::throw_not_fitted(Derived::kTypeName, where);
   }
   // A fitted attribute, checked: `return fitted_value(coef_);`.
   template <class T>
-  const T& fitted_value(const T& member, std::source_location where = std::source_location::current()) const {
+  const T& fitted_value(const T& member, SourceLocation where = SourceLocation::current()) const {
     require_fitted(where);
     return member;
   }
   // Before predicting on X: fitted, X with the columns seen at fit, and (unless allow_nan) finite.
   void check_input(const Tensor& X, bool allow_nan = false,
-                   std::source_location where = std::source_location::current()) const {
+                   SourceLocation where = SourceLocation::current()) const {
     require_fitted(where);
     detail::check_prediction_input(X, num_features_, allow_nan, Derived::kTypeName, where);
   }
@@ -85,6 +88,9 @@ class Estimator {
   template <class Archive>
   void serialize_estimator(Archive& ar) {
     ar(options_, fitted_, num_features_);
+    if constexpr (Archive::is_loading::value) {
+      detail::check_loaded_feature_count(ar, Derived::kTypeName, fitted_, num_features_);
+    }
   }
 
   Options options_;

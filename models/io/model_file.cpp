@@ -9,7 +9,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <vector>
+
+#include "models/data/file_io.h"
 
 namespace dagml {
 namespace {
@@ -103,12 +105,8 @@ ModelFile::ModelFile(std::string bytes, std::string source) : bytes_(std::move(b
 }
 
 ModelFile ModelFile::read(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw IoError(fmt::format("cannot open model file '{}': {}", path, errno_text()));
-  std::ostringstream buffer;
-  buffer << file.rdbuf();
-  if (file.bad()) throw IoError(fmt::format("cannot read model file '{}'", path));
-  return ModelFile(std::move(buffer).str(), path);
+  const std::vector<unsigned char> bytes = read_file_bytes(path);  // IoError, LimitError
+  return ModelFile(std::string(bytes.begin(), bytes.end()), path);
 }
 
 ModelInputArchive ModelFile::payload() const {

@@ -73,6 +73,7 @@ class ErasedEstimator {
   virtual Tensor transform(const Tensor& X) const = 0;
   virtual Scalar score(const Tensor& X, const Vector* y) const = 0;
   virtual bool fitted() const = 0;
+  virtual Index num_features() const = 0;
   virtual std::string to_bytes() const = 0;
   virtual void save(const std::string& path) const = 0;
   virtual std::vector<OptionInfo> options() const = 0;  // the current values
@@ -107,6 +108,8 @@ class AnyEstimator {
   Scalar score(const Tensor& X) const;
 
   bool fitted() const { return self_->fitted(); }
+  // The number of columns fit saw, which predict and transform take (NotFittedError before fit).
+  Index num_features() const { return self_->num_features(); }
   void save(const std::string& path) const { self_->save(path); }
   std::string to_bytes() const { return self_->to_bytes(); }
   // The current option values (the defaults unless set), in schema order.

@@ -8,6 +8,7 @@
 #include "graph/error.h"
 #include "graph/tensor.h"
 #include "models/io/estimator.h"
+#include "models/io/loaded_checks.h"
 
 namespace dagml {
 
@@ -71,6 +72,9 @@ class LinearRegressor : public Estimator<Derived, Options> {
   void serialize_linear(Archive& ar) {
     this->serialize_estimator(ar);
     ar(coef_, intercept_);
+    if constexpr (Archive::is_loading::value) {
+      if (this->fitted()) expect_size(ar, Derived::kTypeName, "coef", coef_, this->num_features());
+    }
   }
 
  private:

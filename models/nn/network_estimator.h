@@ -18,11 +18,11 @@
 
 #include <array>
 #include <cstddef>
-#include <source_location>
 #include <string>
 #include <vector>
 
 #include "graph/error.h"
+#include "graph/source_location.h"
 #include "models/io/estimator.h"
 #include "models/nn/network_io.h"
 #include "models/nn/network_options.h"
@@ -49,7 +49,7 @@ class NetworkEstimator : public Estimator<Derived, Options> {
   }
 
   // Before decoding Z: fitted, Z with `columns` columns (the code size) and finite entries.
-  void check_codes(const Tensor& Z, Index columns, std::source_location where = std::source_location::current()) const {
+  void check_codes(const Tensor& Z, Index columns, SourceLocation where = SourceLocation::current()) const {
     this->require_fitted(where);
     detail::check_prediction_input(Z, columns, /*allow_nan=*/false, Derived::kTypeName, where);
   }

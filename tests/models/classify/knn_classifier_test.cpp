@@ -138,6 +138,24 @@ TEST(NeighborSearch, KdTreeEqualsBruteForceWithManyTies) {
   }
 }
 
+TEST(NeighborSearch, EntriesWhoseSquaresOverflowAreRankedExactly) {
+  // From a model-file fuzz finding: with entries near 10²⁰⁰ the Euclidean screen's squared norms
+  // overflow to ∞, no candidate passed the screen, and the k smallest were read from an empty list.
+  // Now such a query measures every row exactly; ties at ∞ are broken by index.
+  Tensor X(4, 1), Q(2, 1);
+  X << 1e200, -1e200, 0, 1;
+  Q << 1e200, 0.5;
+  for (NeighborAlgorithm algorithm : {NeighborAlgorithm::Brute, NeighborAlgorithm::KdTree}) {
+    NeighborSearch search({.algorithm = algorithm});
+    search.fit(X);
+    const Neighbors nb = search.query(Q, 3);
+    EXPECT_EQ(nb.indices.row(0), (Eigen::RowVector<Index, 3>() << 0, 1, 2).finished()) << enum_name(algorithm);
+    EXPECT_EQ(nb.distances(0, 0), 0);
+    EXPECT_EQ(nb.indices.row(1).head(2), (Eigen::RowVector<Index, 2>() << 2, 3).finished()) << enum_name(algorithm);
+    EXPECT_EQ(nb.distances(1, 0), 0.5);
+  }
+}
+
 TEST(NeighborSearch, ResultDoesNotDependOnTheThreadCount) {
   auto s = fixed_split("digits");
   NeighborSearch search;

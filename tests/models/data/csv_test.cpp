@@ -16,6 +16,7 @@
 namespace dagml {
 namespace {
 
+using ::dagml::testing::AllocationLimit;
 using ::dagml::testing::TempDir;
 
 // Runs f, expects a ParseError at (line, column) whose message contains `what`.
@@ -177,6 +178,31 @@ TEST(CsvTest, WriteThenReadGivesIdenticalDoubles) {
   // Another delimiter round-trips too.
   const Dataset semi = parse_csv(format_csv(X.topRows(1), header, ';'), {.delimiter = ';', .no_target = true});
   EXPECT_EQ(std::bit_cast<std::uint64_t>(semi.features(0, 0)), std::bit_cast<std::uint64_t>(-0.0));
+}
+
+TEST(CsvTest, EmptyNamesAndALeadingByteOrderMarkRoundTrip) {
+  // The reproducers: one column with an empty name wrote an empty header line, which the reader
+  // skips; a first name starting with U+FEFF lost it as the file's byte-order mark.
+  Tensor X(2, 1);
+  X << 1.5, -2;
+  for (const std::string& name : {std::string(), std::string("\xEF\xBB\xBFname"), std::string("\xEF\xBB\xBF")}) {
+    const Dataset d = parse_csv(format_csv(X, {name}), {.no_target = true});
+    EXPECT_EQ(d.feature_names, std::vector<std::string>{name});
+    EXPECT_EQ(d.features, X);
+  }
+  Tensor Y(1, 3);
+  Y << 1, 2, 3;
+  const std::vector<std::string> names = {"", "b", ""};
+  EXPECT_EQ(parse_csv(format_csv(Y, names), {.no_target = true}).feature_names, names);
+}
+
+TEST(CsvTest, TheFileAllocationLimitIsATypedError) {
+  AllocationLimit limit(1000);
+  // 200 empty fields become 200 NaNs: 1,600 bytes from a 200-byte text.
+  std::string text = "a\n";
+  for (int i = 0; i < 200; ++i) text += "NA\n";
+  EXPECT_THROW(parse_csv(text, {.no_target = true, .missing_as_nan = true}), LimitError);
+  EXPECT_EQ(parse_csv(text.substr(0, 2 + 3 * 100), {.no_target = true, .missing_as_nan = true}).features.rows(), 100);
 }
 
 TEST(CsvTest, FormatWritesShortestForm) {

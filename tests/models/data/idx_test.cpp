@@ -12,6 +12,7 @@
 namespace dagml {
 namespace {
 
+using ::dagml::testing::AllocationLimit;
 using ::dagml::testing::Bytes;
 using ::dagml::testing::gzip_bytes;
 using ::dagml::testing::make_idx;
@@ -111,14 +112,51 @@ TEST(IdxTest, TruncatedAndOverlongData) {
 
 TEST(IdxTest, HugeDeclaredDimensionsAreRejectedWithoutAllocating) {
   // 4·10⁹ × 4·10⁹ × 4·10⁹ elements: the product overflows 64 bits.
-  expect_parse_error([] { parse_idx(make_idx(0x08, {0xEE6B2800, 0xEE6B2800, 0xEE6B2800}, {1, 2, 3})); },
-                     4 + 12 + 3, "more than 2⁶³");
-  // 2³¹ × 2³¹ doubles fit in 64 bits but not in the 8 bytes present.
-  expect_parse_error([] { parse_idx(make_idx(0x0E, {0x80000000, 0x80000000}, {1, 2, 3, 4, 5, 6, 7, 8})); },
-                     4 + 8 + 8, "the data has 8");
+  EXPECT_THROW(parse_idx(make_idx(0x08, {0xEE6B2800, 0xEE6B2800, 0xEE6B2800}, {1, 2, 3})), LimitError);
+  // 2³¹ × 2³¹ doubles fit in 64 bits but exceed the file allocation limit (file_io.h).
+  try {
+    parse_idx(make_idx(0x0E, {0x80000000, 0x80000000}, {1, 2, 3, 4, 5, 6, 7, 8}));
+    ADD_FAILURE() << "expected a LimitError";
+  } catch (const LimitError& e) {
+    EXPECT_NE(std::string(e.what()).find("2147483648×2147483648"), std::string::npos) << e.what();
+  }
+  // 2¹⁴ × 2¹⁴ bytes (2 GiB as doubles) are within the limit, but not in the 8 bytes present.
+  expect_parse_error([] { parse_idx(make_idx(0x08, {0x4000, 0x4000}, {1, 2, 3, 4, 5, 6, 7, 8})); }, 4 + 8 + 8,
+                     "the data has 8");
   // Fashion-MNIST's header with almost no pixels.
   expect_parse_error([] { parse_idx(gzip_bytes(make_idx(0x08, {60000, 28, 28}, {1, 2, 3}))); }, 4 + 12 + 3,
                      "need 47040000 bytes");
+}
+
+TEST(IdxTest, AGzipStreamIsInflatedOnlyAsFarAsItsHeaderDeclares) {
+  // The reproducer of a decompression bomb: a header declaring one element, then 16 MiB of zeros
+  // (16 KiB compressed). The whole stream used to be inflated before the header was read; now
+  // inflating stops one byte past the declared 9 bytes, so even a 1 MiB limit is never reached.
+  Bytes bomb = make_idx(0x08, {1}, {7});
+  bomb.resize(bomb.size() + (std::size_t{16} << 20), 0);
+  const Bytes gz = gzip_bytes(bomb);
+  ASSERT_LT(gz.size(), std::size_t{1} << 16);
+  AllocationLimit limit(std::size_t{1} << 20);
+  expect_parse_error([&] { parse_idx(gz); }, 4 + 4 + 1, "the gzip stream inflates to more");
+}
+
+TEST(IdxTest, TheFileAllocationLimitIsATypedError) {
+  AllocationLimit limit(1000);
+  // 200 float64 elements: 1,600 bytes as stored and as doubles.
+  EXPECT_THROW(parse_idx(make_idx(0x0E, {200}, Bytes(1600, 0))), LimitError);
+  // 200 bytes are 1,600 bytes of doubles too: the limit bounds what is allocated.
+  EXPECT_THROW(parse_idx(make_idx(0x08, {200}, Bytes(200, 0))), LimitError);
+  EXPECT_EQ(parse_idx(make_idx(0x08, {100}, Bytes(100, 0))).values.rows(), 100);
+  // A file larger than the limit is not read.
+  TempDir dir;
+  write_bytes(dir / "big.idx", make_idx(0x08, {2000}, Bytes(2000, 0)));
+  try {
+    read_idx(dir / "big.idx");
+    ADD_FAILURE() << "expected a LimitError";
+  } catch (const LimitError& e) {
+    EXPECT_NE(std::string(e.what()).find("larger than the file allocation limit of 1000 bytes"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(IdxTest, TruncatedOrCorruptGzip) {

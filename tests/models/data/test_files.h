@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "models/data/file_io.h"
 #include "models/io/model_file.h"
 
 namespace dagml::testing {
@@ -83,5 +84,14 @@ template <class Model>
 Model load_bytes(const std::string& bytes) {
   return Model::from_model_file(ModelFile(bytes, "crafted"));
 }
+
+// Sets the file allocation limit (models/data/file_io.h) for one test and restores the default.
+class AllocationLimit {
+ public:
+  explicit AllocationLimit(std::size_t bytes) { set_file_allocation_limit(bytes); }
+  ~AllocationLimit() { set_file_allocation_limit(kDefaultFileAllocationLimit); }
+  AllocationLimit(const AllocationLimit&) = delete;
+  AllocationLimit& operator=(const AllocationLimit&) = delete;
+};
 
 }  // namespace dagml::testing

@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -328,6 +329,16 @@ TEST_P(Conformance, SaveThenLoadPredictsBitwiseTheSame) {
   EXPECT_EQ(back.to_bytes(), m.to_bytes());
   // An unfitted model round-trips too, and stays unfitted.
   EXPECT_FALSE(load_model_from_bytes(make().to_bytes(), "unfitted").fitted());
+}
+
+// The seed corpus of the model-file fuzz harness (fuzz/model_file_fuzz.cpp): with
+// DAGML_MODEL_SEED_DIR set (scripts/fuzz.sh --seeds), each estimator's model file, fitted and
+// unfitted, is written there. Skipped otherwise.
+TEST_P(Conformance, WritesTheModelFileSeedCorpus) {
+  const char* dir = std::getenv("DAGML_MODEL_SEED_DIR");
+  if (dir == nullptr || *dir == '\0') GTEST_SKIP() << "DAGML_MODEL_SEED_DIR is not set";
+  fitted(data()).save((std::filesystem::path(dir) / (GetParam() + ".dagml")).string());
+  make().save((std::filesystem::path(dir) / (GetParam() + "_unfitted.dagml")).string());
 }
 
 // Offsets to damage: all of them for small files, else the first 4096 and 4096 spread over the rest.

@@ -237,7 +237,7 @@ TEST(NetworkEstimators, FilesWhoseOptionsAndTensorsDisagreeAreParseErrors) {
   EXPECT_THAT([&] { load(crafted_mlp_classifier(options, 4, 1, good)); },
               ThrowsMessage<ParseError>(HasSubstr("expected at least 2 classes, found 1")));
   EXPECT_THAT([&] { load(crafted_mlp_classifier(options, 0, 2, good)); },
-              ThrowsMessage<ParseError>(HasSubstr("at least 1 input")));
+              ThrowsMessage<ParseError>(HasSubstr("expected a feature count of at least 1, found 0")));
   EXPECT_THAT([&] { load(crafted_mlp_classifier(options, 0, 0, good, /*fitted=*/false)); },
               ThrowsMessage<ParseError>(HasSubstr("expected no network tensors in an unfitted model, found 4")));
 }
