@@ -15,6 +15,7 @@
 #include <string>
 
 #include "fuzz/fuzz_check.h"
+#include "graph/threads.h"
 #include "models/data/file_io.h"
 #include "models/io/registry.h"
 
@@ -65,6 +66,7 @@ void load_and_use(std::string bytes) {
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   set_file_allocation_limit(std::size_t{64} << 20);
+  set_num_threads(1);  // one input at a time: TBB's workers would only wait (and share the core)
   return 0;
 }
 
