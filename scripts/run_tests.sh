@@ -16,7 +16,7 @@ build_dir=build
 args=(-DDAGML_BUILD_TESTS=ON -DDAGML_BUILD_EXAMPLES=OFF -DDAGML_BUILD_BENCH=OFF)
 if [ "${1:-}" = "--sanitize" ]; then
   shift
-  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 DAGML_DATA_DIR=$PWD/data
   if [ $# -gt 0 ]; then
     scripts/sanitizer_build.sh --tests "$@"
     for program in "$@"; do "build-sanitize/tests/$program" --gtest_brief=1; done

@@ -266,7 +266,7 @@ bool SVC::converged() const {
 void SVC::check_loaded(const ModelInputArchive& ar) const {
   if (!fitted()) return;
   const Index K = num_classes_, nsv = support_vectors_.rows();
-  if (K < 2 || K > 1'000'000) ar.fail(fmt::format("{}: expected 2 ≤ K ≤ 10⁶ classes, found {}", kTypeName, K));
+  expect_class_count(ar, kTypeName, K);
   const Index P = K * (K - 1) / 2;
   if (!kernel_) ar.fail(fmt::format("{}: expected the kernel of a fitted model, found none", kTypeName));
   expect_shape(ar, kTypeName, "support_vectors", support_vectors_, nsv, num_features());

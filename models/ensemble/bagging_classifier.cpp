@@ -8,6 +8,7 @@
 #include "graph/error.h"
 #include "models/classify/score_labels.h"
 #include "models/data/validate.h"
+#include "models/io/loaded_checks.h"
 #include "models/io/model_file.h"
 #include "models/metrics/classification_metrics.h"
 
@@ -117,7 +118,7 @@ Scalar BaggingClassifier::score(const Tensor& X, const Vector& y) const { return
 void BaggingClassifier::load_members(const ModelInputArchive& ar, const std::vector<std::string>& bytes) {
   auto fail = [&](const std::string& what) { ar.fail(fmt::format("{}: {}", kTypeName, what)); };
   const Index count = fitted() ? options_.num_estimators : 0;
-  if (fitted() && num_classes_ < 2) fail(fmt::format("expected K ≥ 2 classes, found {}", num_classes_));
+  if (fitted()) expect_class_count(ar, kTypeName, num_classes_);
   const std::string fault = bagging::check_loaded_features(features_, count, fitted() ? num_features() : 0);
   if (!fault.empty()) fail(fault);
   if (static_cast<Index>(classes_.size()) != count || static_cast<Index>(bytes.size()) != count)

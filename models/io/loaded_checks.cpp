@@ -18,6 +18,12 @@ void expect_size(const ModelInputArchive& ar, const char* type, const char* what
   if (v.size() != size) ar.fail(fmt::format("{}: expected {} of length {}, found {}", type, what, size, v.size()));
 }
 
+void expect_class_count(const ModelInputArchive& ar, const char* type, Index num_classes) {
+  if (num_classes < 2 || num_classes > kMaxLoadedClasses) {
+    ar.fail(fmt::format("{}: expected 2 ≤ K ≤ {} classes, found {}", type, kMaxLoadedClasses, num_classes));
+  }
+}
+
 void expect_labels(const ModelInputArchive& ar, const char* type, const char* what, const Vector& labels,
                    Index num_classes) {
   for (Index i = 0; i < labels.size(); ++i) {

@@ -17,6 +17,12 @@ void expect_shape(const ModelInputArchive& ar, const char* type, const char* wha
                   Index cols);
 // ParseError unless v has `size` entries.
 void expect_size(const ModelInputArchive& ar, const char* type, const char* what, const Vector& v, Index size);
+// The most classes a loaded classifier may declare. A class count that no stored array bounds
+// (a bagging ensemble whose members each saw a subset of the classes) sizes every prediction's
+// n × K scores, so a file could otherwise ask predict for exabytes.
+inline constexpr Index kMaxLoadedClasses = 1'000'000;
+// ParseError unless 2 ≤ num_classes ≤ kMaxLoadedClasses.
+void expect_class_count(const ModelInputArchive& ar, const char* type, Index num_classes);
 // ParseError unless every entry of `labels` is an integer in 0..num_classes − 1.
 void expect_labels(const ModelInputArchive& ar, const char* type, const char* what, const Vector& labels,
                    Index num_classes);

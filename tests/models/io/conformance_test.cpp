@@ -195,9 +195,7 @@ TEST(Conformance, TableCoversTheRegistry) {
 
 // Every `kTypeName = "..."` declared under models/ names a registered estimator.
 TEST(Conformance, RegistryCoversEveryEstimator) {
-  const char* data_dir = std::getenv("DAGML_DATA_DIR");
-  ASSERT_NE(data_dir, nullptr) << "DAGML_DATA_DIR must point at the source tree's data/ (CTest sets it)";
-  const std::filesystem::path models = std::filesystem::path(data_dir).parent_path() / "models";
+  const std::filesystem::path models = std::filesystem::path(DAGML_SOURCE_DIR) / "models";
   ASSERT_TRUE(std::filesystem::is_directory(models)) << models;
   const std::regex declaration(R"(kTypeName\s*=\s*"([a-z0-9_]+)\")");
   std::set<std::string> declared;

@@ -28,7 +28,7 @@ const Reproducer kModelFileReproducers[] = {
     // Eigen assertion in predict: 1284 features but a 4-entry coef, unchecked by the linear base.
     {"lasso_coef_length", "lasso: expected coef of length 1284, found 4"},
     // Signed overflow computing K(K−1)/2 pairs before the class count was range-checked.
-    {"svc_class_count_overflow", "expected 2 ≤ K ≤ 10⁶ classes"},
+    {"svc_class_count_overflow", "svc: expected 2 ≤ K ≤ 1000000 classes"},
     // Signed overflow summing the per-class support-vector counts.
     {"svc_support_count_overflow", "expected per-class support counts in 0.."},
     // Signed overflow forming K·d rows of full covariances before the means bounded K and d.
@@ -37,6 +37,8 @@ const Reproducer kModelFileReproducers[] = {
     {"polynomial_features_count_overflow", "does not fit in 64 bits"},
     // A class count of 10¹⁷ with labels 0 and 1: predict allocated an n × K vote matrix.
     {"knn_classifier_class_count", "expected K = the largest training label + 1"},
+    // A class count of 3·10¹⁶ that no stored array bounds: predict allocated n × K scores.
+    {"bagging_classifier_class_count", "bagging_classifier: expected 2 ≤ K ≤ 1000000 classes"},
     // Training entries near 10²⁰⁰: squared norms overflowed, the Euclidean screen kept no candidate,
     // and predict read the k nearest from an empty list (NeighborSearch's own test has the case).
     {"knn_classifier_overflowing_norms", nullptr},
