@@ -7,6 +7,7 @@
 #include "autodiff/conv.h"
 #include "autodiff/derivatives.h"
 #include "autodiff/elementwise.h"
+#include "autodiff/normal_sample.h"
 #include "autodiff/reduce.h"
 #include "graph/error.h"
 #include "graph/executor.h"
@@ -17,13 +18,7 @@
 namespace dagml {
 namespace {
 
-Tensor random_tensor(Index r, Index c, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<double> normal;
-  Tensor t(r, c);
-  for (Index i = 0; i < t.size(); ++i) t.data()[i] = normal(rng);
-  return t;
-}
+using ::dagml::testing::normal_sample;
 
 // Direct definition: y[i, k, oy, ox] = b[k] + Σ_{c,dy,dx} W[k, c, dy, dx] · x[i, c, oy·s − p + dy, ox·s − p + dx].
 Tensor conv_loops(const Tensor& x, const Tensor& w, const Tensor& b, const Conv2dGeometry& g) {
@@ -70,8 +65,8 @@ TEST(Conv2d, MatchesDirectLoops) {
   for (const Conv2dGeometry g : {Conv2dGeometry{{1, 8, 8}, 4, 5, 5, 1, 0}, Conv2dGeometry{{3, 7, 6}, 2, 3, 3, 2, 1},
                                  Conv2dGeometry{{2, 5, 5}, 3, 1, 1, 1, 0}, Conv2dGeometry{{2, 6, 9}, 5, 2, 4, 3, 2}}) {
     Graph graph;
-    const Tensor x = random_tensor(5, g.input.size(), 1), w = random_tensor(g.filters, g.filter_size(), 2),
-                 b = random_tensor(1, g.filters, 3);
+    const Tensor x = normal_sample(5, g.input.size(), 1), w = normal_sample(g.filters, g.filter_size(), 2),
+                 b = normal_sample(1, g.filters, 3);
     const Var y = conv2d(graph.input("x", x), graph.parameter("w", w), graph.parameter("b", b), g);
     EXPECT_TRUE(y.value().isApprox(conv_loops(x, w, b, g), 1e-12));
     EXPECT_EQ(y.cols(), g.output().size());
@@ -81,7 +76,7 @@ TEST(Conv2d, MatchesDirectLoops) {
 TEST(Pool2d, MaxAndAverageMatchDirectLoops) {
   for (const Pool2dGeometry g : {Pool2dGeometry{{2, 6, 6}, 2, 0}, Pool2dGeometry{{3, 7, 5}, 3, 2}, Pool2dGeometry{{1, 4, 4}, 4, 0}}) {
     Graph graph;
-    const Tensor x = random_tensor(3, g.input.size(), 4);
+    const Tensor x = normal_sample(3, g.input.size(), 4);
     EXPECT_TRUE(max_pool2d(graph.input("x", x), g).value().isApprox(pool_loops(x, g, true)));
     EXPECT_TRUE(avg_pool2d(graph.input("x2", x), g).value().isApprox(pool_loops(x, g, false)));
   }
@@ -133,8 +128,8 @@ TEST(Conv2d, GroupedProductsMatchDirectLoopsForManyImages) {
   const std::vector<Conv2dGeometry> geometries{{{1, 12, 12}, 4, 5, 5, 1, 0}, {{3, 7, 6}, 2, 3, 3, 2, 1}};
   for (const Conv2dGeometry& g : geometries) {
     Graph graph;
-    const Tensor x = random_tensor(37, g.input.size(), 7), w = random_tensor(g.filters, g.filter_size(), 8),
-                 b = random_tensor(1, g.filters, 9), grad = random_tensor(37, g.output().size(), 10);
+    const Tensor x = normal_sample(37, g.input.size(), 7), w = normal_sample(g.filters, g.filter_size(), 8),
+                 b = normal_sample(1, g.filters, 9), grad = normal_sample(37, g.output().size(), 10);
     const Var xv = graph.input("x", x), wv = graph.parameter("w", w), gv = graph.input("g", grad);
     EXPECT_TRUE(conv2d(xv, wv, graph.parameter("b", b), g).value().isApprox(conv_loops(x, w, b, g), 1e-12));
     Tensor dx, dw;
@@ -149,8 +144,8 @@ TEST(Conv2d, GradientsAreBitwiseIdenticalForOneAndTwoThreads) {
   auto run = [&](int threads) {
     set_num_threads(threads);
     Graph g;
-    const Var x = g.input("x", random_tensor(37, geo.input.size(), 5));
-    const Var w = g.parameter("w", random_tensor(geo.filters, geo.filter_size(), 6));
+    const Var x = g.input("x", normal_sample(37, geo.input.size(), 5));
+    const Var w = g.parameter("w", normal_sample(geo.filters, geo.filter_size(), 6));
     const Var loss = sum(square(max_pool2d(relu(conv2d(x, w, geo)), {.input = geo.output(), .window = 2})));
     const Tensor dw = gradient(loss, w).value();
     set_num_threads(0);

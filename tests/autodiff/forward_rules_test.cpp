@@ -11,6 +11,7 @@
 #include "autodiff/derivatives.h"
 #include "autodiff/elementwise.h"
 #include "autodiff/full_rank_sample.h"
+#include "autodiff/normal_sample.h"
 #include "autodiff/gradcheck.h"
 #include "autodiff/linalg.h"
 #include "autodiff/reduce.h"
@@ -22,13 +23,7 @@
 namespace dagml {
 namespace {
 
-Tensor forward_rule_random(Index r, Index c, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<double> normal;
-  Tensor t(r, c);
-  for (Index i = 0; i < t.size(); ++i) t.data()[i] = normal(rng);
-  return t;
-}
+using ::dagml::testing::normal_sample;
 
 struct ForwardRuleCase {
   const char* name;
@@ -42,9 +37,9 @@ void expect_forward_rule_differentiates(const ForwardRuleCase& c) {
   std::vector<Var> params;
   for (std::size_t i = 0; i < c.inputs.size(); ++i) params.push_back(g.parameter(fmt::format("x{}", i), c.inputs[i]));
   const Var out = c.build(params);
-  const Var T = g.parameter("T", forward_rule_random(2, params[0].shape().size(), 3));
+  const Var T = g.parameter("T", normal_sample(2, params[0].shape().size(), 3));
   const Var tangent = jvp(out, params[0], T);
-  const Var loss = sum(tangent * g.constant(forward_rule_random(tangent.rows(), tangent.cols(), 5)));
+  const Var loss = sum(tangent * g.constant(normal_sample(tangent.rows(), tangent.cols(), 5)));
   params.push_back(T);
   const GradcheckResult r = gradcheck(loss, params);
   EXPECT_TRUE(r.passed) << c.name << ": " << r.message;
@@ -56,28 +51,28 @@ Var positive_definite(Var s) { return matmul(s, s, false, true) + identity(s.gra
 TEST(ForwardRules, DifferentiateAgain) {
   const Conv2dGeometry conv{.input = {2, 4, 4}, .filters = 3, .kernel_height = 3, .kernel_width = 3, .padding = 1};
   const std::vector<ForwardRuleCase> cases = {
-      {"conv2d, tangent of the images", {forward_rule_random(2, 32, 1), forward_rule_random(3, 18, 2), forward_rule_random(1, 3, 4)},
+      {"conv2d, tangent of the images", {normal_sample(2, 32, 1), normal_sample(3, 18, 2), normal_sample(1, 3, 4)},
        [&](const std::vector<Var>& x) { return square(conv2d(x[0], x[1], x[2], conv)); }},
-      {"conv2d, tangent of the filters", {forward_rule_random(3, 18, 2), forward_rule_random(2, 32, 1)},
+      {"conv2d, tangent of the filters", {normal_sample(3, 18, 2), normal_sample(2, 32, 1)},
        [&](const std::vector<Var>& x) { return square(conv2d(x[1], x[0], conv)); }},
-      {"max_pool2d", {forward_rule_random(2, 2 * 4 * 4, 6)},
+      {"max_pool2d", {normal_sample(2, 2 * 4 * 4, 6)},
        [](const std::vector<Var>& x) { return max_pool2d(square(x[0]), {.input = {2, 4, 4}, .window = 3, .stride = 1}); }},
-      {"avg_pool2d", {forward_rule_random(2, 2 * 5 * 5, 7)},
+      {"avg_pool2d", {normal_sample(2, 2 * 5 * 5, 7)},
        [](const std::vector<Var>& x) { return square(avg_pool2d(x[0], {.input = {2, 5, 5}, .window = 3, .stride = 2})); }},
-      {"solve", {forward_rule_random(3, 3, 8), forward_rule_random(3, 2, 9)},
+      {"solve", {normal_sample(3, 3, 8), normal_sample(3, 2, 9)},
        [](const std::vector<Var>& x) { return solve(well_posed(x[0]), x[1]); }},
-      {"cholesky_solve", {forward_rule_random(3, 3, 8), forward_rule_random(3, 2, 9)},
+      {"cholesky_solve", {normal_sample(3, 3, 8), normal_sample(3, 2, 9)},
        [](const std::vector<Var>& x) { return cholesky_solve(positive_definite(x[0]), x[1]); }},
-      {"logdet", {forward_rule_random(3, 3, 8)}, [](const std::vector<Var>& x) { return logdet(positive_definite(x[0])); }},
-      {"lstsq", {forward_rule_random(5, 3, 10), forward_rule_random(5, 2, 11)},
+      {"logdet", {normal_sample(3, 3, 8)}, [](const std::vector<Var>& x) { return logdet(positive_definite(x[0])); }},
+      {"lstsq", {normal_sample(5, 3, 10), normal_sample(5, 2, 11)},
        [](const std::vector<Var>& x) { return lstsq(x[0], x[1]); }},
-      {"ridge_solve, primal", {forward_rule_random(6, 3, 12), forward_rule_random(6, 2, 13), Tensor::Constant(1, 1, 0.7)},
+      {"ridge_solve, primal", {normal_sample(6, 3, 12), normal_sample(6, 2, 13), Tensor::Constant(1, 1, 0.7)},
        [](const std::vector<Var>& x) { return ridge_solve(x[0], x[1], square(x[2])); }},
-      {"ridge_solve, dual, tangent of λ", {Tensor::Constant(1, 1, 0.7), forward_rule_random(3, 5, 14), forward_rule_random(3, 2, 15)},
+      {"ridge_solve, dual, tangent of λ", {Tensor::Constant(1, 1, 0.7), normal_sample(3, 5, 14), normal_sample(3, 2, 15)},
        [](const std::vector<Var>& x) { return ridge_solve(x[1], x[2], square(x[0])); }},
-      {"inverse_gap_product, tangent of x", {forward_rule_random(4, 1, 16), forward_rule_random(4, 4, 17)},
+      {"inverse_gap_product, tangent of x", {normal_sample(4, 1, 16), normal_sample(4, 4, 17)},
        [](const std::vector<Var>& x) { return inverse_gap_product(x[0], x[1]); }},
-      {"inverse_gap_product, tangent of M", {forward_rule_random(4, 4, 17), forward_rule_random(4, 1, 16)},
+      {"inverse_gap_product, tangent of M", {normal_sample(4, 4, 17), normal_sample(4, 1, 16)},
        [](const std::vector<Var>& x) { return inverse_gap_product(x[1], x[0]); }},
       {"symmetric_eigen", {testing::full_rank_sample(4, 4)}, [](const std::vector<Var>& x) {
          const SymmetricEigen e = symmetric_eigen(x[0] + transpose(x[0]));
