@@ -50,19 +50,12 @@
 
 #include "graph/enum_names.h"
 #include "graph/tensor.h"
+#include "models/cluster/gaussian_components.h"
 #include "models/io/estimator.h"
 #include "optim/callbacks.h"
 #include "optim/result.h"
 
 namespace dagml {
-
-enum class CovarianceType { Full, Tied, Diagonal, Spherical };
-constexpr auto enum_names(CovarianceType) {
-  return std::to_array<EnumName<CovarianceType>>({{CovarianceType::Full, "full"},
-                                                  {CovarianceType::Tied, "tied"},
-                                                  {CovarianceType::Diagonal, "diagonal"},
-                                                  {CovarianceType::Spherical, "spherical"}});
-}
 
 enum class MixtureInit { KMeans, Random, Given };
 constexpr auto enum_names(MixtureInit) {
@@ -118,7 +111,7 @@ class GaussianMixture : public Estimator<GaussianMixture, GaussianMixtureOptions
   // X n×d finite with at least K distinct rows (ValueError otherwise; ShapeError for given means
   // or covariances of another width). NumericalError naming the component when a covariance is
   // not positive definite — a pivot or variance at most d·ε times the mixture's largest variance
-  // (Note [Singular covariance] in the .cpp) — saying that a larger reg_covar fixes it, or when
+  // (Note [Singular covariance] in gaussian_components.h) — saying that a larger reg_covar fixes it, or when
   // the log-likelihood becomes NaN or infinite.
   GaussianMixture& fit(const Tensor& X, const CallbackList& callbacks = {});
   Vector fit_predict(const Tensor& X, const CallbackList& callbacks = {});
@@ -135,9 +128,9 @@ class GaussianMixture : public Estimator<GaussianMixture, GaussianMixtureOptions
   // std::mt19937_64 seeded with `seed`), in draw order.
   MixtureSample sample(Index n, std::uint64_t seed = 0) const;
 
-  const Vector& weights() const { return fitted_value(weights_); }          // π, K
-  const Tensor& means() const { return fitted_value(means_); }              // K×d
-  const Tensor& covariances() const { return fitted_value(covariances_); }  // see the header
+  const Vector& weights() const { return fitted_value(components_.weights); }          // π, K
+  const Tensor& means() const { return fitted_value(components_.means); }              // K×d
+  const Tensor& covariances() const { return fitted_value(components_.covariances); }  // see the header
   Tensor covariance(Index k) const;                                         // Σ_k, d×d (0 ≤ k < K)
   // ℓ of the fitted parameters on the training data (= score(X_train)).
   Scalar mean_log_likelihood() const { return fitted_value(mean_log_likelihood_); }
@@ -155,7 +148,7 @@ class GaussianMixture : public Estimator<GaussianMixture, GaussianMixtureOptions
   template <class Archive>
   void serialize(Archive& ar) {
     serialize_estimator(ar);
-    ar(weights_, means_, covariances_, mean_log_likelihood_, num_iter_, converged_, likelihood_decreases_);
+    ar(components_.weights, components_.means, components_.covariances, mean_log_likelihood_, num_iter_, converged_, likelihood_decreases_);
     if constexpr (Archive::is_loading::value) check_loaded(ar);
   }
 
@@ -164,9 +157,7 @@ class GaussianMixture : public Estimator<GaussianMixture, GaussianMixtureOptions
   // log π_k + log N(x_i; μ_k, Σ_k), n×K, from the stored factors.
   Tensor weighted_log_densities(const Tensor& X) const;
 
-  Vector weights_;
-  Tensor means_, covariances_;
-  Tensor factors_;  // Cholesky factors in the storage of covariances_ (√ for diagonal and spherical)
+  GaussianComponents components_;  // π, μ, the covariances and their factors (gaussian_components.h)
   Scalar mean_log_likelihood_ = 0;
   Index num_iter_ = 0;
   bool converged_ = false;

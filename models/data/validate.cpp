@@ -1,8 +1,12 @@
 #include "models/data/validate.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "graph/random.h"
 #include "models/data/labels.h"
 
 namespace dagml {
@@ -143,6 +147,22 @@ Index check_classification_data(const Tensor& X, const Vector& y, const char* wh
 
 void check_fitted(bool fitted, const char* who) {
   if (!fitted) throw NotFittedError(fmt::format("{}: called before fit", who));
+}
+
+void check_distinct_rows(const Tensor& X, Index needed, const char* needed_name, const char* who) {
+  std::vector<Index> order = iota_indices(X.rows());
+  auto row_less = [&](Index a, Index b) {
+    for (Index j = 0; j < X.cols(); ++j)
+      if (X(a, j) != X(b, j)) return X(a, j) < X(b, j);
+    return false;
+  };
+  std::sort(order.begin(), order.end(), row_less);
+  Index distinct = order.empty() ? 0 : 1;
+  for (std::size_t i = 1; i < order.size() && distinct < needed; ++i)
+    if (row_less(order[i - 1], order[i])) ++distinct;
+  if (distinct < needed)
+    throw ValueError(
+        fmt::format("{}: expected at least {} = {} distinct points, found {}", who, needed_name, needed, distinct));
 }
 
 }  // namespace dagml

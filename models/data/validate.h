@@ -48,6 +48,11 @@ void check_fit_data(const Tensor& X, const char* who);
 void check_regression_data(const Tensor& X, const Vector& y, const char* who, Index min_samples = 1);
 Index check_classification_data(const Tensor& X, const Vector& y, const char* who, Index min_per_class = 1);
 
+// ValueError unless X has at least `needed` distinct rows (the points a K-component fit needs),
+// `needed_name` naming the option that sets it: "<who>: expected at least num_components = 4
+// distinct points, found 3".
+void check_distinct_rows(const Tensor& X, Index needed, const char* needed_name, const char* who);
+
 // Sample weights for n rows: ones when w is empty; else w itself after checking that it has n
 // entries (ShapeError) that are finite and ≥ 0 with a positive sum (ValueError).
 Vector sample_weights_or_ones(const Vector& w, Index n, const char* who);

@@ -55,6 +55,8 @@
 #include "models/linear/polynomial_regression.h"
 #include "models/linear/ridge.h"
 #include "models/linear/total_least_squares.h"
+#include "models/sequence/categorical_hmm.h"
+#include "models/sequence/gaussian_hmm.h"
 #include "models/tree/decision_tree_classifier.h"
 #include "models/tree/decision_tree_regressor.h"
 
@@ -84,6 +86,9 @@ std::vector<EstimatorInfo> build_registry() {
       describe<SoftKMeans>(Clustering, Real, "soft k-means: softmax(−β‖x − c‖²) responsibilities, weighted-mean centres"),
       describe<KMedians>(Clustering, Real, "k-medians: L¹ assignments, coordinate-wise median centres"),
       describe<GaussianMixture>(Clustering, Real, "Gaussian mixture by EM: full, tied, diagonal or spherical covariances"),
+      // models/sequence (fit(X) through the registry: the rows of X are one sequence)
+      describe<GaussianHmm>(Clustering, Real, "hidden Markov model, Gaussian emissions, by Baum–Welch; Viterbi decoding"),
+      describe<CategoricalHmm>(Clustering, Categorical, "hidden Markov model, categorical emissions, by Baum–Welch; Viterbi decoding"),
       // models/decompose
       describe<PCA>(Transformation, Real, "principal components by covariance eigen, full or randomized SVD"),
       describe<NMF>(Transformation, NonNegative, "non-negative matrix factorisation by multiplicative updates (Frobenius or KL)"),

@@ -56,6 +56,8 @@ const std::map<std::string, ConformanceCase>& conformance_table() {
                      {"boosting.colsample", "0.75"}}}},
       {"dp_means", {.settings = {{"lambda", "2"}}}},
       {"gaussian_mixture", {.settings = {{"num_components", "3"}}}},
+      {"gaussian_hmm", {.settings = {{"num_states", "3"}, {"max_iterations", "20"}}}},
+      {"categorical_hmm", {.settings = {{"num_states", "3"}, {"max_iterations", "20"}}}},
       {"gaussian_random_projection", {.settings = {{"num_components", "2"}}}},
       {"gaussian_nb", {}},
       {"kernel_pca", {.settings = {{"kernel", "rbf(gamma=0.5)"}, {"num_components", "2"}}}},

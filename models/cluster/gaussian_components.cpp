@@ -1,0 +1,230 @@
+#include "models/cluster/gaussian_components.h"
+
+#include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <Eigen/Cholesky>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "graph/error.h"
+#include "graph/random.h"
+
+namespace dagml {
+
+namespace {
+constexpr Index kGaussianRowsPerTask = 256;  // fixed split: results do not depend on the thread count
+const Scalar kGaussianLog2Pi = std::log(2 * std::numbers::pi);
+}  // namespace
+
+std::pair<Index, Index> covariance_shape(CovarianceType type, Index K, Index d) {
+  switch (type) {
+    case CovarianceType::Full:
+      return {K * d, d};
+    case CovarianceType::Tied:
+      return {d, d};
+    case CovarianceType::Diagonal:
+      return {K, d};
+    case CovarianceType::Spherical:
+      return {K, 1};
+  }
+  return {0, 0};
+}
+
+Tensor factorize_covariances(const Tensor& cov, CovarianceType type, Index K, Index d, Scalar reg_covar,
+                             const char* who) {
+  auto singular = [&](const std::string& which, Scalar pivot) {
+    throw NumericalError(fmt::format(
+        "{}: expected positive definite covariances, found {} singular (a pivot or variance of {:.3g}): the "
+        "component has collapsed onto too few distinct points or a lower-dimensional subspace; a larger reg_covar "
+        "(now {:.3g}) fixes it",
+        who, which, pivot, reg_covar));
+  };
+  Tensor factors(cov.rows(), cov.cols());
+  const bool square = type == CovarianceType::Full || type == CovarianceType::Tied;
+  Scalar largest = 0;
+  for (Index b = 0; b < (square ? cov.rows() / d : 1); ++b)
+    largest = std::max(largest, square ? cov.middleRows(b * d, d).diagonal().maxCoeff() : cov.maxCoeff());
+  const Scalar zero = static_cast<Scalar>(d) * std::numeric_limits<Scalar>::epsilon() * largest;
+  if (square) {
+    const Index blocks = type == CovarianceType::Full ? K : 1;
+    for (Index k = 0; k < blocks; ++k) {
+      const Eigen::MatrixXd block = cov.middleRows(k * d, d);
+      const Eigen::LLT<Eigen::MatrixXd> llt(block);
+      const Eigen::MatrixXd L = llt.matrixL();
+      if (llt.info() != Eigen::Success || !L.allFinite() || !(L.diagonal().array().square().minCoeff() > zero)) {
+        singular(type == CovarianceType::Tied ? std::string("the shared (tied) covariance")
+                                              : fmt::format("the covariance of component {}", k),
+                 llt.info() == Eigen::Success ? L.diagonal().array().square().minCoeff() : block.diagonal().minCoeff());
+      }
+      factors.middleRows(k * d, d) = L;
+    }
+  } else {
+    for (Index k = 0; k < cov.rows(); ++k) {
+      const Scalar smallest = cov.row(k).minCoeff();
+      if (!(smallest > zero) || !cov.row(k).allFinite())
+        singular(fmt::format("the covariance of component {}", k), smallest);
+    }
+    factors = cov.cwiseSqrt();
+  }
+  return factors;
+}
+
+Tensor gaussian_log_joint(const Tensor& X, const GaussianComponents& c, CovarianceType type) {
+  const Index n = X.rows(), d = X.cols(), K = c.means.rows();
+  Vector log_norm(K);  // log π_k − ½ d log 2π − ½ log |Σ_k|
+  for (Index k = 0; k < K; ++k) {
+    Scalar half_log_det = 0;
+    switch (type) {
+      case CovarianceType::Full:
+        half_log_det = c.factors.middleRows(k * d, d).diagonal().array().log().sum();
+        break;
+      case CovarianceType::Tied:
+        half_log_det = c.factors.diagonal().array().log().sum();
+        break;
+      case CovarianceType::Diagonal:
+        half_log_det = c.factors.row(k).array().log().sum();
+        break;
+      case CovarianceType::Spherical:
+        half_log_det = static_cast<Scalar>(d) * std::log(c.factors(k, 0));
+        break;
+    }
+    log_norm(k) = std::log(c.weights(k)) - 0.5 * static_cast<Scalar>(d) * kGaussianLog2Pi - half_log_det;
+  }
+  Tensor out(n, K);
+  const Index blocks = (n + kGaussianRowsPerTask - 1) / kGaussianRowsPerTask;
+  tbb::parallel_for(tbb::blocked_range<Index>(0, blocks, 1), [&](const tbb::blocked_range<Index>& range) {
+    for (Index b = range.begin(); b != range.end(); ++b) {
+      const Index begin = b * kGaussianRowsPerTask, count = std::min(kGaussianRowsPerTask, n - begin);
+      for (Index k = 0; k < K; ++k) {
+        const Tensor D = X.middleRows(begin, count).rowwise() - c.means.row(k);
+        Vector mahalanobis;  // ‖L⁻¹(x − μ)‖²
+        if (type == CovarianceType::Full || type == CovarianceType::Tied) {
+          const Eigen::MatrixXd L = type == CovarianceType::Full ? c.factors.middleRows(k * d, d) : c.factors;
+          const Eigen::MatrixXd Y = L.triangularView<Eigen::Lower>().solve(Eigen::MatrixXd(D.transpose()));
+          mahalanobis = Y.colwise().squaredNorm().transpose();
+        } else if (type == CovarianceType::Diagonal) {
+          mahalanobis = (D.array().rowwise() / c.factors.row(k).array()).square().rowwise().sum();
+        } else {
+          mahalanobis = D.rowwise().squaredNorm() / (c.factors(k, 0) * c.factors(k, 0));
+        }
+        out.block(begin, k, count, 1) = (log_norm(k) - 0.5 * mahalanobis.array()).matrix();
+      }
+    }
+  });
+  return out;
+}
+
+Vector normalize_log_rows(Tensor& log_prob) {
+  Vector lse(log_prob.rows());
+  for (Index i = 0; i < log_prob.rows(); ++i) {
+    const Scalar m = log_prob.row(i).maxCoeff();
+    lse(i) = m + std::log((log_prob.row(i).array() - m).exp().sum());
+    log_prob.row(i).array() -= lse(i);
+  }
+  return lse;
+}
+
+GaussianComponents fit_gaussian_components(const Tensor& X, const Tensor& R, CovarianceType type, Scalar reg_covar,
+                                           const char* who) {
+  const Index d = X.cols(), K = R.cols();
+  GaussianComponents c;
+  const Vector nk = R.colwise().sum().transpose().array() + 10 * std::numeric_limits<Scalar>::epsilon();
+  c.weights = nk / nk.sum();
+  c.means = (R.transpose() * X).array().colwise() / nk.array();
+  const auto [rows, cols] = covariance_shape(type, K, d);
+  c.covariances = Tensor::Zero(rows, cols);
+  // Σ_i r_ik (x_i − μ_k)(x_i − μ_k)ᵀ (full, tied) or its diagonal (diagonal, spherical), per component.
+  std::vector<Tensor> scatter(static_cast<std::size_t>(K));
+  tbb::parallel_for(Index{0}, K, [&](Index k) {
+    const Tensor D = X.rowwise() - c.means.row(k);
+    const Tensor weighted = D.array().colwise() * R.col(k).array();
+    scatter[static_cast<std::size_t>(k)] = type == CovarianceType::Full || type == CovarianceType::Tied
+                                               ? Tensor(weighted.transpose() * D)
+                                               : Tensor((weighted.array() * D.array()).colwise().sum());
+  });
+  for (Index k = 0; k < K; ++k) {
+    const Tensor& S = scatter[static_cast<std::size_t>(k)];
+    switch (type) {
+      case CovarianceType::Full:
+        c.covariances.middleRows(k * d, d) = S / nk(k);
+        break;
+      case CovarianceType::Tied:
+        c.covariances += S;  // summed in component order
+        break;
+      case CovarianceType::Diagonal:
+        c.covariances.row(k) = S / nk(k);
+        break;
+      case CovarianceType::Spherical:
+        c.covariances(k, 0) = S.mean() / nk(k);
+        break;
+    }
+  }
+  if (type == CovarianceType::Tied) c.covariances /= nk.sum();
+  if (type == CovarianceType::Full || type == CovarianceType::Tied) {
+    for (Index b = 0; b < c.covariances.rows() / d; ++b)
+      c.covariances.middleRows(b * d, d).diagonal().array() += reg_covar;
+  } else {
+    c.covariances.array() += reg_covar;
+  }
+  c.factors = factorize_covariances(c.covariances, type, K, d, reg_covar, who);
+  return c;
+}
+
+Tensor component_covariance(const GaussianComponents& c, CovarianceType type, Index k) {
+  const Index d = c.means.cols();
+  switch (type) {
+    case CovarianceType::Full:
+      return c.covariances.middleRows(k * d, d);
+    case CovarianceType::Tied:
+      return c.covariances;
+    case CovarianceType::Diagonal:
+      return Tensor(c.covariances.row(k).transpose().asDiagonal());
+    case CovarianceType::Spherical:
+      return c.covariances(k, 0) * Tensor::Identity(d, d);
+  }
+  return {};
+}
+
+Vector draw_from_component(const GaussianComponents& c, CovarianceType type, Index k, std::mt19937_64& rng) {
+  const Index d = c.means.cols();
+  Vector z(d);
+  for (Index j = 0; j < d; ++j) z(j) = standard_normal(rng);
+  Vector x;
+  switch (type) {
+    case CovarianceType::Full:
+      x = c.factors.middleRows(k * d, d).triangularView<Eigen::Lower>() * z;
+      break;
+    case CovarianceType::Tied:
+      x = c.factors.triangularView<Eigen::Lower>() * z;
+      break;
+    case CovarianceType::Diagonal:
+      x = c.factors.row(k).transpose().cwiseProduct(z);
+      break;
+    case CovarianceType::Spherical:
+      x = c.factors(k, 0) * z;
+      break;
+  }
+  return c.means.row(k).transpose() + x;
+}
+
+Index covariance_parameter_count(CovarianceType type, Index K, Index d) {
+  switch (type) {
+    case CovarianceType::Full:
+      return K * d * (d + 1) / 2;
+    case CovarianceType::Tied:
+      return d * (d + 1) / 2;
+    case CovarianceType::Diagonal:
+      return K * d;
+    case CovarianceType::Spherical:
+      return K;
+  }
+  return 0;
+}
+
+}  // namespace dagml

@@ -1,0 +1,253 @@
+// What every hidden Markov model shares (notes 002 §4.2.2; conventions in Note [HMM conventions],
+// hmm_inference.h): the Markov chain (π, Π), Baum–Welch over many sequences, Viterbi and posterior
+// decoding, the likelihood and sampling. A model adds its emission densities p(x | z = k):
+// GaussianHmm (gaussian_hmm.h) and CategoricalHmm (categorical_hmm.h).
+//
+// Several sequences are given as the rows of one matrix X and their lengths (hmmlearn's
+// convention): rows 0..T_1−1 are the first sequence, the next T_2 rows the second, and so on; no
+// lengths means one sequence of all the rows.
+//
+// Note [Baum–Welch]
+// EM (optim/expectation_maximization.h) with the posteriors of Note [Scaled forward–backward]. For
+// sequences s = 1..S with posteriors γ^s_n and pairwise sums Ξ^s = Σ_n ξ^s_n:
+//   π_k = (1/S) Σ_s γ^s_0(k)
+//   Π(k, j) = Σ_s Ξ^s(k, j) / Σ_k' Σ_s Ξ^s(k', j)     (= Σ_s Σ_{n=1}^{T_s} ξ^s_n(k,j) / Σ_s Σ_{n=1}^{T_s} γ^s_{n−1}(j))
+//   the emission parameters: the weighted maximum-likelihood fit with weights γ^s_n(k), n ≥ 1
+// A column j of Π whose state is never left (zero expected count) keeps its previous value, which
+// does not change the expected complete log-likelihood. The loop's ℓ is the log-likelihood per
+// observation, (1/Σ_s T_s) Σ_s log p(x^s), checked non-decreasing at every iteration (decreases are
+// counted and said in the fit's message). The forward–backward passes of the sequences run in
+// parallel (TBB); their statistics are summed in sequence order, so the model is bitwise the same
+// for any thread count.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "graph/error.h"
+#include "graph/tensor.h"
+#include "models/io/estimator.h"
+#include "models/sequence/hmm_inference.h"
+#include "optim/callbacks.h"
+#include "optim/expectation_maximization.h"
+#include "optim/result.h"
+
+namespace dagml {
+
+class ModelInputArchive;
+
+// The options every HMM has, listed once: `visit_markov_chain_options(v, *this)` in the model's
+// options' visit.
+template <class V, class Options>
+void visit_markov_chain_options(V&& v, Options& o) {
+  v("num_states", o.num_states, "K ≥ 1 hidden states");
+  v("initial_start", o.initial_start, "optional K start probabilities π of z_0 (default uniform)");
+  v("initial_transition", o.initial_transition,
+    "optional K×K column-stochastic Π(k, j) = p(z_n = k | z_{n−1} = j) (default uniform)");
+  v("max_iterations", o.max_iterations, "≥ 0 Baum–Welch iterations");
+  v("tolerance", o.tolerance, "≥ 0: converged when the log-likelihood per observation changes by less");
+  v("seed", o.seed, "for the initialisation of the emissions");
+}
+
+// ValueError unless K ≥ 1, max_iterations ≥ 0, tolerance ≥ 0 and the given start and transition
+// are distributions of the right size (entries ≥ 0 summing to 1 within 1e-10, per column for Π).
+void check_markov_chain_options(Index num_states, const Vector& initial_start, const Tensor& initial_transition,
+                                Index max_iterations, Scalar tolerance, const char* who);
+
+// One sequence: rows begin..begin+length−1 of X.
+struct SequenceSpan {
+  Index begin = 0, length = 0;
+};
+// The sequences of a matrix of `rows` rows. ValueError unless the lengths are ≥ 1 and sum to rows.
+std::vector<SequenceSpan> split_sequences(Index rows, const std::vector<Index>& lengths, const std::string& who);
+
+// The hidden chain: π (K) and the column-stochastic Π (K×K).
+struct MarkovChain {
+  Vector start;
+  Tensor transition;
+};
+
+// The emission half of an HMM as Baum–Welch sees it.
+class HmmEmissions {
+ public:
+  virtual ~HmmEmissions() = default;
+  virtual Tensor log_emission(const Tensor& X) const = 0;                   // T×K log p(x_n | k)
+  virtual void maximize(const Tensor& X, const Tensor& posteriors) = 0;     // weights γ (T×K)
+  virtual Vector parameters() const = 0;                                    // flattened
+  virtual void set_parameters(const Vector& x) = 0;                         // inverse of parameters()
+};
+
+struct BaumWelchFit {
+  Result result;           // x = (π, Π column after column, emission parameters), value = −ℓ
+  EmReport report;         // the monotonicity check
+  Scalar log_likelihood = 0;  // Σ_s log p(x^s) of the final parameters
+};
+// Runs Note [Baum–Welch] from `chain` and the emissions' current parameters, both updated in
+// place. NumericalError when the log-likelihood becomes NaN or −∞.
+BaumWelchFit baum_welch(const Tensor& X, const std::vector<SequenceSpan>& sequences, MarkovChain& chain,
+                        HmmEmissions& emissions, const EmOptions& options, const CallbackList& callbacks,
+                        const std::string& who);
+
+// Viterbi states z_1..z_T of every sequence, in row order.
+Vector viterbi_states(const Tensor& log_emission, const std::vector<SequenceSpan>& sequences, const MarkovChain& chain);
+// γ_n (n ≥ 1) of every sequence, in row order (rows × K). ValueError naming the sequence when one
+// has probability zero under the model.
+Tensor state_posteriors(const Tensor& log_emission, const std::vector<SequenceSpan>& sequences,
+                        const MarkovChain& chain, const std::string& who);
+// Σ_s log p(x^s) (−∞ when a sequence is impossible).
+Scalar sequences_log_likelihood(const Tensor& log_emission, const std::vector<SequenceSpan>& sequences,
+                                const MarkovChain& chain);
+// z_0..z_T drawn from the chain.
+std::vector<Index> sample_states(const MarkovChain& chain, Index T, std::mt19937_64& rng);
+// The fit-data checks of every HMM: X not empty and finite (models/data/validate.h).
+void check_hmm_fit_data(const Tensor& X, const std::string& who);
+// ParseError through the archive unless the loaded chain has K states and is stochastic.
+void check_loaded_markov_chain(const ModelInputArchive& ar, const char* type_name, Index K, const MarkovChain& chain);
+
+// A draw from an HMM.
+struct HmmSample {
+  Tensor X;            // T×d observations x_1..x_T
+  Vector states;       // T, the states z_1..z_T that emitted them
+  Index start_state = 0;  // z_0
+};
+
+// The base of the HMMs. Derived supplies, for its emission densities:
+//   Tensor log_emission(const Tensor& X) const;          T×K, from its fitted parameters
+//   void check_emission_input(const Tensor& X, const std::string& who) const;
+//                                           a prediction input's domain, beyond finiteness
+//   void initialize_emissions(const Tensor& X, std::mt19937_64& rng);
+//                                           checks the training data's domain, then sets θ_0
+//   void maximize_emissions(const Tensor& X, const Tensor& posteriors);
+//   Vector emission_parameters() const;  void set_emission_parameters(const Vector&);
+//   Vector sample_emission(Index k, std::mt19937_64& rng) const;
+template <class Derived, class Options>
+class HiddenMarkovModel : public Estimator<Derived, Options> {
+ public:
+  // Baum–Welch on the sequences of X (lengths as above; X not empty, finite and of the model's
+  // input domain, ValueError otherwise). NumericalError from the emissions (a singular covariance) or a
+  // non-finite likelihood.
+  Derived& fit(const Tensor& X, const std::vector<Index>& lengths = {}, const CallbackList& callbacks = {}) {
+    const std::string who = name_of("fit");
+    check_hmm_fit_data(X, who);
+    const auto& o = this->options_;
+    const std::vector<SequenceSpan> sequences = split_sequences(X.rows(), lengths, who);
+    const Index K = o.num_states;
+    chain_.start = o.initial_start.size() > 0 ? o.initial_start : Vector(Vector::Constant(K, 1.0 / K));
+    chain_.transition =
+        o.initial_transition.size() > 0 ? o.initial_transition : Tensor(Tensor::Constant(K, K, 1.0 / K));
+    std::mt19937_64 rng(o.seed);
+    derived().initialize_emissions(X, rng);
+    Emissions emissions(derived());
+    BaumWelchFit fit = baum_welch(X, sequences, chain_, emissions,
+                                  {.max_iterations = o.max_iterations, .tolerance = o.tolerance}, callbacks, who);
+    log_likelihood_ = fit.log_likelihood;
+    num_iter_ = fit.result.iterations;
+    converged_ = fit.result.converged();
+    likelihood_decreases_ = fit.report.decreases;
+    result_ = std::move(fit.result);
+    this->set_fitted(X.cols());
+    return derived();
+  }
+
+  // The Viterbi states z_1..z_T of each sequence (Note [Viterbi]), one per row.
+  Vector predict(const Tensor& X, const std::vector<Index>& lengths = {}) const {
+    const Tensor log_emission = checked_log_emission(X);
+    return viterbi_states(log_emission, split_sequences(X.rows(), lengths, name_of("predict")), chain_);
+  }
+  // p(z_n = k | the sequence of row n), rows × K. ValueError for a sequence of probability zero.
+  Tensor predict_proba(const Tensor& X, const std::vector<Index>& lengths = {}) const {
+    const Tensor log_emission = checked_log_emission(X);
+    const std::string who = name_of("predict_proba");
+    return state_posteriors(log_emission, split_sequences(X.rows(), lengths, who), chain_, who);
+  }
+  // Σ_s log p(x^s): the total log-likelihood of the sequences (hmmlearn's score); −∞ for a
+  // sequence the model cannot emit.
+  Scalar score(const Tensor& X, const std::vector<Index>& lengths = {}) const {
+    const Tensor log_emission = checked_log_emission(X);
+    return sequences_log_likelihood(log_emission, split_sequences(X.rows(), lengths, name_of("score")), chain_);
+  }
+  // One sequence: its most probable path z_0..z_T with its log joint probability.
+  ViterbiPath decode(const Tensor& X) const {
+    return viterbi(checked_log_emission(X), chain_.start, chain_.transition);
+  }
+  // One sequence: the posteriors of z_0..z_T and the expected transition counts.
+  HmmPosteriors posteriors(const Tensor& X) const {
+    return hmm_posteriors(checked_log_emission(X), chain_.start, chain_.transition);
+  }
+  // T ≥ 1 steps drawn from the model with std::mt19937_64(seed): z_0 from π, then z_n from
+  // Π(·, z_{n−1}) and x_n from the emission of z_n.
+  HmmSample sample(Index T, std::uint64_t seed = 0) const {
+    this->require_fitted();
+    if (T < 1) throw ValueError(fmt::format("{}::sample: expected T ≥ 1 steps, found {}", Derived::kTypeName, T));
+    std::mt19937_64 rng(seed);
+    const std::vector<Index> z = sample_states(chain_, T, rng);
+    HmmSample out{Tensor(T, this->num_features()), Vector(T), z[0]};
+    for (Index n = 1; n <= T; ++n) {
+      out.X.row(n - 1) = derived().sample_emission(z[static_cast<std::size_t>(n)], rng).transpose();
+      out.states(n - 1) = static_cast<Scalar>(z[static_cast<std::size_t>(n)]);
+    }
+    return out;
+  }
+
+  Index num_states() const { return this->options_.num_states; }
+  const Vector& start_probabilities() const { return this->fitted_value(chain_.start); }  // π, K
+  const Tensor& transition() const { return this->fitted_value(chain_.transition); }    // Π, K×K
+  // Σ_s log p(x^s) of the fitted parameters on the training sequences.
+  Scalar log_likelihood() const { return this->fitted_value(log_likelihood_); }
+  Index num_iter() const { return this->fitted_value(num_iter_); }
+  bool converged() const { return this->fitted_value(converged_); }
+  // Iterations whose log-likelihood fell beyond rounding (0 for a correct EM).
+  Index likelihood_decreases() const { return this->fitted_value(likelihood_decreases_); }
+  // The fit's Result (value = −ℓ per observation, history, status, message); not saved in files.
+  const Result& fit_result() const { return this->fitted_value(result_); }
+
+ protected:
+  using Estimator<Derived, Options>::Estimator;
+
+  // Options, fitted flag, feature count, then π, Π and the fit's summary; the chain is checked.
+  template <class Archive>
+  void serialize_markov_chain(Archive& ar) {
+    this->serialize_estimator(ar);
+    ar(chain_.start, chain_.transition, log_likelihood_, num_iter_, converged_, likelihood_decreases_);
+    if constexpr (Archive::is_loading::value)
+      check_loaded_markov_chain(ar, Derived::kTypeName, this->fitted() ? num_states() : 0, chain_);
+  }
+
+ private:
+  // Baum–Welch's view of Derived's emissions.
+  class Emissions final : public HmmEmissions {
+   public:
+    explicit Emissions(Derived& model) : model_(model) {}
+    Tensor log_emission(const Tensor& X) const override { return model_.log_emission(X); }
+    void maximize(const Tensor& X, const Tensor& posteriors) override { model_.maximize_emissions(X, posteriors); }
+    Vector parameters() const override { return model_.emission_parameters(); }
+    void set_parameters(const Vector& x) override { model_.set_emission_parameters(x); }
+
+   private:
+    Derived& model_;
+  };
+
+  Derived& derived() { return static_cast<Derived&>(*this); }
+  const Derived& derived() const { return static_cast<const Derived&>(*this); }
+
+  static std::string name_of(const char* function) { return fmt::format("{}::{}", Derived::kTypeName, function); }
+  // log p(x_n | k) (T×K) after the checks of a prediction input, naming the calling method.
+  Tensor checked_log_emission(const Tensor& X, SourceLocation where = SourceLocation::current()) const {
+    this->check_input(X, false, where);
+    derived().check_emission_input(X, name_of(where.function_name()));
+    return derived().log_emission(X);
+  }
+
+  MarkovChain chain_;
+  Scalar log_likelihood_ = 0;
+  Index num_iter_ = 0;
+  bool converged_ = false;
+  Index likelihood_decreases_ = 0;
+  Result result_;
+};
+
+}  // namespace dagml

@@ -1,0 +1,61 @@
+// Brute-force HMM inference for the tests: every state path z_0..z_T enumerated (K^{T+1} of
+// them), in long double, with the conventions of Note [HMM conventions] (hmm_inference.h).
+// Independent of the recursions it checks: no forward or backward variable appears.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "graph/tensor.h"
+
+namespace dagml::hmm_test {
+
+struct BruteForceHmm {
+  Scalar log_likelihood = 0;     // log Σ_paths p(x, z)
+  Tensor state;                  // (T+1)×K, p(z_n = k | x)
+  Tensor transition;             // K×K, Σ_n p(z_n = k, z_{n−1} = j | x) at (k, j)
+  std::vector<Index> best;       // argmax_z p(x, z) (the first in enumeration order on ties)
+  Scalar best_log_joint = 0;
+};
+
+inline BruteForceHmm brute_force_hmm(const Tensor& log_emission, const Vector& start, const Tensor& transition) {
+  const Index T = log_emission.rows(), K = log_emission.cols();
+  Index paths = 1;
+  for (Index n = 0; n <= T; ++n) paths *= K;
+  std::vector<long double> log_joint(static_cast<std::size_t>(paths));
+  std::vector<Index> z(static_cast<std::size_t>(T + 1));
+  auto decode = [&](Index p) {
+    for (Index n = T; n >= 0; --n, p /= K) z[static_cast<std::size_t>(n)] = p % K;
+  };
+  BruteForceHmm out;
+  out.best_log_joint = -std::numeric_limits<Scalar>::infinity();
+  long double largest = -std::numeric_limits<long double>::infinity();
+  for (Index p = 0; p < paths; ++p) {
+    decode(p);
+    long double lj = std::log(static_cast<long double>(start(z[0])));
+    for (Index n = 1; n <= T; ++n)
+      lj += std::log(static_cast<long double>(transition(z[n], z[n - 1]))) + log_emission(n - 1, z[n]);
+    log_joint[static_cast<std::size_t>(p)] = lj;
+    largest = std::max(largest, lj);
+    if (lj > out.best_log_joint) {
+      out.best_log_joint = static_cast<Scalar>(lj);
+      out.best = z;
+    }
+  }
+  long double total = 0;
+  for (long double lj : log_joint) total += std::exp(lj - largest);
+  const long double log_p = largest + std::log(total);
+  out.log_likelihood = static_cast<Scalar>(log_p);
+  out.state = Tensor::Zero(T + 1, K);
+  out.transition = Tensor::Zero(K, K);
+  for (Index p = 0; p < paths; ++p) {
+    decode(p);
+    const Scalar w = static_cast<Scalar>(std::exp(log_joint[static_cast<std::size_t>(p)] - log_p));
+    for (Index n = 0; n <= T; ++n) out.state(n, z[n]) += w;
+    for (Index n = 1; n <= T; ++n) out.transition(z[n], z[n - 1]) += w;
+  }
+  return out;
+}
+
+}  // namespace dagml::hmm_test
