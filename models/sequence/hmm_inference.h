@@ -10,8 +10,9 @@
 // A library that starts with an emitting state and a row-stochastic A (hmmlearn: startprob_,
 // transmat_) describes the same distribution of x_{1:T} with startprob = Π π and A = Πᵀ.
 //
-// Every function takes log_emission, the T×K matrix of log p(x_n | z_n = k) (row n−1 for x_n), the
-// start distribution π (K) and the transition Π (K×K); none checks them (the estimators do).
+// Every function takes log_emission, the T×K matrix of log p(x_n | z_n = k) (row n−1 for x_n; a
+// block of rows of a larger matrix is read in place), the start distribution π (K) and the
+// transition Π (K×K); none checks them (the estimators do). Each step is O(K²) with no allocation.
 #pragma once
 
 #include <vector>
@@ -40,10 +41,10 @@ struct HmmPosteriors {
   bool log_space = false;     // whether the scaled recursion underflowed and log space was used
 };
 // NaN posteriors when the sequence is impossible (log_likelihood = −∞).
-HmmPosteriors hmm_posteriors(const Tensor& log_emission, const Vector& start, const Tensor& transition);
+HmmPosteriors hmm_posteriors(Eigen::Ref<const Tensor> log_emission, const Vector& start, const Tensor& transition);
 
 // log p(x_{1:T}) by the scaled forward recursion alone (log space if it underflows).
-Scalar hmm_log_likelihood(const Tensor& log_emission, const Vector& start, const Tensor& transition);
+Scalar hmm_log_likelihood(Eigen::Ref<const Tensor> log_emission, const Vector& start, const Tensor& transition);
 
 // Note [Viterbi]
 // The most probable state sequence (MAP decoding), in log space:
@@ -54,6 +55,6 @@ struct ViterbiPath {
   std::vector<Index> states;  // z_0, z_1, …, z_T (T+1 entries)
   Scalar log_joint = 0;       // log p(x_{1:T}, z_{0:T}) of the path; −∞ when x is impossible
 };
-ViterbiPath viterbi(const Tensor& log_emission, const Vector& start, const Tensor& transition);
+ViterbiPath viterbi(Eigen::Ref<const Tensor> log_emission, const Vector& start, const Tensor& transition);
 
 }  // namespace dagml
