@@ -33,7 +33,7 @@ def run(build_dir, wanted):
     blas = "; ".join(f"{b.get('internal_api')} {b.get('version')} {b.get('architecture')}" for b in ref["blas"])
     for name in names:
         seconds = ours[name]["real_time"] * scale[ours[name]["time_unit"]]
-        target = " target ratio <= 0.5;" if "baum_welch" in name else ""
+        target = "target ratio <= 0.5; " if "baum_welch" in name else ""
         compare.line(name, seconds, ref[name]["seconds"],
-                     f" ({target} log-likelihood dagml={ours[name]['log_likelihood']:.10g} "
+                     f" ({target}log-likelihood dagml={ours[name]['log_likelihood']:.10g} "
                      f"numpy={ref[name]['log_likelihood']:.10g}; reference: NumPy, 1 thread, {blas})")
