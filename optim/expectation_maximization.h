@@ -1,6 +1,7 @@
 // The expectation–maximisation loop (notes 000 §6.3, notes 002 §4.2.1, notes 004 Algorithm 15),
 // written once for every latent-variable model fitted by EM: Gaussian mixtures
-// (models/cluster/gaussian_mixture.h) and, later, hidden Markov models (Baum–Welch).
+// (models/cluster/gaussian_mixture.h), probabilistic PCA and hidden Markov models (Baum–Welch,
+// models/sequence/hidden_markov_model.h).
 //
 // A model supplies the two steps on its own data and state (EmModel); the loop runs
 //
