@@ -118,7 +118,7 @@ Result Reinforce::train(const Environment& env, nn::Sequential& policy, nn::Sequ
                            .seed = derive_seed(o.seed, static_cast<std::uint64_t>(it) + (1ULL << 32))});
       trainer.fit(critic, observations, Tensor(returns), Adam({.schedule = StepSchedule::constant(o.value_learning_rate)}));
     }
-    if (loop.step(f, IterationLoop::kNotComputed, theta) || loop.exhausted()) break;
+    if (loop.step(f, pg.gradient.norm(), theta) || loop.exhausted()) break;
   }
   Result r;
   r.x = theta;

@@ -15,8 +15,8 @@
 // The policy is any network from observations to one logit per action, trained in place; the
 // value network maps observations to one number. The loop reports through the callbacks of
 // optim/callbacks.h with value = −(mean return of the iteration's episodes, collected with the
-// policy before its update) and x = the policy's parameters after it; Result::history holds that
-// value for every iteration. There is no convergence test, so a run ends at its budget (MaxIterations) or when a
+// policy before its update), gradient_norm = ‖∇L(θ)‖ of that update, and x = the policy's
+// parameters after it; Result::history holds the value for every iteration. There is no convergence test, so a run ends at its budget (MaxIterations) or when a
 // callback stops it. The same seed gives the same policy for any thread count.
 #pragma once
 
