@@ -75,6 +75,21 @@ Tensor factorize_covariances(const Tensor& cov, CovarianceType type, Index K, In
   return factors;
 }
 
+void check_initial_covariances(const Tensor& covariances, CovarianceType type, Index K, Index d, Scalar reg_covar,
+                               const char* who) {
+  const auto [rows, cols] = covariance_shape(type, K, d);
+  if (covariances.rows() != rows || covariances.cols() != cols)
+    throw ValueError(fmt::format("{}: expected {} initial_covariances of shape {}×{}, found {}×{}", who, enum_name(type),
+                                 rows, cols, covariances.rows(), covariances.cols()));
+  if (!covariances.allFinite())
+    throw ValueError(fmt::format("{}: expected finite initial_covariances, found a non-finite entry", who));
+  try {
+    factorize_covariances(covariances, type, K, d, reg_covar, who);
+  } catch (const NumericalError& e) {
+    throw ValueError(fmt::format("{} (in initial_covariances)", e.what()));
+  }
+}
+
 Tensor gaussian_log_joint(const Tensor& X, const GaussianComponents& c, CovarianceType type) {
   const Index n = X.rows(), d = X.cols(), K = c.means.rows();
   Vector log_norm(K);  // log π_k − ½ d log 2π − ½ log |Σ_k|

@@ -44,6 +44,12 @@ std::pair<Index, Index> covariance_shape(CovarianceType type, Index K, Index d);
 Tensor factorize_covariances(const Tensor& covariances, CovarianceType type, Index K, Index d, Scalar reg_covar,
                              const char* who);
 
+// ValueError unless `covariances` (given by a user as starting values) has the storage shape of K
+// components of dimension d, finite entries and positive definite blocks (factorize_covariances'
+// test, its message followed by "(in initial_covariances)").
+void check_initial_covariances(const Tensor& covariances, CovarianceType type, Index K, Index d, Scalar reg_covar,
+                               const char* who);
+
 // log π_k + log N(x_i; μ_k, Σ_k) for every row of X (n×d) and component (n×K), from the factors:
 //   log N(x; μ, Σ) = −½ [d log 2π + ‖L⁻¹(x − μ)‖²] − Σ_j log L_jj.
 // Rows are processed in fixed blocks in parallel (TBB): the result does not depend on the thread

@@ -98,20 +98,9 @@ GaussianMixture::GaussianMixture(GaussianMixtureOptions options) : Estimator(std
                       "summing to {}",
                       kGaussianMixtureName, K, o.initial_weights.size(), o.initial_weights.sum()));
   }
-  if (o.initial_covariances.size() > 0) {
-    const Index d = o.initial_means.cols();
-    const auto [rows, cols] = covariance_shape(o.covariance_type, K, d);
-    if (o.initial_covariances.rows() != rows || o.initial_covariances.cols() != cols)
-      throw ValueError(fmt::format("{}: expected {} initial_covariances of shape {}×{}, found {}×{}", kGaussianMixtureName,
-                                   enum_name(o.covariance_type), rows, cols, o.initial_covariances.rows(),
-                                   o.initial_covariances.cols()));
-    check_finite(o.initial_covariances, kGaussianMixtureName);
-    try {
-      factorize_covariances(o.initial_covariances, o.covariance_type, K, d, o.reg_covar, kGaussianMixtureName);
-    } catch (const NumericalError& e) {
-      throw ValueError(fmt::format("{} (in initial_covariances)", e.what()));
-    }
-  }
+  if (o.initial_covariances.size() > 0)
+    check_initial_covariances(o.initial_covariances, o.covariance_type, K, o.initial_means.cols(), o.reg_covar,
+                              kGaussianMixtureName);
 }
 
 GaussianMixture& GaussianMixture::fit(const Tensor& X, const CallbackList& callbacks) {

@@ -33,20 +33,9 @@ GaussianHmm::GaussianHmm(GaussianHmmOptions options) : HiddenMarkovModel(std::mo
     throw ValueError(fmt::format("{}: expected initial_means with num_states = {} rows, found {}×{}", kGaussianHmmName,
                                  K, o.initial_means.rows(), o.initial_means.cols()));
   check_finite(o.initial_means, kGaussianHmmName);
-  if (o.initial_covariances.size() > 0) {
-    const Index d = o.initial_means.cols();
-    const auto [rows, cols] = covariance_shape(o.covariance_type, K, d);
-    if (o.initial_covariances.rows() != rows || o.initial_covariances.cols() != cols)
-      throw ValueError(fmt::format("{}: expected {} initial_covariances of shape {}×{}, found {}×{}", kGaussianHmmName,
-                                   enum_name(o.covariance_type), rows, cols, o.initial_covariances.rows(),
-                                   o.initial_covariances.cols()));
-    check_finite(o.initial_covariances, kGaussianHmmName);
-    try {
-      factorize_covariances(o.initial_covariances, o.covariance_type, K, d, o.reg_covar, kGaussianHmmName);
-    } catch (const NumericalError& e) {
-      throw ValueError(fmt::format("{} (in initial_covariances)", e.what()));
-    }
-  }
+  if (o.initial_covariances.size() > 0)
+    check_initial_covariances(o.initial_covariances, o.covariance_type, K, o.initial_means.cols(), o.reg_covar,
+                              kGaussianHmmName);
 }
 
 Tensor GaussianHmm::log_emission(const Tensor& X) const {

@@ -11,7 +11,7 @@
 #include <limits>
 
 #include "graph/error.h"
-#include "tests/models/sequence/hmm_brute_force.h"
+#include "tests/models/sequence/hmm_test_support.h"
 
 namespace dagml {
 namespace {

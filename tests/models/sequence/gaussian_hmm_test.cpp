@@ -12,7 +12,7 @@
 #include "graph/error.h"
 #include "graph/threads.h"
 #include "optim/callbacks.h"
-#include "tests/models/sequence/hmm_brute_force.h"
+#include "tests/models/sequence/hmm_test_support.h"
 
 namespace dagml {
 namespace {

@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include <random>
 
 #include "autodiff/elementwise.h"
 #include "autodiff/derivatives.h"
@@ -20,50 +19,40 @@
 #include "models/sequence/hmm_inference.h"
 #include "optim/graph_objective.h"
 #include "optim/lbfgs.h"
+#include "tests/models/sequence/hmm_test_support.h"
 
 namespace dagml {
 namespace {
 
-struct SmallHmm {
-  Vector start;
-  Tensor transition, log_emission;
+// The parameters of a random model as graph parameters, and its log-likelihood node.
+struct ForwardGraph {
+  Var log_emission, log_start, log_transition, log_p;
 };
-SmallHmm small_hmm(Index K, Index T, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<Scalar> u(0.1, 1.0);
-  SmallHmm m{Vector(K), Tensor(K, K), Tensor(T, K)};
-  for (Index k = 0; k < K; ++k) m.start(k) = u(rng);
-  m.start /= m.start.sum();
-  for (Index j = 0; j < K; ++j) {
-    for (Index k = 0; k < K; ++k) m.transition(k, j) = u(rng);
-    m.transition.col(j) /= m.transition.col(j).sum();
-  }
-  for (Index i = 0; i < m.log_emission.size(); ++i) m.log_emission.data()[i] = -5 * u(rng);
-  return m;
+ForwardGraph forward_graph(Graph& g, const hmm_test::RandomHmm& m) {
+  ForwardGraph f;
+  f.log_emission = g.parameter("log_emission", m.log_emission);
+  f.log_start = g.parameter("log_start", Tensor(m.start.array().log().transpose()));
+  f.log_transition = g.parameter("log_transition", Tensor(m.transition.array().log()));
+  f.log_p = hmm_forward_log_likelihood(f.log_emission, f.log_start, f.log_transition);
+  return f;
 }
 
 TEST(HmmForwardGraph, GradientsAreThePosteriors) {
-  const SmallHmm m = small_hmm(3, 40, 1);
+  const hmm_test::RandomHmm m = hmm_test::random_hmm(3, 40, 5.0, 1);
   Graph g;
-  const Var log_emission = g.parameter("log_emission", m.log_emission);
-  const Var log_start = g.parameter("log_start", Tensor(m.start.array().log().transpose()));
-  const Var log_transition = g.parameter("log_transition", Tensor(m.transition.array().log()));
-  const Var log_p = hmm_forward_log_likelihood(log_emission, log_start, log_transition);
+  const ForwardGraph f = forward_graph(g, m);
   const HmmPosteriors p = hmm_posteriors(m.log_emission, m.start, m.transition);
-  EXPECT_NEAR(log_p.item(), p.log_likelihood, 1e-11);
-  EXPECT_LT((gradient(log_p, log_emission).value() - p.state.bottomRows(40)).cwiseAbs().maxCoeff(), 1e-12);
-  EXPECT_LT((gradient(log_p, log_start).value().transpose() - p.state.row(0).transpose()).cwiseAbs().maxCoeff(), 1e-12);
-  EXPECT_LT((gradient(log_p, log_transition).value() - p.transition).cwiseAbs().maxCoeff(), 1e-11);
+  EXPECT_NEAR(f.log_p.item(), p.log_likelihood, 1e-11);
+  EXPECT_LT((gradient(f.log_p, f.log_emission).value() - p.state.bottomRows(40)).cwiseAbs().maxCoeff(), 1e-12);
+  EXPECT_LT((gradient(f.log_p, f.log_start).value().transpose() - p.state.row(0).transpose()).cwiseAbs().maxCoeff(),
+            1e-12);
+  EXPECT_LT((gradient(f.log_p, f.log_transition).value() - p.transition).cwiseAbs().maxCoeff(), 1e-11);
 }
 
 TEST(HmmForwardGraph, PassesTheGradientCheck) {
-  const SmallHmm m = small_hmm(2, 5, 2);
   Graph g;
-  const Var log_emission = g.parameter("log_emission", m.log_emission);
-  const Var log_start = g.parameter("log_start", Tensor(m.start.array().log().transpose()));
-  const Var log_transition = g.parameter("log_transition", Tensor(m.transition.array().log()));
-  const GradcheckResult r =
-      gradcheck(hmm_forward_log_likelihood(log_emission, log_start, log_transition), {log_emission, log_start, log_transition});
+  const ForwardGraph f = forward_graph(g, hmm_test::random_hmm(2, 5, 5.0, 2));
+  const GradcheckResult r = gradcheck(f.log_p, {f.log_emission, f.log_start, f.log_transition});
   EXPECT_TRUE(r.passed) << r.message;
 }
 

@@ -9,12 +9,14 @@
 #include <numbers>
 #include <random>
 
-#include "tests/models/sequence/hmm_brute_force.h"
+#include "tests/models/sequence/hmm_test_support.h"
 
 namespace dagml {
 namespace {
 
 using hmm_test::brute_force_hmm;
+using hmm_test::random_hmm;
+using hmm_test::RandomHmm;
 
 // log N(x; μ, 1) for each observation and mean: the spec example's emissions.
 Tensor unit_gaussian_log_emission(const Vector& x, const Vector& means) {
@@ -23,25 +25,6 @@ Tensor unit_gaussian_log_emission(const Vector& x, const Vector& means) {
     for (Index k = 0; k < means.size(); ++k)
       out(n, k) = -0.5 * std::log(2 * std::numbers::pi) - 0.5 * (x(n) - means(k)) * (x(n) - means(k));
   return out;
-}
-
-// A random model: π, column-stochastic Π and T×K log emissions spread over `spread` nats.
-struct RandomHmm {
-  Vector start;
-  Tensor transition, log_emission;
-};
-RandomHmm random_hmm(Index K, Index T, Scalar spread, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<Scalar> u(0.05, 1.0);
-  RandomHmm m{Vector(K), Tensor(K, K), Tensor(T, K)};
-  for (Index k = 0; k < K; ++k) m.start(k) = u(rng);
-  m.start /= m.start.sum();
-  for (Index j = 0; j < K; ++j) {
-    for (Index k = 0; k < K; ++k) m.transition(k, j) = u(rng);
-    m.transition.col(j) /= m.transition.col(j).sum();
-  }
-  for (Index i = 0; i < m.log_emission.size(); ++i) m.log_emission.data()[i] = -spread * u(rng);
-  return m;
 }
 
 TEST(HmmInference, SpecWorkedExample) {

@@ -1,15 +1,36 @@
-// Brute-force HMM inference for the tests: every state path z_0..z_T enumerated (K^{T+1} of
-// them), in long double, with the conventions of Note [HMM conventions] (hmm_inference.h).
-// Independent of the recursions it checks: no forward or backward variable appears.
+// For the HMM tests: random models, and brute-force inference — every state path z_0..z_T
+// enumerated (K^{T+1} of them), in long double, with the conventions of Note [HMM conventions]
+// (hmm_inference.h), independent of the recursions it checks (no forward or backward variable
+// appears).
 #pragma once
 
 #include <cmath>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include "graph/tensor.h"
 
 namespace dagml::hmm_test {
+
+// A random model: π, a column-stochastic Π and T×K log emissions in [−spread, −0.05 spread].
+struct RandomHmm {
+  Vector start;
+  Tensor transition, log_emission;
+};
+inline RandomHmm random_hmm(Index K, Index T, Scalar spread, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<Scalar> u(0.05, 1.0);
+  RandomHmm m{Vector(K), Tensor(K, K), Tensor(T, K)};
+  for (Index k = 0; k < K; ++k) m.start(k) = u(rng);
+  m.start /= m.start.sum();
+  for (Index j = 0; j < K; ++j) {
+    for (Index k = 0; k < K; ++k) m.transition(k, j) = u(rng);
+    m.transition.col(j) /= m.transition.col(j).sum();
+  }
+  for (Index i = 0; i < m.log_emission.size(); ++i) m.log_emission.data()[i] = -spread * u(rng);
+  return m;
+}
 
 struct BruteForceHmm {
   Scalar log_likelihood = 0;     // log Σ_paths p(x, z)
