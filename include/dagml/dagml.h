@@ -169,6 +169,7 @@
 #include "models/select/validation_curve.h"
 #include "models/sequence/categorical_hmm.h"
 #include "models/sequence/gaussian_hmm.h"
+#include "models/sequence/gmm_hmm.h"
 #include "models/sequence/hidden_markov_model.h"
 #include "models/sequence/hmm_forward_graph.h"
 #include "models/sequence/hmm_inference.h"

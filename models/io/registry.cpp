@@ -57,6 +57,7 @@
 #include "models/linear/total_least_squares.h"
 #include "models/sequence/categorical_hmm.h"
 #include "models/sequence/gaussian_hmm.h"
+#include "models/sequence/gmm_hmm.h"
 #include "models/tree/decision_tree_classifier.h"
 #include "models/tree/decision_tree_regressor.h"
 
@@ -88,6 +89,7 @@ std::vector<EstimatorInfo> build_registry() {
       describe<GaussianMixture>(Clustering, Real, "Gaussian mixture by EM: full, tied, diagonal or spherical covariances"),
       // models/sequence (fit(X) through the registry: the rows of X are one sequence)
       describe<GaussianHmm>(Clustering, Real, "hidden Markov model, Gaussian emissions, by Baum–Welch; Viterbi decoding"),
+      describe<GmmHmm>(Clustering, Real, "hidden Markov model, Gaussian-mixture emissions, by Baum–Welch; Viterbi decoding"),
       describe<CategoricalHmm>(Clustering, Categorical, "hidden Markov model, categorical emissions, by Baum–Welch; Viterbi decoding"),
       // models/decompose
       describe<PCA>(Transformation, Real, "principal components by covariance eigen, full or randomized SVD"),

@@ -58,6 +58,7 @@ const std::map<std::string, ConformanceCase>& conformance_table() {
       {"gaussian_mixture", {.settings = {{"num_components", "3"}}}},
       {"gaussian_hmm", {.settings = {{"num_states", "3"}, {"max_iterations", "20"}}}},
       {"categorical_hmm", {.settings = {{"num_states", "3"}, {"max_iterations", "20"}}}},
+      {"gmm_hmm", {.settings = {{"num_states", "2"}, {"num_mixtures", "2"}, {"max_iterations", "10"}}}},
       {"gaussian_random_projection", {.settings = {{"num_components", "2"}}}},
       {"gaussian_nb", {}},
       {"kernel_pca", {.settings = {{"kernel", "rbf(gamma=0.5)"}, {"num_components", "2"}}}},
