@@ -91,7 +91,9 @@ Result Reinforce::train(const Environment& env, nn::Sequential& policy, nn::Sequ
       row += e.length();
     }
     const Scalar mean = mean_return(episodes);
-    iterations_.push_back({mean, N});
+    Vector totals(static_cast<Index>(episodes.size()));
+    for (std::size_t e = 0; e < episodes.size(); ++e) totals(static_cast<Index>(e)) = episodes[e].total_reward();
+    iterations_.push_back({mean, N, std::move(totals)});
     f = -mean;
     if (it == 0 && !loop.start(theta, f)) break;
     Vector advantages = returns;

@@ -54,6 +54,7 @@ struct ReinforceOptions {
 struct ReinforceIteration {
   Scalar mean_return = 0;  // over the iteration's episodes
   Index steps = 0;         // environment steps of the iteration
+  Vector returns;          // each episode's total reward, in episode order
 };
 
 class Reinforce {
