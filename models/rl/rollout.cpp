@@ -6,11 +6,13 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <random>
 
 #include "graph/error.h"
 #include "graph/random.h"
-#include "models/nn/inference.h"
+#include "graph/executor.h"
+#include "graph/graph.h"
 
 namespace dagml::rl {
 
@@ -85,6 +87,32 @@ std::vector<Trajectory> run_episodes(const Environment& env, Index num_episodes,
   return out;
 }
 
+// A policy network evaluated on stacked observations: its evaluation graph is built at the first
+// call and replayed afterwards (the row count may change as episodes end), so a rollout builds
+// the network once, not once per step.
+class PolicyEvaluator {
+ public:
+  explicit PolicyEvaluator(const nn::Layer& policy) : policy_(policy) {}
+  const Tensor& logits(const Tensor& observations) {
+    if (!executor_) {
+      nn::BuildContext ctx(graph_, nn::Mode::Eval);
+      input_ = graph_.input("observations", observations);
+      output_ = policy_.build(input_, ctx);
+      executor_.emplace(graph_, std::vector<Var>{output_});
+    } else {
+      executor_->feed(input_, observations);
+      executor_->run();
+    }
+    return output_.value();
+  }
+
+ private:
+  const nn::Layer& policy_;
+  Graph graph_;
+  Var input_, output_;
+  std::optional<Executor> executor_;
+};
+
 }  // namespace
 
 Vector discounted_returns(const Vector& rewards, Scalar discount) {
@@ -99,10 +127,11 @@ Vector discounted_returns(const Vector& rewards, Scalar discount) {
 std::vector<Trajectory> collect_episodes(const Environment& env, const nn::Layer& policy, Index num_episodes,
                                          std::uint64_t seed, ActionSelection selection) {
   const Index A = env.num_actions();
+  PolicyEvaluator evaluator(policy);
   return run_episodes(
       env, num_episodes, seed,
       [&](const Tensor& observations, const std::vector<std::mt19937_64*>& rngs, std::vector<Index>& actions) {
-        const Tensor logits = nn::forward_batches(policy, observations);
+        const Tensor& logits = evaluator.logits(observations);
         if (logits.cols() != A)
           throw ShapeError(fmt::format("collect_episodes: expected a policy with {} outputs (one logit per action), "
                                        "found {}",
