@@ -131,25 +131,10 @@ class HiddenMarkovModel : public Estimator<Derived, Options> {
   // input domain, ValueError otherwise). NumericalError from the emissions (a singular covariance) or a
   // non-finite likelihood.
   Derived& fit(const Tensor& X, const std::vector<Index>& lengths = {}, const CallbackList& callbacks = {}) {
-    const std::string who = name_of("fit");
-    check_hmm_fit_data(X, who);
-    const auto& o = this->options_;
-    const std::vector<SequenceSpan> sequences = split_sequences(X.rows(), lengths, who);
-    const Index K = o.num_states;
-    chain_.start = o.initial_start.size() > 0 ? o.initial_start : Vector(Vector::Constant(K, 1.0 / K));
-    chain_.transition =
-        o.initial_transition.size() > 0 ? o.initial_transition : Tensor(Tensor::Constant(K, K, 1.0 / K));
-    std::mt19937_64 rng(o.seed);
-    derived().initialize_emissions(X, rng);
-    Emissions emissions(derived());
-    BaumWelchFit fit = baum_welch(X, sequences, chain_, emissions,
-                                  {.max_iterations = o.max_iterations, .tolerance = o.tolerance}, callbacks, who);
-    log_likelihood_ = fit.log_likelihood;
-    num_iter_ = fit.result.iterations;
-    converged_ = fit.result.converged();
-    likelihood_decreases_ = fit.report.decreases;
-    result_ = std::move(fit.result);
-    this->set_fitted(X.cols());
+    // The fit works on a copy, so that one that throws leaves this model as it was.
+    Derived model = derived();
+    model.run_baum_welch(X, lengths, callbacks);
+    derived() = std::move(model);
     return derived();
   }
 
@@ -230,6 +215,28 @@ class HiddenMarkovModel : public Estimator<Derived, Options> {
    private:
     Derived& model_;
   };
+
+  void run_baum_welch(const Tensor& X, const std::vector<Index>& lengths, const CallbackList& callbacks) {
+    const std::string who = name_of("fit");
+    check_hmm_fit_data(X, who);
+    const auto& o = this->options_;
+    const std::vector<SequenceSpan> sequences = split_sequences(X.rows(), lengths, who);
+    const Index K = o.num_states;
+    chain_.start = o.initial_start.size() > 0 ? o.initial_start : Vector(Vector::Constant(K, 1.0 / K));
+    chain_.transition =
+        o.initial_transition.size() > 0 ? o.initial_transition : Tensor(Tensor::Constant(K, K, 1.0 / K));
+    std::mt19937_64 rng(o.seed);
+    derived().initialize_emissions(X, rng);
+    Emissions emissions(derived());
+    BaumWelchFit fit = baum_welch(X, sequences, chain_, emissions,
+                                  {.max_iterations = o.max_iterations, .tolerance = o.tolerance}, callbacks, who);
+    log_likelihood_ = fit.log_likelihood;
+    num_iter_ = fit.result.iterations;
+    converged_ = fit.result.converged();
+    likelihood_decreases_ = fit.report.decreases;
+    result_ = std::move(fit.result);
+    this->set_fitted(X.cols());
+  }
 
   Derived& derived() { return static_cast<Derived&>(*this); }
   const Derived& derived() const { return static_cast<const Derived&>(*this); }

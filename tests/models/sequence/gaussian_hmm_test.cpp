@@ -229,6 +229,11 @@ TEST(GaussianHmm, BadInput) {
   EXPECT_THAT([&] { hmm.score(X, {31}); }, ::testing::ThrowsMessage<ValueError>(HasSubstr("gaussian_hmm::score")));
   EXPECT_THROW(hmm.sample(0), ValueError);
   EXPECT_THROW(hmm.covariance(2), ValueError);
+  // A fit that throws leaves the fitted model as it was.
+  const std::string before = hmm.to_bytes();
+  EXPECT_THROW(hmm.fit(Tensor::Constant(5, 2, 1.0)), ValueError);
+  EXPECT_TRUE(hmm.fitted());
+  EXPECT_EQ(hmm.to_bytes(), before);
 
   EXPECT_THAT([] { GaussianHmm({.num_states = 0}); }, ::testing::ThrowsMessage<ValueError>(HasSubstr("num_states ≥ 1")));
   EXPECT_THAT([] { GaussianHmm({.num_states = 2, .initial_transition = Tensor{{0.5, 0.5}, {0.6, 0.5}}}); },
