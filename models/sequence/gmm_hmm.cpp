@@ -175,7 +175,11 @@ Vector GmmHmm::sample_emission(Index k, std::mt19937_64& rng) const {
 
 void GmmHmm::check_loaded(const ModelInputArchive& ar) {
   GaussianComponents& c = components_;
+  // The options are read but not yet checked (model_from_file runs the constructor after this):
+  // M divides below, so it is bounded first.
   const Index M = options_.num_mixtures, d = fitted() ? num_features() : 0;
+  if (M < 1 || M > kMaxMixtures)
+    ar.fail(fmt::format("{}: expected num_mixtures in 1..{}, found {}", kGmmHmmName, kMaxMixtures, M));
   // K·M from the means the file holds, so that no product of file values is formed first.
   const Index KM = c.means.rows();
   if (fitted() ? (KM % M != 0 || KM / M != options_.num_states || c.means.cols() != d) : c.means.size() != 0)

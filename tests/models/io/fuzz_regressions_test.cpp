@@ -42,6 +42,9 @@ const Reproducer kModelFileReproducers[] = {
     // Training entries near 10²⁰⁰: squared norms overflowed, the Euclidean screen kept no candidate,
     // and predict read the k nearest from an empty list (NeighborSearch's own test has the case).
     {"knn_classifier_overflowing_norms", nullptr},
+    // A Gaussian-mixture HMM with num_mixtures = 0: its loader divided by it before the options
+    // were checked (UBSan: division by zero).
+    {"gmm_hmm_zero_mixtures", "GmmHmm: expected num_mixtures in 1..100000, found 0"},
 };
 
 std::filesystem::path reproducer_folder() { return std::filesystem::path(DAGML_SOURCE_DIR) / "fuzz/regressions/model_file"; }
