@@ -73,6 +73,7 @@
 #include "models/classify/svm_kernel_cache.h"
 #include "models/cluster/gaussian_components.h"
 #include "models/cluster/gaussian_mixture.h"
+#include "models/cluster/gaussian_mixture_graph.h"
 #include "models/cluster/k_means.h"
 #include "models/data/bias.h"
 #include "models/data/csv.h"
