@@ -75,6 +75,7 @@
 #include "models/cluster/gaussian_mixture.h"
 #include "models/cluster/gaussian_mixture_graph.h"
 #include "models/cluster/k_means.h"
+#include "models/cluster/vector_quantizer.h"
 #include "models/data/bias.h"
 #include "models/data/csv.h"
 #include "models/data/dataset.h"
