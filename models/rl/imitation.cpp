@@ -11,22 +11,6 @@
 
 namespace dagml::rl {
 
-StateActionPairs pool_pairs(const std::vector<Trajectory>& episodes) {
-  Index N = 0, S = 0;
-  for (const Trajectory& e : episodes) {
-    N += e.length();
-    S = e.observations.cols();
-  }
-  StateActionPairs pairs{Tensor(N, S), Vector(N)};
-  Index row = 0;
-  for (const Trajectory& e : episodes) {
-    pairs.observations.middleRows(row, e.length()) = e.observations;
-    pairs.actions.segment(row, e.length()) = e.actions;
-    row += e.length();
-  }
-  return pairs;
-}
-
 Result behaviour_cloning(nn::Sequential& policy, const StateActionPairs& pairs, const BehaviourCloningOptions& options) {
   if (pairs.observations.rows() == 0) throw ValueError("behaviour_cloning: expected expert pairs, found none");
   if (pairs.observations.rows() != pairs.actions.size())

@@ -30,13 +30,6 @@ struct BehaviourCloningOptions {
   Scalar learning_rate = 1e-2;  // Adam's step, > 0
 };
 
-// The observations and actions of the episodes, stacked in episode order.
-struct StateActionPairs {
-  Tensor observations;
-  Vector actions;
-};
-StateActionPairs pool_pairs(const std::vector<Trajectory>& episodes);
-
 // Fits `policy` (observations → action logits) in place on the pairs; returns the trainer's
 // Result. ValueError for empty pairs or a learning rate ≤ 0; ShapeError when the counts differ.
 Result behaviour_cloning(nn::Sequential& policy, const StateActionPairs& pairs, const BehaviourCloningOptions& options = {});

@@ -79,14 +79,10 @@ Result Reinforce::train(const Environment& env, nn::Sequential& policy, nn::Sequ
   for (Index it = 0; it < o.iterations; ++it) {
     const std::vector<Trajectory> episodes =
         collect_episodes(env, policy, o.episodes_per_iteration, derive_seed(o.seed, static_cast<std::uint64_t>(it)));
-    Index N = 0;
-    for (const Trajectory& e : episodes) N += e.length();
-    Tensor observations(N, env.observation_size());
-    Vector actions(N), returns(N);
-    Index row = 0;
-    for (const Trajectory& e : episodes) {
-      observations.middleRows(row, e.length()) = e.observations;
-      actions.segment(row, e.length()) = e.actions;
+    const auto [observations, actions] = pool_pairs(episodes);
+    const Index N = actions.size();
+    Vector returns(N);
+    for (Index row = 0; const Trajectory& e : episodes) {
       returns.segment(row, e.length()) = discounted_returns(e.rewards, o.discount);
       row += e.length();
     }

@@ -169,6 +169,22 @@ std::vector<Trajectory> collect_episodes(const Environment& env, const ActionFun
       "collect_episodes");
 }
 
+StateActionPairs pool_pairs(const std::vector<Trajectory>& episodes) {
+  Index N = 0, S = 0;
+  for (const Trajectory& e : episodes) {
+    N += e.length();
+    S = e.observations.cols();
+  }
+  StateActionPairs pairs{Tensor(N, S), Vector(N)};
+  Index row = 0;
+  for (const Trajectory& e : episodes) {
+    pairs.observations.middleRows(row, e.length()) = e.observations;
+    pairs.actions.segment(row, e.length()) = e.actions;
+    row += e.length();
+  }
+  return pairs;
+}
+
 Scalar mean_return(const std::vector<Trajectory>& episodes) {
   Scalar total = 0;
   for (const Trajectory& t : episodes) total += t.total_reward();

@@ -52,6 +52,13 @@ using ActionFunction = std::function<Index(const Vector& observation)>;
 std::vector<Trajectory> collect_episodes(const Environment& env, const ActionFunction& policy, Index num_episodes,
                                          std::uint64_t seed);
 
+// The observations and actions of the episodes, stacked in episode order.
+struct StateActionPairs {
+  Tensor observations;
+  Vector actions;
+};
+StateActionPairs pool_pairs(const std::vector<Trajectory>& episodes);
+
 // The mean of total_reward() over the episodes.
 Scalar mean_return(const std::vector<Trajectory>& episodes);
 
