@@ -30,6 +30,7 @@
 #include "models/decompose/nmf.h"
 #include "models/decompose/pca.h"
 #include "models/decompose/probabilistic_pca.h"
+#include "models/decompose/sparse_coding.h"
 #include "models/decompose/sparse_random_projection.h"
 #include "models/ensemble/adaboost_classifier.h"
 #include "models/ensemble/bagging_classifier.h"
@@ -99,6 +100,7 @@ std::vector<EstimatorInfo> build_registry() {
       describe<ClassicalMDS>(Transformation, Real, "classical (Torgerson–Gower) MDS of Euclidean or given dissimilarities"),
       describe<GaussianRandomProjection>(Transformation, Real, "random projection by a Gaussian matrix (Johnson–Lindenstrauss)"),
       describe<SparseRandomProjection>(Transformation, Real, "random projection by a sparse ±v matrix (Achlioptas, Li et al.)"),
+      describe<SparseCoding>(Transformation, Real, "sparse coding: a dictionary by optimal directions, k-sparse codes by OMP"),
       // models/classify
       describe<GaussianNB>(Classification, Real, "Gaussian naive Bayes: per-class means and variances"),
       describe<MultinomialNB>(Classification, NonNegative, "multinomial naive Bayes for counts, additive smoothing"),

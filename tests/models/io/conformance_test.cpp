@@ -74,6 +74,7 @@ const std::map<std::string, ConformanceCase>& conformance_table() {
       {"multinomial_nb", {}},
       {"nmf", {.settings = {{"num_components", "2"}, {"max_iterations", "50"}}}},
       {"pca", {.settings = {{"num_components", "2"}}}},
+      {"sparse_coding", {.settings = {{"num_components", "6"}, {"max_iterations", "5"}}}},
       {"probabilistic_pca", {.settings = {{"num_components", "1"}}}},
       {"perceptron", {.settings = {{"max_epochs", "20"}}, .num_classes = 2}},
       {"quadratic_discriminant_analysis", {.settings = {{"regularization", "0.1"}}}},
