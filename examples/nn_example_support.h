@@ -47,7 +47,7 @@ inline ImageData load_images(dagml::Index max_train) {
 
 // <build>/example-output, next to the folder holding the example's executable.
 inline std::filesystem::path output_dir(const char* argv0) {
-  const std::filesystem::path dir = std::filesystem::absolute(argv0).parent_path().parent_path() / "example-output";
+  const std::filesystem::path dir = std::filesystem::weakly_canonical(std::filesystem::absolute(argv0)).parent_path().parent_path() / "example-output";
   std::filesystem::create_directories(dir);
   return dir;
 }

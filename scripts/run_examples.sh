@@ -6,7 +6,8 @@ scripts/install_deps.sh
 examples=(first_graph datasets rosenbrock_optimizers diabetes_regression breast_cancer_logistic kernel_svm_toy
           iris_discriminant digits_knn nn_mlp nn_cnn nn_autoencoder iris_tree breast_cancer_forest_importance
           adaboost_rounds boosting_custom_loss nist_least_squares hmm_dishonest_casino
-          nn_sequence_digits rl_cartpole_reinforce rl_imitation_cartpole)
+          nn_sequence_digits rl_cartpole_reinforce rl_imitation_cartpole digits_embeddings
+          image_vector_quantization iris_mixture_bic digits_nmf_parts)
 # Only the example programs are built, and the tests are left as the build folder has them
 # (never switched off); scripts/run_tests.sh, before or after, builds and runs every test.
 scripts/build.sh build -DDAGML_BUILD_EXAMPLES=ON -DDAGML_BUILD_BENCH=OFF -- "${examples[@]}"
