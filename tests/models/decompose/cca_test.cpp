@@ -140,7 +140,8 @@ TEST(CCA, CorrelationsAreInvariantUnderInvertibleMapsOfEitherView) {
   CCA a, b;
   a.fit(X, Y);
   b.fit(X2, Y2);
-  EXPECT_LT((a.correlations() - b.correlations()).cwiseAbs().maxCoeff(), 1e-10)
+  // To rounding: the covariance of wine's last 7 columns has a condition number near 10⁷.
+  EXPECT_LT((a.correlations() - b.correlations()).cwiseAbs().maxCoeff(), 1e-8)
       << a.correlations().transpose() << "\n" << b.correlations().transpose();
   const Tensor Za = a.transform(X), Zb = b.transform(X2);
   const Tensor Wa = a.transform_y(Y), Wb = b.transform_y(Y2);
