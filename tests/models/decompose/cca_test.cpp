@@ -17,27 +17,22 @@
 #include "cca_reference.h"
 #include "graph/error.h"
 #include "literals.h"
+#include "relative_gap.h"
 #include "models/data/datasets.h"
 
 namespace dagml {
 namespace {
 
-namespace ref = cca_reference;
+namespace cca_ref = cca_reference;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 using testing::kInf;
 using testing::kNaN;
+using testing::max_relative_gap;
 using testing::reference_rows;
 
 Tensor dataset_columns(const char* name, Index first, Index count) {
   return load_dataset(name).features.middleCols(first, count);
-}
-
-// max |a − b| / max |b|: one scale per matrix (wine's columns differ by 10⁵ in scale).
-Scalar cca_relative_gap(const Tensor& a, const Tensor& b) {
-  EXPECT_EQ(a.rows(), b.rows());
-  EXPECT_EQ(a.cols(), b.cols());
-  return (a - b).cwiseAbs().maxCoeff() / b.cwiseAbs().maxCoeff();
 }
 
 struct CCAReferenceCase {
@@ -50,21 +45,21 @@ struct CCAReferenceCase {
 
 std::vector<CCAReferenceCase> cca_reference_cases() {
   return {
-      {"iris", "iris", 0, 2, 2, 2, 2, 0, 0, reference_rows(ref::k_iris_correlations, 1),
-       reference_rows(ref::k_iris_x_directions, 2), reference_rows(ref::k_iris_y_directions, 2),
-       reference_rows(ref::k_iris_coefficients, 2)},
-      {"iris k = 1", "iris", 0, 2, 2, 2, 1, 0, 0, reference_rows(ref::k_iris_k1_correlations, 1),
-       reference_rows(ref::k_iris_k1_x_directions, 2), reference_rows(ref::k_iris_k1_y_directions, 2),
-       reference_rows(ref::k_iris_k1_coefficients, 2)},
-      {"iris ridge", "iris", 0, 2, 2, 2, 2, 0.05, 0.1, reference_rows(ref::k_iris_ridge_correlations, 1),
-       reference_rows(ref::k_iris_ridge_x_directions, 2), reference_rows(ref::k_iris_ridge_y_directions, 2),
-       reference_rows(ref::k_iris_ridge_coefficients, 2)},
-      {"wine", "wine", 0, 6, 6, 7, 6, 0, 0, reference_rows(ref::k_wine_correlations, 1),
-       reference_rows(ref::k_wine_x_directions, 6), reference_rows(ref::k_wine_y_directions, 7),
-       reference_rows(ref::k_wine_coefficients, 6)},
-      {"wine ridge", "wine", 0, 6, 6, 7, 3, 0.5, 0.2, reference_rows(ref::k_wine_ridge_correlations, 1),
-       reference_rows(ref::k_wine_ridge_x_directions, 6), reference_rows(ref::k_wine_ridge_y_directions, 7),
-       reference_rows(ref::k_wine_ridge_coefficients, 6)},
+      {"iris", "iris", 0, 2, 2, 2, 2, 0, 0, reference_rows(cca_ref::k_iris_correlations, 1),
+       reference_rows(cca_ref::k_iris_x_directions, 2), reference_rows(cca_ref::k_iris_y_directions, 2),
+       reference_rows(cca_ref::k_iris_coefficients, 2)},
+      {"iris k = 1", "iris", 0, 2, 2, 2, 1, 0, 0, reference_rows(cca_ref::k_iris_k1_correlations, 1),
+       reference_rows(cca_ref::k_iris_k1_x_directions, 2), reference_rows(cca_ref::k_iris_k1_y_directions, 2),
+       reference_rows(cca_ref::k_iris_k1_coefficients, 2)},
+      {"iris ridge", "iris", 0, 2, 2, 2, 2, 0.05, 0.1, reference_rows(cca_ref::k_iris_ridge_correlations, 1),
+       reference_rows(cca_ref::k_iris_ridge_x_directions, 2), reference_rows(cca_ref::k_iris_ridge_y_directions, 2),
+       reference_rows(cca_ref::k_iris_ridge_coefficients, 2)},
+      {"wine", "wine", 0, 6, 6, 7, 6, 0, 0, reference_rows(cca_ref::k_wine_correlations, 1),
+       reference_rows(cca_ref::k_wine_x_directions, 6), reference_rows(cca_ref::k_wine_y_directions, 7),
+       reference_rows(cca_ref::k_wine_coefficients, 6)},
+      {"wine ridge", "wine", 0, 6, 6, 7, 3, 0.5, 0.2, reference_rows(cca_ref::k_wine_ridge_correlations, 1),
+       reference_rows(cca_ref::k_wine_ridge_x_directions, 6), reference_rows(cca_ref::k_wine_ridge_y_directions, 7),
+       reference_rows(cca_ref::k_wine_ridge_coefficients, 6)},
   };
 }
 
@@ -79,11 +74,11 @@ TEST(CCA, MatchesTheNumpyEigenRouteOnIrisAndWine) {
     ASSERT_EQ(cca.num_components(), c.k);
     EXPECT_EQ(cca.num_features(), c.p);
     EXPECT_EQ(cca.num_y_features(), c.q);
-    EXPECT_LT(cca_relative_gap(cca.correlations().transpose(), c.correlations), 1e-10) << cca.correlations();
+    EXPECT_LT(max_relative_gap(cca.correlations().transpose(), c.correlations), 1e-10) << cca.correlations();
     // Note [CCA signs] in both: the very same directions, not only up to sign.
-    EXPECT_LT(cca_relative_gap(cca.x_directions(), c.U), 1e-8) << cca.x_directions();
-    EXPECT_LT(cca_relative_gap(cca.y_directions(), c.V), 1e-8) << cca.y_directions();
-    EXPECT_LT(cca_relative_gap(cca.coefficients(), c.coefficients), 1e-8) << cca.coefficients();
+    EXPECT_LT(max_relative_gap(cca.x_directions(), c.U), 1e-8) << cca.x_directions();
+    EXPECT_LT(max_relative_gap(cca.y_directions(), c.V), 1e-8) << cca.y_directions();
+    EXPECT_LT(max_relative_gap(cca.coefficients(), c.coefficients), 1e-8) << cca.coefficients();
     EXPECT_TRUE(cca.x_mean().isApprox(Vector(X.colwise().mean().transpose()), 1e-15));
     EXPECT_TRUE(cca.y_mean().isApprox(Vector(Y.colwise().mean().transpose()), 1e-15));
   }
@@ -225,21 +220,21 @@ TEST(CCA, RegressionIsDiagonalInCanonicalCoordinatesAndOlsWithAllComponents) {
   EXPECT_LT((cca.canonical_regression() - Tensor(cca.correlations().asDiagonal())).cwiseAbs().maxCoeff(), 1e-9);
   const Tensor Xc = X.rowwise() - X.colwise().mean(), Yc = Y.rowwise() - Y.colwise().mean();
   const Eigen::MatrixXd ols = Eigen::MatrixXd(Xc).householderQr().solve(Eigen::MatrixXd(Yc));
-  EXPECT_LT(cca_relative_gap(cca.coefficients(), ols), 1e-8);
+  EXPECT_LT(max_relative_gap(cca.coefficients(), ols), 1e-8);
   const Tensor expected = (Xc * ols).rowwise() + Y.colwise().mean();
-  EXPECT_LT(cca_relative_gap(cca.predict(X), expected), 1e-9);
+  EXPECT_LT(max_relative_gap(cca.predict(X), expected), 1e-9);
 
   // Fewer components: the prediction is the reference's (X − μx) A_eq + μy, and its canonical
   // coordinates (Ŷ − μy) V are those of the OLS in canonical space, X̃ U A.
   const Tensor iris = load_dataset("iris").features;
   CCA one({.num_components = 1});
   one.fit(iris.leftCols(2), iris.rightCols(2));
-  const Tensor coefficients = reference_rows(ref::k_iris_k1_coefficients, 2);
+  const Tensor coefficients = reference_rows(cca_ref::k_iris_k1_coefficients, 2);
   const Tensor Xi = iris.leftCols(2).rowwise() - iris.leftCols(2).colwise().mean();
   const Tensor predicted = one.predict(iris.leftCols(2));
   const Tensor want = (Xi * coefficients).rowwise() + iris.rightCols(2).colwise().mean();
-  EXPECT_LT(cca_relative_gap(predicted, want), 1e-9);
-  EXPECT_LT(cca_relative_gap(one.transform_y(predicted), one.transform(iris.leftCols(2)) * one.canonical_regression()),
+  EXPECT_LT(max_relative_gap(predicted, want), 1e-9);
+  EXPECT_LT(max_relative_gap(one.transform_y(predicted), one.transform(iris.leftCols(2)) * one.canonical_regression()),
             1e-9);
 }
 
