@@ -25,6 +25,7 @@
 #include "models/data/polynomial_features.h"
 #include "models/data/standard_scaler.h"
 #include "models/decompose/classical_mds.h"
+#include "models/decompose/fast_ica.h"
 #include "models/decompose/gaussian_random_projection.h"
 #include "models/decompose/kernel_pca.h"
 #include "models/decompose/nmf.h"
@@ -94,6 +95,7 @@ std::vector<EstimatorInfo> build_registry() {
       describe<CategoricalHmm>(Clustering, Categorical, "hidden Markov model, categorical emissions, by Baum–Welch; Viterbi decoding"),
       // models/decompose
       describe<PCA>(Transformation, Real, "principal components by covariance eigen, full or randomized SVD"),
+      describe<FastICA>(Transformation, Real, "independent components by FastICA: PCA whitening, symmetric fixed point"),
       describe<NMF>(Transformation, NonNegative, "non-negative matrix factorisation by multiplicative updates (Frobenius or KL)"),
       describe<KernelPCA>(Transformation, Real, "kernel PCA: principal components in the feature space of a kernel"),
       describe<ProbabilisticPCA>(Transformation, Real, "probabilistic PCA: closed-form or EM maximum likelihood"),

@@ -55,6 +55,7 @@ const std::map<std::string, ConformanceCase>& conformance_table() {
        {.settings = {{"boosting.max_iterations", "5"}, {"boosting.min_samples_leaf", "3"}, {"boosting.subsample", "0.8"},
                      {"boosting.colsample", "0.75"}}}},
       {"dp_means", {.settings = {{"lambda", "2"}}}},
+      {"fast_ica", {.settings = {{"num_components", "2"}, {"max_iterations", "50"}}}},
       {"gaussian_mixture", {.settings = {{"num_components", "3"}}}},
       {"gaussian_hmm", {.settings = {{"num_states", "3"}, {"max_iterations", "20"}}}},
       {"categorical_hmm", {.settings = {{"num_states", "3"}, {"max_iterations", "20"}}}},
@@ -108,6 +109,8 @@ const std::map<std::string, ConformanceCase>& conformance_table() {
 const std::map<std::string, std::string>& unregistrable() {
   static const std::map<std::string, std::string> reasons = {
       {"nonlinear_least_squares", "its model is a user C++ function, which a model file cannot hold"},
+      {"cca", "two views: fit(X, Y) takes a matrix Y and predict returns n×q, which the registry's fit(X, y) "
+              "with one target vector cannot express (Note [CCA and the registry])"},
   };
   return reasons;
 }
