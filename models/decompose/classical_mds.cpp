@@ -61,16 +61,7 @@ void ClassicalMDS::load_checked(const ModelInputArchive& ar) {
   if (!fitted()) return;
   const Index n = eigenmap_.coefficients.rows();
   check_loaded_eigenmap(ar, eigenmap_, n, kClassicalMDSName);
-  if (options_.dissimilarity == Dissimilarity::Precomputed) {
-    if (num_features() != n)
-      ar.fail(fmt::format("{}: expected {} training objects for an {}×{} precomputed fit, found {}", kClassicalMDSName,
-                          num_features(), num_features(), num_features(), n));
-    expect_shape(ar, kClassicalMDSName, "training data", X_, 0, 0);
-  } else {
-    expect_shape(ar, kClassicalMDSName, "training data", X_, n, num_features());
-    if (!X_.allFinite())
-      ar.fail(fmt::format("{}: expected finite training data, found a NaN or infinity", kClassicalMDSName));
-  }
+  check_loaded_training_rows(ar, kClassicalMDSName, options_.dissimilarity, X_, n, num_features());
   embedding_ = eigenmap_.training_scores();
 }
 

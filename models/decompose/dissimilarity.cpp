@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "graph/error.h"
+#include "models/io/archive.h"
+#include "models/io/loaded_checks.h"
 
 namespace dagml {
 
@@ -42,6 +44,20 @@ Tensor dissimilarities_to_training(const Tensor& X, const Tensor& training_rows,
   if (!(X.array() >= 0).all())
     throw ValueError(fmt::format("{}: expected non-negative dissimilarities, found a negative entry", who));
   return X;
+}
+
+void check_loaded_training_rows(const ModelInputArchive& ar, const char* type, Dissimilarity kind,
+                                const Tensor& training_rows, Index n, Index num_features) {
+  if (kind == Dissimilarity::Precomputed) {
+    if (num_features != n)
+      ar.fail(fmt::format("{}: expected {} training objects for an {}×{} precomputed fit, found {}", type, num_features,
+                          num_features, num_features, n));
+    expect_shape(ar, type, "training data", training_rows, 0, 0);
+  } else {
+    expect_shape(ar, type, "training data", training_rows, n, num_features);
+    if (!training_rows.allFinite())
+      ar.fail(fmt::format("{}: expected finite training data, found a NaN or infinity", type));
+  }
 }
 
 }  // namespace dagml

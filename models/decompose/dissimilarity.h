@@ -36,4 +36,11 @@ Tensor training_dissimilarities(const Tensor& X, Dissimilarity kind, const char*
 // for a negative entry). X's shape and finiteness are the caller's checks.
 Tensor dissimilarities_to_training(const Tensor& X, const Tensor& training_rows, Dissimilarity kind, const char* who);
 
+class ModelInputArchive;
+// After loading an MDS model fitted on n objects with `num_features` input columns: ParseError
+// (through the archive, naming `type`) unless the stored training rows fit the kind — n×d and
+// finite for euclidean; none for precomputed, whose input was n×n (num_features = n).
+void check_loaded_training_rows(const ModelInputArchive& ar, const char* type, Dissimilarity kind,
+                                const Tensor& training_rows, Index n, Index num_features);
+
 }  // namespace dagml

@@ -271,16 +271,7 @@ void MetricMDS::check_loaded(const ModelInputArchive& ar) const {
   expect_shape(ar, kMetricMDSName, "embedding", embedding_, n, k);
   if (!embedding_.allFinite())
     ar.fail(fmt::format("{}: expected a finite embedding, found a NaN or infinity", kMetricMDSName));
-  if (options_.dissimilarity == Dissimilarity::Precomputed) {
-    if (num_features() != n)
-      ar.fail(fmt::format("{}: expected {} training objects for an {}×{} precomputed fit, found {}", kMetricMDSName,
-                          num_features(), num_features(), num_features(), n));
-    expect_shape(ar, kMetricMDSName, "training data", X_, 0, 0);
-  } else {
-    expect_shape(ar, kMetricMDSName, "training data", X_, n, num_features());
-    if (!X_.allFinite())
-      ar.fail(fmt::format("{}: expected finite training data, found a NaN or infinity", kMetricMDSName));
-  }
+  check_loaded_training_rows(ar, kMetricMDSName, options_.dissimilarity, X_, n, num_features());
   if (!(raw_stress_ >= 0) || !std::isfinite(raw_stress_) || !(dissimilarity_sum_of_squares_ > 0) ||
       !std::isfinite(dissimilarity_sum_of_squares_))
     ar.fail(fmt::format("{}: expected a finite stress ≥ 0 and Σ δ² > 0, found {} and {}", kMetricMDSName, raw_stress_,

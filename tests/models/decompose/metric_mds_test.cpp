@@ -171,7 +171,7 @@ TEST(MetricMDS, SmacofAndGradientAgreeFromTheSameStart) {
   // distances, since each embedding is defined up to a rotation).
   for (const auto& [name, n] : {std::pair{"iris", Index{60}}, std::pair{"digits", Index{40}}}) {
     const Tensor X = first_rows(name, n);
-    MetricMDS smacof({.max_iterations = 20000, .tolerance = 0});
+    MetricMDS smacof({.max_iterations = 3000, .tolerance = 0});
     MetricMDS gradient({.solver = MetricMDSSolver::Gradient, .max_iterations = 5000, .gradient_tolerance = 1e-9});
     const Tensor Zs = smacof.fit_transform(X);
     const Tensor Zg = gradient.fit_transform(X);
@@ -241,11 +241,11 @@ TEST(MetricMDS, PlacesNewObjectsAgainstTheTrainingEmbedding) {
   // new objects]); the precomputed fit places rows of dissimilarities the same way; a new object
   // lands where its stress against the embedding is no larger than at its nearest neighbour's code.
   const Tensor X = first_rows("iris", 40);
-  MetricMDS euclidean({.max_iterations = 20000, .tolerance = 0});
+  MetricMDS euclidean({.max_iterations = 3000, .tolerance = 0});
   euclidean.fit(X);
   EXPECT_LT(relative_difference(euclidean.transform(X), euclidean.embedding()), 1e-6);
   const Tensor delta = euclidean_distances(X, X);
-  MetricMDS precomputed({.dissimilarity = Dissimilarity::Precomputed, .max_iterations = 20000, .tolerance = 0});
+  MetricMDS precomputed({.dissimilarity = Dissimilarity::Precomputed, .max_iterations = 3000, .tolerance = 0});
   precomputed.fit(delta);
   EXPECT_LT(relative_difference(precomputed.embedding(), euclidean.embedding()), 1e-12);
   const Tensor X_new = load_dataset("iris").features.middleRows(100, 5);
