@@ -66,8 +66,7 @@ TEST(MdsStress, WorkedExampleOfTheNotes) {
   const Tensor gradient = gradients(stress, {codes})[0].value();
   const Tensor expected = rows({{0, 0}, {-1.2, 1.6}, {1.2, -1.6}});
   EXPECT_LT((gradient - expected).cwiseAbs().maxCoeff(), 1e-15);
-  // The gradient is 2 (V Z − B(Z) Z) = 2n (Z − guttman_transform(Z)) for this centred-free Z's
-  // differences (V Z = n Z − 1 1ᵀ Z).
+  // The gradient is 2 (V Z − B(Z) Z), with V Z = n Z − 1 1ᵀ Z and B(Z) Z = n guttman_transform(Z).
   const Tensor distances = euclidean_distances(Z, Z);
   const Tensor VZ = 3 * Z - Tensor::Ones(3, 3) * Z;
   EXPECT_LT((gradient - 2 * (VZ - 3 * guttman_transform(Z, distances, delta))).cwiseAbs().maxCoeff(), 1e-14);
