@@ -11,26 +11,20 @@
 // is placed by Gower's formula, the same centring of the row −½ d² (de Silva & Tenenbaum 2004,
 // landmark MDS): z^(m) = Σ_j a_mj [−½ H-centred d²]_j.
 //
-// Inputs: `dissimilarity = euclidean` (default) takes data rows X n×d and uses δ_ij = ‖x_i − x_j‖;
-// `precomputed` takes δ itself as an n×n matrix (symmetric, zero diagonal, ≥ 0), and transform
-// then takes m×n rows of dissimilarities to the training objects.
+// Inputs (dissimilarity.h): `dissimilarity = euclidean` (default) takes data rows X n×d and uses
+// δ_ij = ‖x_i − x_j‖; `precomputed` takes δ itself as an n×n matrix (symmetric, zero diagonal,
+// ≥ 0), and transform then takes m×n rows of dissimilarities to the training objects.
 //
 //   ClassicalMDS mds({.num_components = 2});
 //   Tensor Z = mds.fit_transform(X);   // n×2
 #pragma once
 
-#include "graph/enum_names.h"
 #include "graph/tensor.h"
 #include "models/decompose/centered_eigenmap.h"
+#include "models/decompose/dissimilarity.h"
 #include "models/io/estimator.h"
 
 namespace dagml {
-
-enum class Dissimilarity { Euclidean, Precomputed };
-constexpr auto enum_names(Dissimilarity) {
-  return std::to_array<EnumName<Dissimilarity>>(
-      {{Dissimilarity::Euclidean, "euclidean"}, {Dissimilarity::Precomputed, "precomputed"}});
-}
 
 struct ClassicalMDSOptions {
   Index num_components = 2;  // k ≥ 0; 0: every dimension of positive eigenvalue
@@ -42,6 +36,11 @@ struct ClassicalMDSOptions {
     v("dissimilarity", dissimilarity, "euclidean (rows of data) or precomputed (an n×n dissimilarity matrix)");
   }
 };
+
+// The classical MDS of dissimilarities δ (n×n): the centred eigenmap of −½ δ² keeping k components
+// (0: all of positive eigenvalue); its training_scores() are the embedding. ValueError naming
+// `who` as centered_eigenmap.
+CenteredEigenmap classical_mds_eigenmap(const Tensor& delta, Index num_components, const char* who);
 
 class ClassicalMDS : public Estimator<ClassicalMDS, ClassicalMDSOptions> {
  public:
@@ -75,8 +74,6 @@ class ClassicalMDS : public Estimator<ClassicalMDS, ClassicalMDSOptions> {
 
  private:
   void load_checked(const class ModelInputArchive& ar);
-  // −½ δ² between the rows of A and the training rows (euclidean), or −½ A² (precomputed).
-  Tensor similarities(const Tensor& A) const;
 
   Tensor X_;  // the training rows (euclidean only)
   CenteredEigenmap eigenmap_;

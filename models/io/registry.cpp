@@ -28,6 +28,7 @@
 #include "models/decompose/fast_ica.h"
 #include "models/decompose/gaussian_random_projection.h"
 #include "models/decompose/kernel_pca.h"
+#include "models/decompose/metric_mds.h"
 #include "models/decompose/nmf.h"
 #include "models/decompose/pca.h"
 #include "models/decompose/probabilistic_pca.h"
@@ -100,6 +101,7 @@ std::vector<EstimatorInfo> build_registry() {
       describe<KernelPCA>(Transformation, Real, "kernel PCA: principal components in the feature space of a kernel"),
       describe<ProbabilisticPCA>(Transformation, Real, "probabilistic PCA: closed-form or EM maximum likelihood"),
       describe<ClassicalMDS>(Transformation, Real, "classical (Torgerson–Gower) MDS of Euclidean or given dissimilarities"),
+      describe<MetricMDS>(Transformation, Real, "metric MDS: stress minimised by SMACOF or by L-BFGS on the stress graph"),
       describe<GaussianRandomProjection>(Transformation, Real, "random projection by a Gaussian matrix (Johnson–Lindenstrauss)"),
       describe<SparseRandomProjection>(Transformation, Real, "random projection by a sparse ±v matrix (Achlioptas, Li et al.)"),
       describe<SparseCoding>(Transformation, Real, "sparse coding: a dictionary by optimal directions, k-sparse codes by OMP"),

@@ -70,6 +70,7 @@ const std::map<std::string, ConformanceCase>& conformance_table() {
       {"linear_discriminant_analysis", {}},
       {"linear_svc", {.settings = {{"max_iterations", "50"}}, .num_classes = 2}},
       {"logistic_regression", {.settings = {{"max_iterations", "50"}}}},
+      {"metric_mds", {.settings = {{"max_iterations", "50"}}}},
       {"mlp_classifier", {.settings = {{"architecture.hidden_widths", "4"}, {"training.num_epochs", "2"}}}},
       {"mlp_regressor", {.settings = {{"architecture.hidden_widths", "4"}, {"training.num_epochs", "2"}}}},
       {"multinomial_nb", {}},

@@ -1,0 +1,89 @@
+#include "models/decompose/mds_stress.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+#include "autodiff/elementwise.h"
+#include "autodiff/reduce.h"
+#include "autodiff/structure.h"
+#include "graph/error.h"
+#include "models/decompose/dissimilarity.h"
+
+namespace dagml {
+
+namespace {
+
+void check_stress_shapes(Index n, const Tensor& delta, const char* who) {
+  if (delta.rows() != n || delta.cols() != n)
+    throw ShapeError(fmt::format("{}: expected an {}×{} dissimilarity matrix for {} codes, found {}×{}", who, n, n, n,
+                                 delta.rows(), delta.cols()));
+}
+
+}  // namespace
+
+Scalar raw_stress_of_distances(const Tensor& distances, const Tensor& delta) {
+  Scalar sum = 0;
+  for (Index i = 0; i < delta.rows(); ++i)
+    for (Index j = i + 1; j < delta.cols(); ++j) {
+      const Scalar residual = distances(i, j) - delta(i, j);
+      sum += residual * residual;
+    }
+  return sum;
+}
+
+Scalar mds_raw_stress(const Tensor& Z, const Tensor& delta) {
+  check_stress_shapes(Z.rows(), delta, "mds_raw_stress");
+  return raw_stress_of_distances(euclidean_distances(Z, Z), delta);
+}
+
+Scalar mds_stress(const Tensor& Z, const Tensor& delta, Scalar normalizer) {
+  if (!(normalizer > 0) || !std::isfinite(normalizer))
+    throw ValueError(fmt::format("mds_stress: expected a finite normalizer > 0, found {}", normalizer));
+  return std::sqrt(mds_raw_stress(Z, delta) / normalizer);
+}
+
+Scalar dissimilarity_sum_of_squares(const Tensor& delta) {
+  return delta.triangularView<Eigen::StrictlyUpper>().toDenseMatrix().squaredNorm();
+}
+
+Scalar kruskal_stress_1(const Tensor& Z, const Tensor& delta) {
+  const Scalar normalizer = dissimilarity_sum_of_squares(delta);
+  if (!(normalizer > 0))
+    throw ValueError("kruskal_stress_1: expected some dissimilarity > 0, found all δ_ij = 0");
+  return std::sqrt(mds_raw_stress(Z, delta) / normalizer);
+}
+
+Var mds_raw_stress(Var Z, const Tensor& delta) {
+  const Index n = Z.rows();
+  check_stress_shapes(n, delta, "mds_raw_stress");
+  if (n < 2) throw ShapeError(fmt::format("mds_raw_stress: expected at least 2 codes, found {}", n));
+  const Index num_pairs = n * (n - 1) / 2;
+  Tensor first(num_pairs, 1), second(num_pairs, 1), pair_delta(num_pairs, 1);
+  for (Index i = 0, p = 0; i < n; ++i)
+    for (Index j = i + 1; j < n; ++j, ++p) {
+      first(p, 0) = static_cast<Scalar>(i);
+      second(p, 0) = static_cast<Scalar>(j);
+      pair_delta(p, 0) = delta(i, j);
+    }
+  Graph& g = Z.graph();
+  const Var differences = gather_rows(Z, g.constant(first, "pair_first")) - gather_rows(Z, g.constant(second, "pair_second"));
+  const Var squared = row_sums(square(differences));  // r_ij, one row per pair
+  // Note [Coincident points]: exactly √r, with gradient 0 where r = 0.
+  const Var tiny = g.constant(Tensor::Constant(1, 1, std::numeric_limits<Scalar>::min()), "tiny");
+  const Var distances = step(squared) * sqrt(maximum(squared, tiny));
+  return sum(square(distances - g.constant(pair_delta, "pair_dissimilarities")));
+}
+
+Tensor guttman_transform(const Tensor& Z, const Tensor& distances, const Tensor& delta) {
+  const Index n = Z.rows();
+  Tensor B = Tensor::Zero(n, n);
+  for (Index i = 0; i < n; ++i)
+    for (Index j = 0; j < n; ++j)
+      if (i != j && distances(i, j) > 0) B(i, j) = -delta(i, j) / distances(i, j);
+  B.diagonal() = -B.rowwise().sum();
+  return (B * Z) / static_cast<Scalar>(n);
+}
+
+}  // namespace dagml
