@@ -175,7 +175,7 @@ extern template class Estimator<KMeans, KMeansOptions>;
 // K ≥ kHamerlyMinClusters and d ≤ kHamerlyMaxFeatures, else Lloyd (measured in docs/unsupervised.md,
 // "Accelerated k-means"). A requested Lloyd or Hamerly is returned as it is.
 inline constexpr Index kHamerlyMinClusters = 5;
-inline constexpr Index kHamerlyMaxFeatures = 128;
+inline constexpr Index kHamerlyMaxFeatures = 64;
 KMeansAlgorithm chosen_k_means_algorithm(KMeansAlgorithm requested, Index num_features, Index num_clusters);
 
 // The initial centres of one run, K×d: the given ones (init = Given), K distinct rows drawn
