@@ -11,6 +11,7 @@
 
 #include "graph/error.h"
 #include "graph/random.h"
+#include "models/cluster/hamerly_assignment.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
 #include "optim/iteration_loop.h"
@@ -29,8 +30,88 @@ Vector sq_dist_to(const Tensor& X, const Eigen::Ref<const Vector>& c) {
   return (X.rowwise() - c.transpose()).rowwise().squaredNorm();
 }
 
+// The centres as one vector, row after row: the iterate the callbacks see and Result::x.
+Vector flatten(const Tensor& C) { return Eigen::Map<const Vector>(C.data(), C.size()); }
+
+// Lloyd's iterations from the given centres, as one run of the fit's callback session, with the
+// assignment step of `algorithm` (Lloyd or Hamerly: the same assignments, see the header). Iteration
+// t: the empty-cluster rule on the assignment z_{t−1}, the update μ_t = cluster means, then the
+// assignment z_t to μ_t, which gives the iteration's value J(μ_t) = Σ_i min_k ‖x_i − μ_k‖² (the
+// inertia of μ_t) and, after the last iteration, labels() and inertia(). Converged (StepTolerance)
+// when z_t = z_{t−1} or the centres moved by Σ_k ‖Δμ_k‖² ≤ tol_abs.
+struct Run {
+  Tensor centers;
+  Vector labels;
+  Result result;  // x = the centres flattened, value = the inertia
+};
+
+Run lloyd(const Tensor& X, Tensor C, Index max_iterations, Scalar tol_abs, KMeansAlgorithm algorithm,
+         CallbackRunner& session) {
+  const Index n = X.rows(), K = C.rows();
+  IterationLoop loop({.max_iterations = max_iterations, .gradient_tolerance = 0}, session);
+  Vector labels, dist, previous;
+  HamerlyAssignment hamerly;
+  const bool use_hamerly = algorithm == KMeansAlgorithm::Hamerly;
+  // z = argmin_k ‖x_i − μ_k‖² for the current C. Hamerly's bounds carry over from the previous call
+  // (they follow the centres' moves); labels changed in between (the empty-cluster rule) are
+  // recomputed in full.
+  const auto assign = [&] {
+    if (use_hamerly)
+      hamerly.assign(X, C, labels, dist);
+    else
+      assign_to_centers(X, C, labels, dist);
+  };
+  assign();
+  if (loop.start(flatten(C), dist.sum())) {
+    for (;;) {
+      // Empty clusters take the points farthest from their centres, largest first (ties: lower index).
+      Vector counts = Vector::Zero(K);
+      for (Index i = 0; i < n; ++i) counts(static_cast<Index>(labels(i))) += 1;
+      if ((counts.array() == 0).any()) {
+        std::vector<Index> far = iota_indices(n);
+        std::stable_sort(far.begin(), far.end(), [&](Index a, Index b) { return dist(a) > dist(b); });
+        size_t next = 0;
+        for (Index k = 0; k < K; ++k) {
+          if (counts(k) > 0) continue;
+          const Index i = far[next++];
+          counts(static_cast<Index>(labels(i))) -= 1;
+          labels(i) = static_cast<Scalar>(k);
+          counts(k) = 1;
+          dist(i) = 0;
+        }
+      }
+      Tensor sums = Tensor::Zero(K, X.cols());
+      for (Index i = 0; i < n; ++i) sums.row(static_cast<Index>(labels(i))) += X.row(i);
+      const Tensor updated = sums.array().colwise() / counts.array();
+      const Scalar shift = (updated - C).squaredNorm();
+      C = updated;
+      const bool same_labels = previous.size() == n && previous == labels;
+      previous = labels;
+      assign();
+      if (loop.step(dist.sum(), IterationLoop::kNotComputed, loop.watched() ? flatten(C) : Vector())) break;
+      if (same_labels || shift <= tol_abs) {
+        loop.converge(Status::StepTolerance,
+                      fmt::format("converged: {} after {} iterations",
+                                  same_labels ? "the assignments did not change"
+                                              : fmt::format("the centres moved by {:.3g} <= tolerance", shift),
+                                  loop.iteration()));
+        break;
+      }
+      if (loop.exhausted()) break;
+    }
+  }
+  Run run;
+  run.result.x = flatten(C);
+  run.result.value = dist.sum();
+  run.result.gradient_norm = IterationLoop::kNotComputed;
+  run.result = loop.finish(std::move(run.result));
+  run.centers = std::move(C);
+  run.labels = std::move(labels);
+  return run;
+}
+
 // Greedy k-means++ (see the header).
-Tensor plus_plus(const Tensor& X, Index K, std::mt19937_64& rng) {
+Tensor k_means_plus_plus(const Tensor& X, Index K, std::mt19937_64& rng) {
   const Index n = X.rows();
   Tensor C(K, X.cols());
   Index first = static_cast<Index>(uniform_below(rng, static_cast<std::uint64_t>(n)));
@@ -62,7 +143,7 @@ Tensor plus_plus(const Tensor& X, Index K, std::mt19937_64& rng) {
   return C;
 }
 
-Tensor random_init(const Tensor& X, Index K, std::mt19937_64& rng) {
+Tensor k_means_random_rows(const Tensor& X, Index K, std::mt19937_64& rng) {
   std::vector<Index> order = iota_indices(X.rows());
   shuffle_indices(order, rng);
   Tensor C(K, X.cols());
@@ -70,74 +151,28 @@ Tensor random_init(const Tensor& X, Index K, std::mt19937_64& rng) {
   return C;
 }
 
-// The centres as one vector, row after row: the iterate the callbacks see and Result::x.
-Vector flatten(const Tensor& C) { return Eigen::Map<const Vector>(C.data(), C.size()); }
+}  // namespace
 
-// Lloyd's iterations from the given centres, as one run of the fit's callback session. Iteration
-// t: the empty-cluster rule on the assignment z_{t−1}, the update μ_t = cluster means, then the
-// assignment z_t to μ_t, which gives the iteration's value J(μ_t) = Σ_i min_k ‖x_i − μ_k‖² (the
-// inertia of μ_t) and, after the last iteration, labels() and inertia(). Converged (StepTolerance)
-// when z_t = z_{t−1} or the centres moved by Σ_k ‖Δμ_k‖² ≤ tol_abs.
-struct Run {
-  Tensor centers;
-  Vector labels;
-  Result result;  // x = the centres flattened, value = the inertia
-};
-
-Run lloyd(const Tensor& X, Tensor C, Index max_iterations, Scalar tol_abs, CallbackRunner& session) {
-  const Index n = X.rows(), K = C.rows();
-  IterationLoop loop({.max_iterations = max_iterations, .gradient_tolerance = 0}, session);
-  Vector labels, dist, previous;
-  assign_to_centers(X, C, labels, dist);
-  if (loop.start(flatten(C), dist.sum())) {
-    for (;;) {
-      // Empty clusters take the points farthest from their centres, largest first (ties: lower index).
-      Vector counts = Vector::Zero(K);
-      for (Index i = 0; i < n; ++i) counts(static_cast<Index>(labels(i))) += 1;
-      if ((counts.array() == 0).any()) {
-        std::vector<Index> far = iota_indices(n);
-        std::stable_sort(far.begin(), far.end(), [&](Index a, Index b) { return dist(a) > dist(b); });
-        size_t next = 0;
-        for (Index k = 0; k < K; ++k) {
-          if (counts(k) > 0) continue;
-          const Index i = far[next++];
-          counts(static_cast<Index>(labels(i))) -= 1;
-          labels(i) = static_cast<Scalar>(k);
-          counts(k) = 1;
-          dist(i) = 0;
-        }
-      }
-      Tensor sums = Tensor::Zero(K, X.cols());
-      for (Index i = 0; i < n; ++i) sums.row(static_cast<Index>(labels(i))) += X.row(i);
-      const Tensor updated = sums.array().colwise() / counts.array();
-      const Scalar shift = (updated - C).squaredNorm();
-      C = updated;
-      const bool same_labels = previous.size() == n && previous == labels;
-      previous = labels;
-      assign_to_centers(X, C, labels, dist);
-      if (loop.step(dist.sum(), IterationLoop::kNotComputed, loop.watched() ? flatten(C) : Vector())) break;
-      if (same_labels || shift <= tol_abs) {
-        loop.converge(Status::StepTolerance,
-                      fmt::format("converged: {} after {} iterations",
-                                  same_labels ? "the assignments did not change"
-                                              : fmt::format("the centres moved by {:.3g} <= tolerance", shift),
-                                  loop.iteration()));
-        break;
-      }
-      if (loop.exhausted()) break;
-    }
-  }
-  Run run;
-  run.result.x = flatten(C);
-  run.result.value = dist.sum();
-  run.result.gradient_norm = IterationLoop::kNotComputed;
-  run.result = loop.finish(std::move(run.result));
-  run.centers = std::move(C);
-  run.labels = std::move(labels);
-  return run;
+KMeansAlgorithm chosen_k_means_algorithm(KMeansAlgorithm requested, Index num_features, Index num_clusters) {
+  if (requested != KMeansAlgorithm::Auto) return requested;
+  return num_clusters >= kHamerlyMinClusters && num_features <= kHamerlyMaxFeatures ? KMeansAlgorithm::Hamerly
+                                                                                     : KMeansAlgorithm::Lloyd;
 }
 
-}  // namespace
+Tensor k_means_initial_centers(const Tensor& X, Index num_clusters, KMeansInit init, const Tensor& given,
+                               std::mt19937_64& rng) {
+  switch (init) {
+    case KMeansInit::Given: return given;
+    case KMeansInit::Random: return k_means_random_rows(X, num_clusters, rng);
+    case KMeansInit::PlusPlus: break;
+  }
+  return k_means_plus_plus(X, num_clusters, rng);
+}
+
+Scalar k_means_absolute_tolerance(const Tensor& X, Scalar tolerance) {
+  const Tensor centred = X.rowwise() - X.colwise().mean();
+  return tolerance * (centred.array().square().colwise().sum() / static_cast<Scalar>(X.rows())).mean();
+}
 
 void assign_to_centers(const Tensor& X, const Tensor& centers, Vector& labels, Vector& min_sq_dist) {
   const Index n = X.rows(), K = centers.rows();
@@ -190,18 +225,15 @@ KMeans& KMeans::fit(const Tensor& X, const CallbackList& callbacks) {
   if (X.rows() < K)
     throw ValueError(fmt::format("{}: expected at least num_clusters = {} samples, found {}", who, K, X.rows()));
   if (options_.init == KMeansInit::Given) check_columns(options_.initial_centers, X.cols(), who);
-  const Tensor centred = X.rowwise() - X.colwise().mean();
-  const Scalar tol_abs =
-      options_.tolerance * (centred.array().square().colwise().sum() / static_cast<Scalar>(X.rows())).mean();
+  const Scalar tol_abs = k_means_absolute_tolerance(X, options_.tolerance);
+  const KMeansAlgorithm algorithm = chosen_k_means_algorithm(options_.algorithm, X.cols(), K);
   // One callback session over every restart (Note [Iteration loop]).
   CallbackRunner session(callbacks, options_.num_init * options_.max_iterations);
   Run best;
   for (Index r = 0; r < options_.num_init && !session.stopped(); ++r) {
     std::mt19937_64 rng(derive_seed(options_.seed, static_cast<std::uint64_t>(r)));
-    Tensor init = options_.init == KMeansInit::Given    ? options_.initial_centers
-                  : options_.init == KMeansInit::Random ? random_init(X, K, rng)
-                                                        : plus_plus(X, K, rng);
-    Run run = lloyd(X, std::move(init), options_.max_iterations, tol_abs, session);
+    Tensor init = k_means_initial_centers(X, K, options_.init, options_.initial_centers, rng);
+    Run run = lloyd(X, std::move(init), options_.max_iterations, tol_abs, algorithm, session);
     if (r == 0 || run.result.value < best.result.value) best = std::move(run);
   }
   // A Stop ends the fit, whichever restart it came in: the fit reports it.

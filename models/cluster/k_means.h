@@ -18,7 +18,16 @@
 // is kept (the first among equals).
 //
 // The assignment step runs in parallel (TBB) over fixed blocks of rows; sums are reduced in a
-// fixed order, so results do not depend on the thread count.
+// fixed order, so results do not depend on the thread count. It is computed one of two ways
+// (KMeansAlgorithm): `lloyd` takes every distance, ‖x‖² − 2xᵀμ + ‖μ‖² for a block of rows at once
+// by one matrix product; `hamerly` keeps Hamerly's bounds (hamerly_assignment.h) and computes
+// only the distances the triangle inequality cannot rule out. Both give the same assignments
+// (tested on iris, digits and a synthetic set), hence bitwise the same centres, iteration count and
+// status: the update, the empty-cluster rule and the stopping tests are shared. The inertia each
+// reports is the same to rounding (Hamerly sums ‖x_i − μ_{z_i}‖² directly). The one exception is
+// a point within rounding of a tie between its two nearest centres (a relative gap below ~1e−13 of
+// ‖x‖² + ‖μ‖², where the matrix-product formula is itself inexact), which the two formulas may
+// break differently. `auto` takes Hamerly when it pays (chosen_k_means_algorithm below).
 //
 // Callbacks (optim/callbacks.h, Note [Iteration loop] in optim/iteration_loop.h): one session
 // over all restarts — on_begin once with the first restart's initial centres and their inertia,
@@ -32,6 +41,7 @@
 #pragma once
 
 #include <cstdint>
+#include <random>
 
 #include "graph/enum_names.h"
 #include "graph/tensor.h"
@@ -47,6 +57,12 @@ constexpr auto enum_names(KMeansInit) {
       {{KMeansInit::PlusPlus, "plus_plus"}, {KMeansInit::Random, "random"}, {KMeansInit::Given, "given"}});
 }
 
+enum class KMeansAlgorithm { Auto, Lloyd, Hamerly };
+constexpr auto enum_names(KMeansAlgorithm) {
+  return std::to_array<EnumName<KMeansAlgorithm>>(
+      {{KMeansAlgorithm::Auto, "auto"}, {KMeansAlgorithm::Lloyd, "lloyd"}, {KMeansAlgorithm::Hamerly, "hamerly"}});
+}
+
 struct KMeansOptions {
   Index num_clusters = 8;
   KMeansInit init = KMeansInit::PlusPlus;  // Random: K distinct points drawn uniformly
@@ -55,9 +71,18 @@ struct KMeansOptions {
   Index max_iterations = 300;              // Lloyd iterations per run, ≥ 1
   Scalar tolerance = 1e-4;                 // ≥ 0, relative to the mean feature variance
   std::uint64_t seed = 0;
+  // How the assignment step is computed; every choice gives the same clustering (see above).
+  // Model-file layout 2 added it (KMeans::serialize).
+  KMeansAlgorithm algorithm = KMeansAlgorithm::Auto;
 
   template <class V>
   void visit(V&& v) {
+    visit_layout_1(v);
+    v("algorithm", algorithm, "auto, lloyd (every distance, by matrix products) or hamerly (bounds skip most)");
+  }
+  // The fields of model-file layout 1, in their order.
+  template <class V>
+  void visit_layout_1(V&& v) {
     v("num_clusters", num_clusters, "K ≥ 1, the number of clusters");
     v("init", init, "plus_plus (greedy k-means++), random (K distinct points) or given (initial_centers)");
     v("initial_centers", initial_centers, "K×d starting centres, for init = given");
@@ -68,9 +93,20 @@ struct KMeansOptions {
   }
 };
 
+// The options as model-file layout 1 stored them (without `algorithm`).
+struct KMeansLayout1Options {
+  KMeansOptions& options;
+  template <class V>
+  void visit(V&& v) {
+    options.visit_layout_1(v);
+  }
+};
+
 class KMeans : public Estimator<KMeans, KMeansOptions> {
  public:
   static constexpr const char* kTypeName = "k_means";
+  // Layout 2 added the option `algorithm`; a layout-1 file loads with algorithm = auto.
+  static constexpr std::uint32_t kModelVersion = 2;
 
   // Throws ValueError: num_clusters < 1, num_init < 1, max_iterations < 1, tolerance < 0, Given
   // without initial_centers (or with num_init > 1, or with a row count other than num_clusters).
@@ -103,7 +139,21 @@ class KMeans : public Estimator<KMeans, KMeansOptions> {
   // inertia ≥ 0 (ParseError otherwise).
   template <class Archive>
   void serialize(Archive& ar) {
-    serialize_estimator(ar);
+    if constexpr (Archive::is_loading::value) {
+      if (ar.model_version() < 2) {  // the estimator's part as serialize_estimator reads it, without `algorithm`
+        options_.algorithm = KMeansAlgorithm::Auto;
+        KMeansLayout1Options layout_1_options{options_};
+        bool was_fitted = false;
+        Index d = 0;
+        ar(layout_1_options, was_fitted, d);
+        detail::check_loaded_feature_count(ar, kTypeName, was_fitted, d);
+        if (was_fitted) set_fitted(d);
+      } else {
+        serialize_estimator(ar);
+      }
+    } else {
+      serialize_estimator(ar);
+    }
     ar(centers_, inertia_, num_iter_, converged_);
     if constexpr (Archive::is_loading::value) check_loaded(ar);
   }
@@ -120,6 +170,22 @@ class KMeans : public Estimator<KMeans, KMeansOptions> {
 };
 
 extern template class Estimator<KMeans, KMeansOptions>;
+
+// The assignment step `auto` uses for n rows of d features and K centres: Hamerly when
+// K ≥ kHamerlyMinClusters and d ≤ kHamerlyMaxFeatures, else Lloyd (measured in docs/unsupervised.md,
+// "Accelerated k-means"). A requested Lloyd or Hamerly is returned as it is.
+inline constexpr Index kHamerlyMinClusters = 5;
+inline constexpr Index kHamerlyMaxFeatures = 64;
+KMeansAlgorithm chosen_k_means_algorithm(KMeansAlgorithm requested, Index num_features, Index num_clusters);
+
+// The initial centres of one run, K×d: the given ones (init = Given), K distinct rows drawn
+// uniformly (Random) or greedy k-means++ (PlusPlus), drawing from `rng`. Shared with OnlineKMeans.
+Tensor k_means_initial_centers(const Tensor& X, Index num_clusters, KMeansInit init, const Tensor& given,
+                               std::mt19937_64& rng);
+
+// tolerance · mean_j Var(x_j) (the population variance of each column of X): scikit-learn's
+// relative tolerance on the centre shift Σ_k ‖Δμ_k‖², made absolute.
+Scalar k_means_absolute_tolerance(const Tensor& X, Scalar tolerance);
 
 // The assignment step: the nearest centre of each row of X (ties: the smallest index) and its
 // squared distance, in parallel over fixed row blocks. Shared with the RBF network.

@@ -20,6 +20,7 @@
 #include "models/cluster/gaussian_mixture.h"
 #include "models/cluster/k_means.h"
 #include "models/cluster/k_medians.h"
+#include "models/cluster/online_k_means.h"
 #include "models/cluster/soft_k_means.h"
 #include "models/data/min_max_scaler.h"
 #include "models/data/polynomial_features.h"
@@ -85,7 +86,10 @@ std::vector<EstimatorInfo> build_registry() {
       describe<MatchingPursuit>(Regression, Real, "greedy sparse regression: matching pursuit or orthogonal MP"),
       describe<PolynomialRegression>(Regression, Real, "least squares or ridge on all monomials up to a degree"),
       // models/cluster
-      describe<KMeans>(Clustering, Real, "k-means by Lloyd's algorithm from k-means++, random or given centres"),
+      describe<KMeans>(Clustering, Real,
+                       "k-means by Lloyd's algorithm (or Hamerly's, the same result) from k-means++, random or given "
+                       "centres"),
+      describe<OnlineKMeans>(Clustering, Real, "online (stochastic) k-means: a Robbins–Monro step towards every point"),
       describe<DPMeans>(Clustering, Real, "DP-means: k-means that opens a cluster beyond a squared distance λ"),
       describe<SoftKMeans>(Clustering, Real, "soft k-means: softmax(−β‖x − c‖²) responsibilities, weighted-mean centres"),
       describe<KMedians>(Clustering, Real, "k-medians: L¹ assignments, coordinate-wise median centres"),

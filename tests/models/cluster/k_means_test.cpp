@@ -180,15 +180,29 @@ TEST(KMeans, SaveLoadRoundTrip) {
   EXPECT_EQ(given_back.centers(), given.centers());
 }
 
-// A k_means model file with the given fitted state, written in KMeans::serialize's field order.
+// A k_means model file of layout 1 (options without `algorithm`) with the given fitted state,
+// written in KMeans::serialize's field order.
 std::string kmeans_file(const Tensor& centers, Scalar inertia, Index num_iter = 3, Index num_features = 1) {
   std::string payload;
   {
     ModelOutputArchive ar(payload);
-    const KMeansOptions options{.num_clusters = 2};
-    ar(options, true, num_features, centers, inertia, num_iter, true);
+    KMeansOptions options{.num_clusters = 2};
+    KMeansLayout1Options layout_1{options};
+    ar(layout_1, true, num_features, centers, inertia, num_iter, true);
   }
   return frame_model_file(KMeans::kTypeName, 1, payload);
+}
+
+TEST(KMeans, ReadsLayout1FilesAndKeepsTheAlgorithmInLayout2) {
+  const KMeans old = KMeans::from_model_file(ModelFile(kmeans_file(column({0, 5}), 1.5), "layout 1"));
+  EXPECT_EQ(old.options().algorithm, KMeansAlgorithm::Auto);
+  EXPECT_EQ(old.options().num_clusters, 2);
+  EXPECT_EQ(old.centers(), column({0, 5}));
+  KMeans hamerly({.num_clusters = 2, .algorithm = KMeansAlgorithm::Hamerly});
+  hamerly.fit(column({0, 1, 5, 6}));
+  const KMeans back = KMeans::from_model_file(ModelFile(hamerly.to_bytes(), "layout 2"));
+  EXPECT_EQ(back.options().algorithm, KMeansAlgorithm::Hamerly);
+  EXPECT_EQ(back.to_bytes(), hamerly.to_bytes());
 }
 
 TEST(KMeans, InconsistentFilesAreParseErrors) {
@@ -205,7 +219,9 @@ TEST(KMeans, InconsistentFilesAreParseErrors) {
   std::string payload;
   {
     ModelOutputArchive ar(payload);
-    ar(KMeansOptions{.num_clusters = 0}, false, Index{0}, Tensor(), Scalar{0}, Index{0}, false);
+    KMeansOptions options{.num_clusters = 0};
+    KMeansLayout1Options layout_1{options};
+    ar(layout_1, false, Index{0}, Tensor(), Scalar{0}, Index{0}, false);
   }
   EXPECT_THROW(load(frame_model_file(KMeans::kTypeName, 1, payload)), ValueError);
 }

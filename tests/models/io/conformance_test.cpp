@@ -84,6 +84,7 @@ const std::map<std::string, ConformanceCase>& conformance_table() {
       {"svc", {}},
       {"generalized_least_squares", {.settings = {{"lambda", "0.1"}}}},
       {"k_means", {.settings = {{"num_clusters", "3"}}}},
+      {"online_k_means", {.settings = {{"num_clusters", "3"}}}},
       {"k_medians", {.settings = {{"num_clusters", "3"}}}},
       {"lasso", {.settings = {{"lambda", "0.5"}}}},
       {"l2_boost_regressor", {.settings = {{"num_estimators", "5"}}}},
