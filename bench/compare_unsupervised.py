@@ -84,8 +84,7 @@ def run(build_dir, wanted):
             iterations = ""
             if "iterations" in theirs:
                 iterations = f" iterations dagml={mine['iterations']:.0f} reference={theirs['iterations']};"
-            solver = f" solver dagml={mine['label']} reference={theirs['solver']};" if mine.get("label") else \
-                f" reference solver: {theirs['solver']};"
+            solver = f" solver dagml={mine.get('label', '?')} reference={theirs['solver']};"
             compare.line(name, mine["seconds"], theirs["seconds"],
                          f" ({note.strip()} {objective} dagml={d:.10g} reference={r:.10g} "
                          f"(relative difference {abs(d - r) / max(abs(r), 1e-300):.1e});{iterations}{solver} "
