@@ -152,7 +152,7 @@ for data in ("digits", "fashion10k", "fashion60k"):
     KEYS[f"gmm_diag_{data}"] = (data, gmm("diag", 50))
     KEYS[f"nmf_{data}"] = (data, nmf)
 KEYS["gmm_full_digits"] = ("digits", gmm("full", 50))
-KEYS["gmm_full_fashion10k"] = ("fashion10k", gmm("full", 10))
+KEYS["gmm_full_fashion2k"] = ("fashion2k", gmm("full", 10))
 for data in ("digits", "fashion2k"):
     KEYS[f"kpca_dense_{data}"] = (data, kpca("dense"))
     KEYS[f"kpca_randomized_{data}"] = (data, kpca("randomized"))
