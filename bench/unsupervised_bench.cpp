@@ -75,16 +75,6 @@ const Tensor* unsupervised_data(const std::string& name) {
   return &cache.emplace(name, load_fashion_mnist({.max_samples = sizes.at(name)}).features).first->second;
 }
 
-// The data and the thread count of a run, or nullptr after telling the benchmark why it is skipped.
-const Tensor* start_run(benchmark::State& state, const std::string& name) {
-  const Tensor* X = unsupervised_data(name);
-  if (X == nullptr)
-    state.SkipWithError("Fashion-MNIST is not installed (Debian package dataset-fashion-mnist)");
-  else
-    set_num_threads(static_cast<int>(state.range(0)));
-  return X;
-}
-
 // C0: the K rows at positions ⌊i n / K⌋.
 Tensor spread_rows(const Tensor& X, Index K) {
   Tensor C(K, X.cols());
@@ -98,58 +88,75 @@ Scalar mean_feature_variance(const Tensor& X) {
   return centred.squaredNorm() / static_cast<Scalar>(X.rows() * X.cols());
 }
 
-void pca_fit(benchmark::State& state, const std::string& name, PCASolver solver) {
-  const Tensor* X = start_run(state, name);
-  if (X == nullptr) return;
+// Times Model(make_options(X)).fit(X) on the data set `name` with the benchmark's thread count;
+// record(model, state) sets the counters and the label. Skipped when the data are not installed.
+template <class Model, class MakeOptions, class Record>
+void time_fit(benchmark::State& state, const std::string& name, const MakeOptions& make_options,
+              const Record& record) {
+  const Tensor* X = unsupervised_data(name);
+  if (X == nullptr) {
+    state.SkipWithError("Fashion-MNIST is not installed (Debian package dataset-fashion-mnist)");
+    return;
+  }
+  const auto options = make_options(*X);
+  set_num_threads(static_cast<int>(state.range(0)));
   for (auto _ : state) {
-    PCA pca({.num_components = kComponents, .solver = solver});
-    pca.fit(*X);
-    state.counters["objective"] = pca.explained_variance().sum();
-    state.SetLabel(std::string(enum_name(pca.solver_used())));
+    Model model(options);
+    model.fit(*X);
+    record(model, state);
   }
   set_num_threads(0);
 }
 
-void pca(benchmark::State& state, const std::string& name) { pca_fit(state, name, PCASolver::Auto); }
+void pca_with(benchmark::State& state, const std::string& name, PCASolver solver) {
+  time_fit<PCA>(
+      state, name, [&](const Tensor&) { return PCAOptions{.num_components = kComponents, .solver = solver}; },
+      [](const PCA& model, benchmark::State& s) {
+        s.counters["objective"] = model.explained_variance().sum();
+        s.SetLabel(std::string(enum_name(model.solver_used())));
+      });
+}
+
+void pca(benchmark::State& state, const std::string& name) { pca_with(state, name, PCASolver::Auto); }
 void pca_randomized(benchmark::State& state, const std::string& name) {
-  pca_fit(state, name, PCASolver::Randomized);
+  pca_with(state, name, PCASolver::Randomized);
 }
 
 void kpca(benchmark::State& state, const std::string& name) {
-  const Tensor* X = start_run(state, name);
-  if (X == nullptr) return;
-  for (auto _ : state) {
-    KernelPCA model({.kernel = std::make_shared<RbfKernel>(1.0 / static_cast<Scalar>(X->cols())),
-                     .num_components = kComponents});
-    model.fit(*X);
-    state.counters["objective"] = model.eigenvalues().sum();
-  }
-  state.SetLabel("full eigendecomposition");
-  set_num_threads(0);
+  time_fit<KernelPCA>(
+      state, name,
+      [](const Tensor& X) {
+        return KernelPCAOptions{.kernel = std::make_shared<RbfKernel>(1.0 / static_cast<Scalar>(X.cols())),
+                                .num_components = kComponents};
+      },
+      [](const KernelPCA& model, benchmark::State& s) {
+        s.counters["objective"] = model.eigenvalues().sum();
+        s.SetLabel("full eigendecomposition");
+      });
 }
 
 void kmeans(benchmark::State& state, const std::string& name) {
-  const Tensor* X = start_run(state, name);
-  if (X == nullptr) return;
-  for (auto _ : state) {
-    KMeans model({.num_clusters = kClusters,
-                  .init = KMeansInit::Given,
-                  .initial_centers = spread_rows(*X, kClusters),
-                  .max_iterations = 100,
-                  .tolerance = 0});
-    model.fit(*X);
-    state.counters["objective"] = model.inertia();
-    state.counters["iterations"] = static_cast<double>(model.num_iter());
-  }
-  state.SetLabel("lloyd");
-  set_num_threads(0);
+  time_fit<KMeans>(
+      state, name,
+      [](const Tensor& X) {
+        return KMeansOptions{.num_clusters = kClusters,
+                             .init = KMeansInit::Given,
+                             .initial_centers = spread_rows(X, kClusters),
+                             .max_iterations = 100,
+                             .tolerance = 0};
+      },
+      [](const KMeans& model, benchmark::State& s) {
+        s.counters["objective"] = model.inertia();
+        s.counters["iterations"] = static_cast<double>(model.num_iter());
+        s.SetLabel("lloyd");
+      });
 }
 
-void gmm(benchmark::State& state, const std::string& name, CovarianceType type) {
-  const Tensor* X = start_run(state, name);
-  if (X == nullptr) return;
-  const Index d = X->cols();
-  const Scalar s2 = mean_feature_variance(*X);
+// From C0, weights 1/K and every covariance s² I; 50 EM iterations (10 with full covariances on
+// Fashion-MNIST), tolerance 0.
+GaussianMixtureOptions mixture_start(const Tensor& X, CovarianceType type, bool fashion) {
+  const Index d = X.cols();
+  const Scalar s2 = mean_feature_variance(X);
   const auto [rows, cols] = covariance_shape(type, kClusters, d);
   Tensor covariances = Tensor::Zero(rows, cols);
   for (Index k = 0; k < kClusters; ++k) {
@@ -158,62 +165,61 @@ void gmm(benchmark::State& state, const std::string& name, CovarianceType type) 
     else
       covariances.row(k).setConstant(s2);
   }
-  const bool fashion = name != "digits";
-  for (auto _ : state) {
-    GaussianMixture model({.num_components = kClusters,
-                           .covariance_type = type,
-                           .init = MixtureInit::Given,
-                           .initial_means = spread_rows(*X, kClusters),
-                           .initial_weights = Vector::Constant(kClusters, 1.0 / static_cast<Scalar>(kClusters)),
-                           .initial_covariances = covariances,
-                           .max_iterations = (type == CovarianceType::Full && fashion) ? 10 : 50,
-                           .tolerance = 0});
-    model.fit(*X);
-    state.counters["objective"] = model.mean_log_likelihood();
-    state.counters["iterations"] = static_cast<double>(model.num_iter());
-  }
-  state.SetLabel("EM, " + std::string(enum_name(type)));
-  set_num_threads(0);
+  return {.num_components = kClusters,
+          .covariance_type = type,
+          .init = MixtureInit::Given,
+          .initial_means = spread_rows(X, kClusters),
+          .initial_weights = Vector::Constant(kClusters, 1.0 / static_cast<Scalar>(kClusters)),
+          .initial_covariances = covariances,
+          .max_iterations = (type == CovarianceType::Full && fashion) ? 10 : 50,
+          .tolerance = 0};
+}
+
+void gmm(benchmark::State& state, const std::string& name, CovarianceType type) {
+  time_fit<GaussianMixture>(
+      state, name, [&](const Tensor& X) { return mixture_start(X, type, name != "digits"); },
+      [type](const GaussianMixture& model, benchmark::State& s) {
+        s.counters["objective"] = model.mean_log_likelihood();
+        s.counters["iterations"] = static_cast<double>(model.num_iter());
+        s.SetLabel("EM, " + std::string(enum_name(type)));
+      });
 }
 
 void gmm_diag(benchmark::State& state, const std::string& name) { gmm(state, name, CovarianceType::Diagonal); }
 void gmm_full(benchmark::State& state, const std::string& name) { gmm(state, name, CovarianceType::Full); }
 
-void nmf(benchmark::State& state, const std::string& name) {
-  const Tensor* X = start_run(state, name);
-  if (X == nullptr) return;
-  const Index n = X->rows(), d = X->cols();
-  const Scalar a = std::sqrt(X->mean() / static_cast<Scalar>(kParts));
+// W0, H0 of the header and 100 iterations, tolerance 0.
+NMFOptions nmf_start(const Tensor& X) {
+  const Index n = X.rows(), d = X.cols();
+  const Scalar a = std::sqrt(X.mean() / static_cast<Scalar>(kParts));
   Tensor W0(n, kParts), H0(kParts, d);
   for (Index i = 0; i < n; ++i)
     for (Index j = 0; j < kParts; ++j) W0(i, j) = a * (1 + static_cast<Scalar>((7 * i + 13 * j) % 17) / 17);
   for (Index j = 0; j < kParts; ++j)
     for (Index l = 0; l < d; ++l) H0(j, l) = a * (1 + static_cast<Scalar>((11 * j + 5 * l) % 19) / 19);
-  for (auto _ : state) {
-    NMF model({.num_components = kParts,
-               .init = NMFInit::Given,
-               .initial_W = W0,
-               .initial_H = H0,
-               .max_iterations = 100,
-               .tolerance = 0});
-    model.fit(*X);
-    state.counters["objective"] = model.reconstruction_error();
-    state.counters["iterations"] = static_cast<double>(model.num_iter());
-  }
-  state.SetLabel("mu");
-  set_num_threads(0);
+  return {.num_components = kParts,
+          .init = NMFInit::Given,
+          .initial_W = W0,
+          .initial_H = H0,
+          .max_iterations = 100,
+          .tolerance = 0};
+}
+
+void nmf(benchmark::State& state, const std::string& name) {
+  time_fit<NMF>(state, name, nmf_start, [](const NMF& model, benchmark::State& s) {
+    s.counters["objective"] = model.reconstruction_error();
+    s.counters["iterations"] = static_cast<double>(model.num_iter());
+    s.SetLabel("mu");
+  });
 }
 
 void mds(benchmark::State& state, const std::string& name) {
-  const Tensor* X = start_run(state, name);
-  if (X == nullptr) return;
-  for (auto _ : state) {
-    ClassicalMDS model({.num_components = 2});
-    model.fit(*X);
-    state.counters["objective"] = model.eigenvalues().sum();
-  }
-  state.SetLabel("full eigendecomposition");
-  set_num_threads(0);
+  time_fit<ClassicalMDS>(
+      state, name, [](const Tensor&) { return ClassicalMDSOptions{.num_components = 2}; },
+      [](const ClassicalMDS& model, benchmark::State& s) {
+        s.counters["objective"] = model.eigenvalues().sum();
+        s.SetLabel("full eigendecomposition");
+      });
 }
 
 // Metric MDS (SMACOF): its workload goes here once models/decompose has it.
