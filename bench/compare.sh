@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the benchmarks and compares each workload with its reference in the same run.
 # Usage: bench/compare.sh [FILTER]   — FILTER selects workloads by a substring of their names
-# (or a family's word, such as "unsupervised"). DAGML_BENCH_QUICK=1 runs the unsupervised family
+# ("unsupervised" selects that whole family). DAGML_BENCH_QUICK=1 runs the unsupervised family
 # on cut-down data, a smoke test whose times mean nothing.
 # Output: one line per workload:  NAME: dagml=SECONDS reference=SECONDS ratio=DAGML/REFERENCE
 set -euo pipefail
