@@ -16,18 +16,38 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REFERENCE_PYTHON = "/usr/bin/python3"  # Debian's interpreter, where python3-torch/-sklearn/-scipy live
 
 
+def benchmark_entries(build_dir, program, bench_filter, min_time=0.5):
+    """The Google Benchmark entries of one program (min_time None: the library's default) as
+    {name: entry}, each with "seconds" (real time per iteration) added; a skipped benchmark has
+    "error_message"."""
+    path = os.path.join(build_dir, "bench", program)
+    args = [path, f"--benchmark_filter={bench_filter}", "--benchmark_format=json"]
+    if min_time is not None:
+        args.append(f"--benchmark_min_time={min_time}")
+    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+    entries = {b["name"]: b for b in json.loads(out)["benchmarks"]}
+    for b in entries.values():
+        if "real_time" in b:
+            b["seconds"] = b["real_time"] * scale[b["time_unit"]]
+    return entries
+
+
 def run_dagml(build_dir, program, bench_filter):
     """Google Benchmark results of one program as {name: seconds (real time per iteration)}."""
-    path = os.path.join(build_dir, "bench", program)
-    out = subprocess.run([path, f"--benchmark_filter={bench_filter}", "--benchmark_format=json",
-                          "--benchmark_min_time=0.5"], check=True, capture_output=True, text=True).stdout
-    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-    return {b["name"]: b["real_time"] * scale[b["time_unit"]] for b in json.loads(out)["benchmarks"]}
+    return {name: b["seconds"] for name, b in benchmark_entries(build_dir, program, bench_filter).items()}
 
 
-def run_reference(script, arg):
-    out = subprocess.run([REFERENCE_PYTHON, os.path.join(HERE, script), arg], check=True,
-                         capture_output=True, text=True).stdout
+def reference_environment():
+    """This process's environment without OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, which the machine
+    sets and which force slower OpenBLAS kernels: the references run on the kernel OpenBLAS picks."""
+    return {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")}
+
+
+def run_reference(script, *args, env=None):
+    """The JSON object a reference script prints last; env None: this process's environment."""
+    out = subprocess.run([REFERENCE_PYTHON, os.path.join(HERE, script), *args], check=True,
+                         capture_output=True, text=True, env=env).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 

@@ -5,14 +5,12 @@ Target: Baum-Welch <= 0.5x NumPy's time. The log-likelihoods after the fit are p
 the two run the same arithmetic, so they agree to rounding. The reference runs without the
 machine's OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE (which force slower kernels) and says which BLAS
 kernel it used. Protocol: bench/compare.py."""
-import json
 import os
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import compare  # noqa: E402  (bench/compare.py: line(), REFERENCE_PYTHON)
+import compare  # noqa: E402  (bench/compare.py: line(), benchmark_entries(), run_reference())
 
 WORKLOADS = [f"hmm_{w}_k{K}" for w in ("baum_welch", "viterbi") for K in (2, 7, 50)]
 
@@ -21,18 +19,11 @@ def run(build_dir, wanted):
     names = [n for n in WORKLOADS if wanted in n]
     if not names:
         return
-    program = os.path.join(build_dir, "bench", "hmm_bench")
-    pattern = "^(" + "|".join(names) + ")$"
-    out = subprocess.run([program, f"--benchmark_filter={pattern}", "--benchmark_format=json",
-                          "--benchmark_min_time=0.5"], check=True, capture_output=True, text=True).stdout
-    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-    ours = {b["name"]: b for b in json.loads(out)["benchmarks"]}
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")}
-    ref = json.loads(subprocess.run([compare.REFERENCE_PYTHON, os.path.join(HERE, "reference_hmm.py"), wanted],
-                                    check=True, capture_output=True, text=True, env=env).stdout.strip().splitlines()[-1])
-    blas = "; ".join(f"{b.get('internal_api')} {b.get('version')} {b.get('architecture')}" for b in ref["blas"])
+    ours = compare.benchmark_entries(build_dir, "hmm_bench", "^(" + "|".join(names) + ")$")
+    ref = compare.run_reference("reference_hmm.py", wanted, env=compare.reference_environment())
+    blas = ref["blas"]
     for name in names:
-        seconds = ours[name]["real_time"] * scale[ours[name]["time_unit"]]
+        seconds = ours[name]["seconds"]
         target = "target ratio <= 0.5; " if "baum_welch" in name else ""
         compare.line(name, seconds, ref[name]["seconds"],
                      f" ({target}log-likelihood dagml={ours[name]['log_likelihood']:.10g} "

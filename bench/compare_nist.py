@@ -7,25 +7,7 @@ NumPy at n = 800.
 
 The reference runs without the machine's OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE (which force
 slower kernels) and prints the BLAS it then uses (threadpoolctl)."""
-import json
-import os
-import subprocess
-
-from compare import HERE, REFERENCE_PYTHON, line, run_dagml
-
-
-def reference():
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")}
-    out = subprocess.run([REFERENCE_PYTHON, os.path.join(HERE, "reference_nist.py")], check=True,
-                         capture_output=True, text=True, env=env).stdout
-    return json.loads(out.strip().splitlines()[-1])
-
-
-def counters(build_dir, bench_filter):
-    path = os.path.join(build_dir, "bench", "nist_bench")
-    out = subprocess.run([path, f"--benchmark_filter={bench_filter}", "--benchmark_format=json",
-                          "--benchmark_min_time=0.2"], check=True, capture_output=True, text=True).stdout
-    return {b["name"]: b for b in json.loads(out)["benchmarks"]}
+from compare import benchmark_entries, line, reference_environment, run_dagml, run_reference
 
 
 def run(build_dir, wanted):
@@ -34,8 +16,8 @@ def run(build_dir, wanted):
     if not any(wanted in n for n in names):
         return
     d = run_dagml(build_dir, "nist_bench", ".")
-    c = counters(build_dir, "nist_lm")["nist_lm"]
-    r = reference()
+    c = benchmark_entries(build_dir, "nist_bench", "nist_lm", min_time=0.2)["nist_lm"]
+    r = run_reference("reference_nist.py", env=reference_environment())
     print(f"# reference BLAS: {r['blas']}", flush=True)
     for method in ("lm", "trf"):
         for suffix, what in (("", "SciPy defaults"), ("_tight", "SciPy, tolerances at machine epsilon")):

@@ -2,14 +2,12 @@
 scikit-learn 1.2.1 (and XGBoost 1.7.4 `hist` for boosting), one thread, fit + predict, on the
 bundled digits and breast cancer (stratified 75/25). Targets: trees and forests <= 0.5x
 scikit-learn; boosting <= 1.0x XGBoost at equal test log loss (+-0.002). Protocol: bench/compare.py."""
-import json
 import os
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import compare  # noqa: E402  (bench/compare.py: line(), REFERENCE_PYTHON)
+import compare  # noqa: E402  (bench/compare.py: line(), benchmark_entries(), run_reference())
 
 WORKLOADS = [f"{w}_{d}" for d in ("digits", "breast_cancer") for w in ("tree", "forest", "adaboost", "boosting")]
 TARGETS = {"tree": 0.5, "forest": 0.5, "adaboost": 0.5, "boosting": 1.0}
@@ -19,16 +17,10 @@ def run(build_dir, wanted):
     names = [n for n in WORKLOADS if wanted in n]
     if not names:
         return
-    program = os.path.join(build_dir, "bench", "trees_bench")
-    pattern = "^(" + "|".join(names) + ")$"
-    out = subprocess.run([program, f"--benchmark_filter={pattern}", "--benchmark_format=json",
-                          "--benchmark_min_time=0.5"], check=True, capture_output=True, text=True).stdout
-    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-    ours = {b["name"]: b for b in json.loads(out)["benchmarks"] if "error_message" not in b}
-    ref = json.loads(subprocess.run([compare.REFERENCE_PYTHON, os.path.join(HERE, "reference_trees.py"), wanted],
-                                    check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1])
+    ours = compare.benchmark_entries(build_dir, "trees_bench", "^(" + "|".join(names) + ")$")
+    ref = compare.run_reference("reference_trees.py", wanted)
     for name in names:
-        seconds = ours[name]["real_time"] * scale[ours[name]["time_unit"]]
+        seconds = ours[name]["seconds"]
         kind = name.split("_")[0]
         acc_d, acc_r = ours[name]["accuracy"], ref[name]["accuracy"]
         note = f"accuracy dagml={acc_d:.4f} scikit-learn={acc_r:.4f}"

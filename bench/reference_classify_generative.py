@@ -6,10 +6,8 @@ import os
 for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[var] = "1"
 
-import gzip
 import json
 import sys
-import time
 
 import numpy as np
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
@@ -18,14 +16,13 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-FASHION = "/usr/share/datasets/fashion-mnist/"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reference_common import FASHION, best_of, bundled, idx  # noqa: E402  (bench/reference_common.py)
 
 
 def stratified_quarter(name):
     """A bundled dataset split 75/25: within each class, positions 0, 4, 8, … are the test set."""
-    d = np.loadtxt(os.path.join(HERE, "..", "data", f"{name}.csv"), delimiter=",", skiprows=1)
-    X, y = d[:, :-1], d[:, -1]
+    X, y = bundled(name)
     seen = {}
     test = np.zeros(len(y), dtype=bool)
     for i, c in enumerate(y):
@@ -34,15 +31,10 @@ def stratified_quarter(name):
     return X[~test], X[test], y[~test], y[test]
 
 
-def bundled(name):
+def standardised(name):
     Xtr, Xte, ytr, yte = stratified_quarter(name)
     scaler = StandardScaler().fit(Xtr)
     return scaler.transform(Xtr), scaler.transform(Xte), ytr, yte
-
-
-def idx(path, offset):
-    with gzip.open(path) as f:
-        return np.frombuffer(f.read(), dtype=np.uint8, offset=offset)
 
 
 def fashion():
@@ -51,17 +43,6 @@ def fashion():
     Xte = idx(FASHION + "t10k-images-idx3-ubyte.gz", 16).reshape(-1, 784)[:2000] / 255.0
     yte = idx(FASHION + "t10k-labels-idx1-ubyte.gz", 8)[:2000].astype(float)
     return Xtr, Xte, ytr, yte
-
-
-def best_of(fn, min_total=1.0, min_repeats=3):
-    fn()  # warm-up
-    best, total, runs = float("inf"), 0.0, 0
-    while runs < min_repeats or total < min_total:
-        t0 = time.perf_counter()
-        out = fn()
-        dt = time.perf_counter() - t0
-        best, total, runs = min(best, dt), total + dt, runs + 1
-    return best, out
 
 
 def main():
@@ -73,7 +54,7 @@ def main():
             continue
         if data == "fashion" and not os.path.exists(FASHION + "t10k-labels-idx1-ubyte.gz"):
             continue
-        Xtr, Xte, ytr, yte = fashion() if data == "fashion" else bundled(data)
+        Xtr, Xte, ytr, yte = fashion() if data == "fashion" else standardised(data)
         knn = KNeighborsClassifier().fit(Xtr, ytr)
         runs = {
             f"knn_predict_{data}": lambda: knn.predict(Xte),

@@ -3,7 +3,7 @@ Viterbi (Notes [Scaled forward-backward], [Baum-Welch] and [Viterbi] in models/s
 the way a NumPy user vectorises them (over states; the recursions over time are Python loops),
 on the same data and start, one thread. hmmlearn is not packaged in Debian, so this
 implementation is the reference. Prints one JSON object:
-{workload: {"seconds": time, "log_likelihood": log p(x) after the fit}, "blas": threadpoolctl's view}.
+{workload: {"seconds": time, "log_likelihood": log p(x) after the fit}, "blas": the BLAS it used}.
 Usage: reference_hmm.py FILTER"""
 import os
 
@@ -15,7 +15,9 @@ import sys
 import time
 
 import numpy as np
-from threadpoolctl import threadpool_info
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reference_common import blas_description  # noqa: E402  (bench/reference_common.py)
 
 STEPS = 10000
 EPS = np.finfo(float).eps
@@ -91,8 +93,7 @@ def viterbi(le, pi, A):
 
 def main():
     wanted = sys.argv[1] if len(sys.argv) > 1 else ""
-    results = {"blas": [{k: v for k, v in i.items() if k in ("internal_api", "version", "architecture", "num_threads")}
-                        for i in threadpool_info()]}
+    results = {"blas": blas_description()}
     for K in (2, 7, 50):
         bw, vit = f"hmm_baum_welch_k{K}", f"hmm_viterbi_k{K}"
         if wanted not in bw and wanted not in vit:

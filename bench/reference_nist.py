@@ -18,6 +18,9 @@ import numpy as np
 from scipy.optimize import least_squares
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from reference_common import blas_description  # noqa: E402  (bench/reference_common.py)
+
 NIST = os.path.join(HERE, "..", "data", "nist")
 pi = math.pi
 
@@ -153,12 +156,7 @@ def main():
                 result[f"{key}_{k}"] = v
     for n in (25, 200, 800):
         result.update(gauss_timing(n))
-    try:
-        from threadpoolctl import threadpool_info
-        result["blas"] = "; ".join(f"{i.get('internal_api')} {i.get('version')} {i.get('architecture')}"
-                                   for i in threadpool_info())
-    except ImportError:
-        result["blas"] = "threadpoolctl not installed"
+    result["blas"] = blas_description()
     print(json.dumps(result))
 
 
