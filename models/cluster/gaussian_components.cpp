@@ -155,13 +155,20 @@ GaussianComponents fit_gaussian_components(const Tensor& X, const Tensor& R, Cov
   const auto [rows, cols] = covariance_shape(type, K, d);
   c.covariances = Tensor::Zero(rows, cols);
   // Σ_i r_ik (x_i − μ_k)(x_i − μ_k)ᵀ (full, tied) or its diagonal (diagonal, spherical), per component.
+  // The diagonal is accumulated row by row: the rows of X are contiguous, and a column sum of an n×d
+  // row-major temporary would read it with a stride of d (on 10,000 Fashion-MNIST images, 50× the
+  // time of the whole E-step).
   std::vector<Tensor> scatter(static_cast<std::size_t>(K));
   tbb::parallel_for(Index{0}, K, [&](Index k) {
-    const Tensor D = X.rowwise() - c.means.row(k);
-    const Tensor weighted = D.array().colwise() * R.col(k).array();
-    scatter[static_cast<std::size_t>(k)] = type == CovarianceType::Full || type == CovarianceType::Tied
-                                               ? Tensor(weighted.transpose() * D)
-                                               : Tensor((weighted.array() * D.array()).colwise().sum());
+    if (type == CovarianceType::Full || type == CovarianceType::Tied) {
+      const Tensor D = X.rowwise() - c.means.row(k);
+      const Tensor weighted = D.array().colwise() * R.col(k).array();
+      scatter[static_cast<std::size_t>(k)] = weighted.transpose() * D;
+    } else {
+      Eigen::RowVectorXd diagonal = Eigen::RowVectorXd::Zero(d);
+      for (Index i = 0; i < X.rows(); ++i) diagonal += R(i, k) * (X.row(i) - c.means.row(k)).array().square().matrix();
+      scatter[static_cast<std::size_t>(k)] = diagonal;
+    }
   });
   for (Index k = 0; k < K; ++k) {
     const Tensor& S = scatter[static_cast<std::size_t>(k)];

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -66,10 +67,15 @@ void update_parts(const Tensor& X, const Tensor& W, Tensor& H, NMFLoss loss) {
   }
 }
 
-// √(2 D(X‖WH)) (Note [NMF stopping]).
+// √(2 D(X‖WH)) (Note [NMF stopping]). For Frobenius without forming the n×d product, as
+// scikit-learn: ‖X − WH‖² = ‖X‖² − 2⟨X Hᵀ, W⟩ + ⟨WᵀW, H Hᵀ⟩ (n·d·k operations, no n×d temporary).
 Scalar nmf_error(const Tensor& X, const Tensor& W, const Tensor& H, NMFLoss loss) {
+  if (loss == NMFLoss::Frobenius) {
+    const Scalar squared = X.squaredNorm() - 2 * (X * H.transpose()).cwiseProduct(W).sum() +
+                           (W.transpose() * W).cwiseProduct(H * H.transpose()).sum();
+    return std::sqrt(std::max(squared, Scalar(0)));
+  }
   const Tensor WH = W * H;
-  if (loss == NMFLoss::Frobenius) return (X - WH).norm();
   Scalar divergence = W.colwise().sum().dot(H.rowwise().sum());  // Σ (WH)_ij
   for (Index i = 0; i < X.rows(); ++i)
     for (Index j = 0; j < X.cols(); ++j) {
