@@ -12,28 +12,16 @@
 
 #include <functional>
 #include <map>
-#include <random>
 #include <string>
 
-#include "graph/random.h"
 #include "graph/threads.h"
 #include "models/cluster/k_means.h"
 #include "models/data/datasets.h"
+#include "models/data/synthetic_blobs.h"
 
 using namespace dagml;
 
 namespace {
-
-Tensor bench_blobs(Index n, Index d, Index blobs, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  Tensor centres(blobs, d);
-  for (Index k = 0; k < blobs; ++k)
-    for (Index j = 0; j < d; ++j) centres(k, j) = 10 * uniform01(rng);
-  Tensor X(n, d);
-  for (Index i = 0; i < n; ++i)
-    for (Index j = 0; j < d; ++j) X(i, j) = centres(i % blobs, j) + standard_normal(rng);
-  return X;
-}
 
 const Tensor& workload(const std::string& name) {
   static std::map<std::string, Tensor> cache;
@@ -42,10 +30,10 @@ const Tensor& workload(const std::string& name) {
   Tensor X;
   if (name == "iris") X = load_dataset("iris").features;
   if (name == "digits") X = load_dataset("digits").features;
-  if (name == "blobs_100000x2") X = bench_blobs(100000, 2, 10, 1);
-  if (name == "blobs_100000x8") X = bench_blobs(100000, 8, 25, 2);
-  if (name == "blobs_20000x32") X = bench_blobs(20000, 32, 25, 3);
-  if (name == "blobs_20000x128") X = bench_blobs(20000, 128, 25, 4);
+  if (name == "blobs_100000x2") X = synthetic_blobs(100000, 2, 10, 1);
+  if (name == "blobs_100000x8") X = synthetic_blobs(100000, 8, 25, 2);
+  if (name == "blobs_20000x32") X = synthetic_blobs(20000, 32, 25, 3);
+  if (name == "blobs_20000x128") X = synthetic_blobs(20000, 128, 25, 4);
   return cache.emplace(name, std::move(X)).first->second;
 }
 

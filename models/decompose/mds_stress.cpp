@@ -76,14 +76,16 @@ Var mds_raw_stress(Var Z, const Tensor& delta) {
   return sum(square(distances - g.constant(pair_delta, "pair_dissimilarities")));
 }
 
+// With b_ij = −δ_ij / d_ij (i ≠ j, 0 where d_ij = 0) and b_ii = −Σ_{j≠i} b_ij, row i of B Z is
+// Σ_{j≠i} b_ij (z_j − z_i) = Σ_{j≠i} (δ_ij / d_ij)(z_i − z_j): accumulated row by row, without
+// the n×n matrix B.
 Tensor guttman_transform(const Tensor& Z, const Tensor& distances, const Tensor& delta) {
   const Index n = Z.rows();
-  Tensor B = Tensor::Zero(n, n);
+  Tensor next = Tensor::Zero(n, Z.cols());
   for (Index i = 0; i < n; ++i)
     for (Index j = 0; j < n; ++j)
-      if (i != j && distances(i, j) > 0) B(i, j) = -delta(i, j) / distances(i, j);
-  B.diagonal() = -B.rowwise().sum();
-  return (B * Z) / static_cast<Scalar>(n);
+      if (i != j && distances(i, j) > 0) next.row(i) += (delta(i, j) / distances(i, j)) * (Z.row(i) - Z.row(j));
+  return next / static_cast<Scalar>(n);
 }
 
 }  // namespace dagml

@@ -61,7 +61,7 @@ MetricMDSRun smacof_run(const Tensor& delta, Tensor Z, const MetricMDSOptions& o
       Z = std::move(next);
       distances = std::move(next_distances);
       f = next_f;
-      if (loop.step(f, IterationLoop::kNotComputed, flatten_embedding(Z))) break;
+      if (loop.step(f, IterationLoop::kNotComputed, loop.watched() ? flatten_embedding(Z) : Vector())) break;
       if (o.tolerance > 0 && loop.iteration() >= 2 && previous_ratio - ratio < o.tolerance) {
         loop.converge(Status::ValueTolerance,
                       fmt::format("σ / Σ‖z_i‖ fell by {:.3g} < tolerance {:.3g} (scikit-learn's rule)",

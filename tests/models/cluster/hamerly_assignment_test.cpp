@@ -7,30 +7,15 @@
 #include <gtest/gtest.h>
 #include <tbb/global_control.h>
 
-#include <random>
-
-#include "graph/random.h"
 #include "models/cluster/k_means.h"
 #include "models/data/datasets.h"
+#include "models/data/synthetic_blobs.h"
 #include "literals.h"
 
 namespace dagml {
 namespace {
 
 using testing::column;
-
-// n points around K centres spread in d dimensions (unit normal noise around centres drawn in
-// [0, 10)^d), seeded.
-Tensor synthetic_blobs(Index n, Index d, Index K, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  Tensor centres(K, d);
-  for (Index k = 0; k < K; ++k)
-    for (Index j = 0; j < d; ++j) centres(k, j) = 10 * uniform01(rng);
-  Tensor X(n, d);
-  for (Index i = 0; i < n; ++i)
-    for (Index j = 0; j < d; ++j) X(i, j) = centres(i % K, j) + standard_normal(rng);
-  return X;
-}
 
 TEST(HamerlyAssignment, SkipsMostPointsAndAgreesWithTheFullSearch) {
   const Dataset digits = load_dataset("digits");
