@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -12,103 +13,235 @@
 #include "graph/error.h"
 #include "models/io/archive.h"
 #include "models/io/option_fields.h"
+#include "models/kernel/kernel_algebra.h"
+#include "models/kernel/stationary_kernels.h"
 
 namespace dagml {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  return s;
-}
-
 [[noreturn]] void bad_kernel(std::string_view text, std::string_view reason) {
-  throw ValueError(
-      fmt::format("expected a kernel: linear, polynomial(degree=p, gamma=γ, coef0=c) with gamma and coef0 optional, or "
-                  "rbf(gamma=γ); found '{}' ({})",
-                  text, reason));
+  throw ValueError(fmt::format(
+      "expected a kernel (Note [Kernel text form]: linear, polynomial(degree=p), rbf(gamma=γ), rbf(length_scale=ℓ), "
+      "matern(nu=ν, length_scale=ℓ), rational_quadratic(length_scale=ℓ, alpha=α), periodic(length_scale=ℓ, "
+      "period=p), constant(value=c), white(noise=σ²), combined with + and *); found '{}' ({})",
+      text, reason));
 }
 
-bool builtin(const Kernel& k) {
-  return dynamic_cast<const LinearKernel*>(&k) || dynamic_cast<const PolynomialKernel*>(&k) ||
-         dynamic_cast<const RbfKernel*>(&k);
+bool contains_user_code(const Kernel& k) {
+  if (dynamic_cast<const CustomKernel*>(&k)) return true;
+  if (const auto* sum = dynamic_cast<const SumKernel*>(&k))
+    return contains_user_code(*sum->left()) || contains_user_code(*sum->right());
+  if (const auto* product = dynamic_cast<const ProductKernel*>(&k))
+    return contains_user_code(*product->left()) || contains_user_code(*product->right());
+  return false;
 }
 
-// The "key=value" parameters inside the parentheses, each read once.
-class Parameters {
+// One parameter value: a number, a list [a, b, …], a pair (lower, upper) or the word fixed.
+struct Value {
+  std::vector<double> numbers;
+  bool fixed = false;
+};
+
+// A recursive-descent parser of the grammar
+//   sum := product ('+' product)*      product := factor ('*' factor)*
+//   factor := '(' sum ')' | number | name ['(' key '=' value (',' key '=' value)* ')']
+class KernelParser {
  public:
-  Parameters(std::string_view text, std::string_view args) : text_(text) {
-    if (trim(args).empty()) return;
-    for (std::string_view item : detail::split_list(args)) {
-      const std::size_t eq = item.find('=');
-      if (eq == std::string_view::npos) bad_kernel(text, fmt::format("parameter '{}' has no '='", trim(item)));
-      const std::string_view key = trim(item.substr(0, eq)), value = trim(item.substr(eq + 1));
-      double number = 0;
-      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
-      if (ec != std::errc() || end != value.data() + value.size())
-        bad_kernel(text, fmt::format("{} is not a number", key));
-      for (const auto& [k, v] : entries_)
-        if (k == key) bad_kernel(text, fmt::format("{} given twice", key));
-      entries_.emplace_back(key, number);
-    }
+  explicit KernelParser(std::string_view text) : text_(text) {}
+
+  KernelPtr parse() {
+    KernelPtr k = sum();
+    skip_spaces();
+    if (at_ < text_.size()) fail(fmt::format("unexpected '{}' at offset {}", text_[at_], at_));
+    return k;
   }
-  std::optional<double> take(std::string_view key) {
-    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+
+ private:
+  using Parameters = std::vector<std::pair<std::string, Value>>;
+
+  [[noreturn]] void fail(std::string_view reason) const { bad_kernel(text_, reason); }
+  void skip_spaces() {
+    while (at_ < text_.size() && text_[at_] == ' ') ++at_;
+  }
+  bool accept(char c) {
+    skip_spaces();
+    if (at_ < text_.size() && text_[at_] == c) {
+      ++at_;
+      return true;
+    }
+    return false;
+  }
+  void expect(char c) {
+    if (!accept(c)) fail(fmt::format("expected '{}' at offset {}", c, at_));
+  }
+  std::string_view word() {
+    skip_spaces();
+    const std::size_t begin = at_;
+    while (at_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[at_])) || text_[at_] == '_')) ++at_;
+    return text_.substr(begin, at_ - begin);
+  }
+  double number() {
+    skip_spaces();
+    double v = 0;
+    const auto [end, ec] = std::from_chars(text_.data() + at_, text_.data() + text_.size(), v);
+    if (ec != std::errc()) fail(fmt::format("expected a number at offset {}", at_));
+    at_ = static_cast<std::size_t>(end - text_.data());
+    return v;
+  }
+  std::vector<double> numbers(char close) {
+    std::vector<double> v{number()};
+    while (accept(',')) v.push_back(number());
+    expect(close);
+    return v;
+  }
+  Value value() {
+    if (accept('[')) return {numbers(']')};
+    if (accept('(')) return {numbers(')')};
+    skip_spaces();
+    if (text_.substr(at_).starts_with("fixed")) {
+      at_ += 5;
+      return {{}, true};
+    }
+    return {{number()}};
+  }
+
+  KernelPtr sum() {
+    KernelPtr k = product();
+    while (accept('+')) k = std::make_shared<SumKernel>(k, product());
+    return k;
+  }
+  KernelPtr product() {
+    KernelPtr k = factor();
+    while (accept('*')) k = std::make_shared<ProductKernel>(k, factor());
+    return k;
+  }
+  KernelPtr factor() {
+    if (accept('(')) {
+      KernelPtr k = sum();
+      expect(')');
+      return k;
+    }
+    skip_spaces();
+    if (at_ < text_.size() && (std::isdigit(static_cast<unsigned char>(text_[at_])) || text_[at_] == '.'))
+      return std::make_shared<ConstantKernel>(number());
+    const std::string name(word());
+    if (name.empty()) fail(fmt::format("expected a kernel name at offset {}", at_));
+    Parameters p;
+    if (accept('(')) {
+      if (!accept(')')) {
+        do {
+          const std::string key(word());
+          if (key.empty()) fail(fmt::format("expected a parameter name at offset {}", at_));
+          expect('=');
+          for (const auto& [k, v] : p)
+            if (k == key) fail(fmt::format("{} given twice", key));
+          p.emplace_back(key, value());
+        } while (accept(','));
+        expect(')');
+      }
+    }
+    return make(name, p);
+  }
+
+  // The parameter `key`, removed from p, or nothing.
+  std::optional<Value> take(Parameters& p, std::string_view key) const {
+    for (auto it = p.begin(); it != p.end(); ++it) {
       if (it->first != key) continue;
-      const double v = it->second;
-      entries_.erase(it);
+      Value v = std::move(it->second);
+      p.erase(it);
       return v;
     }
     return std::nullopt;
   }
-  double required(std::string_view key) {
-    const auto v = take(key);
-    if (!v) bad_kernel(text_, fmt::format("{} is required", key));
-    return *v;
+  double scalar(Parameters& p, std::string_view key, std::optional<double> fallback = std::nullopt) const {
+    const std::optional<Value> v = take(p, key);
+    if (!v) {
+      if (!fallback) fail(fmt::format("{} is required", key));
+      return *fallback;
+    }
+    if (v->fixed || v->numbers.size() != 1) fail(fmt::format("{} must be one number", key));
+    return v->numbers[0];
   }
-  // After every known parameter was taken: none may be left.
-  void finish() const {
-    if (!entries_.empty()) bad_kernel(text_, fmt::format("unknown parameter {}", entries_.front().first));
+  // A hyperparameter block: its value(s) and optional key_bounds.
+  KernelHyperparameter hyperparameter(Parameters& p, const std::string& key, std::optional<double> fallback,
+                                      bool vector_allowed) const {
+    KernelHyperparameter h = scalar_hyperparameter(key, 1);
+    if (const std::optional<Value> v = take(p, key)) {
+      if (v->fixed || v->numbers.empty() || (v->numbers.size() > 1 && !vector_allowed))
+        fail(fmt::format("{} must be {}", key, vector_allowed ? "a number or a list [a, b, …]" : "one number"));
+      h.value = Eigen::Map<const Vector>(v->numbers.data(), static_cast<Index>(v->numbers.size()));
+    } else {
+      if (!fallback) fail(fmt::format("{} is required", key));
+      h.value = Vector::Constant(1, *fallback);
+    }
+    if (const std::optional<Value> bounds = take(p, key + "_bounds")) {
+      if (bounds->fixed) {
+        h.fixed = true;
+      } else if (bounds->numbers.size() == 2) {
+        h.lower = bounds->numbers[0];
+        h.upper = bounds->numbers[1];
+      } else {
+        fail(fmt::format("{}_bounds must be fixed or (lower, upper)", key));
+      }
+    }
+    return h;
   }
 
- private:
+  KernelPtr make(const std::string& name, Parameters& p) const {
+    KernelPtr k;
+    if (name == "linear") {
+      k = std::make_shared<LinearKernel>();
+    } else if (name == "polynomial") {
+      const double degree = scalar(p, "degree");
+      if (!(degree == std::floor(degree)) || std::abs(degree) > std::numeric_limits<int>::max())
+        fail("the degree must be an integer");
+      const double gamma = scalar(p, "gamma", 1), coef0 = scalar(p, "coef0", 1);
+      k = std::make_shared<PolynomialKernel>(static_cast<int>(degree), gamma, coef0);
+    } else if (name == "rbf" && !take_peek(p, "length_scale")) {
+      const KernelHyperparameter g = hyperparameter(p, "gamma", std::nullopt, false);
+      k = std::make_shared<RbfKernel>(g.value[0], g.lower, g.upper, g.fixed);
+    } else if (name == "rbf") {
+      k = std::make_shared<SquaredExponentialKernel>(hyperparameter(p, "length_scale", std::nullopt, true));
+    } else if (name == "matern") {
+      const double nu = scalar(p, "nu", 1.5);
+      k = std::make_shared<MaternKernel>(nu, hyperparameter(p, "length_scale", 1.0, true));
+    } else if (name == "rational_quadratic") {
+      k = std::make_shared<RationalQuadraticKernel>(hyperparameter(p, "length_scale", 1.0, false),
+                                                    hyperparameter(p, "alpha", 1.0, false));
+    } else if (name == "periodic") {
+      k = std::make_shared<PeriodicKernel>(hyperparameter(p, "length_scale", 1.0, false),
+                                           hyperparameter(p, "period", 1.0, false));
+    } else if (name == "constant") {
+      k = std::make_shared<ConstantKernel>(hyperparameter(p, "value", 1.0, false));
+    } else if (name == "white") {
+      k = std::make_shared<WhiteKernel>(hyperparameter(p, "noise", 1.0, false));
+    } else {
+      fail(fmt::format("unknown kernel '{}'", name));
+    }
+    if (!p.empty()) fail(fmt::format("unknown parameter {} of {}", p.front().first, name));
+    return k;
+  }
+  static bool take_peek(const Parameters& p, std::string_view key) {
+    for (const auto& [k, v] : p)
+      if (k == key) return true;
+    return false;
+  }
+
   std::string_view text_;
-  std::vector<std::pair<std::string_view, double>> entries_;
+  std::size_t at_ = 0;
 };
 
 }  // namespace
 
 KernelPtr parse_kernel(std::string_view text) {
-  const std::string_view t = trim(text);
-  std::string_view name = t, args;
-  if (const std::size_t open = t.find('('); open != std::string_view::npos) {
-    if (t.back() != ')') bad_kernel(text, "no closing parenthesis");
-    name = trim(t.substr(0, open));
-    args = t.substr(open + 1, t.size() - open - 2);
-  }
-  Parameters p(text, args);
-  KernelPtr kernel;
-  if (name == "linear") {
-    kernel = std::make_shared<LinearKernel>();
-  } else if (name == "polynomial") {
-    const double degree = p.required("degree");
-    if (!(degree == std::floor(degree)) || std::abs(degree) > std::numeric_limits<int>::max())
-      bad_kernel(text, "the degree must be an integer");
-    const double gamma = p.take("gamma").value_or(1), coef0 = p.take("coef0").value_or(1);
-    kernel = std::make_shared<PolynomialKernel>(static_cast<int>(degree), gamma, coef0);
-  } else if (name == "rbf") {
-    kernel = std::make_shared<RbfKernel>(p.required("gamma"));
-  } else {
-    bad_kernel(text, fmt::format("unknown kernel '{}'", name));
-  }
-  p.finish();
-  return kernel;
+  if (text.find_first_not_of(' ') == std::string_view::npos) bad_kernel(text, "it is empty");
+  return KernelParser(text).parse();
 }
 
 std::string format_option(const KernelPtr& kernel) { return kernel ? kernel->name() : std::string(); }
 
 void parse_option(std::string_view key, std::string_view text, KernelPtr& kernel) {
-  if (trim(text).empty()) {
+  if (text.find_first_not_of(' ') == std::string_view::npos) {
     kernel = nullptr;
     return;
   }
@@ -120,10 +253,10 @@ void parse_option(std::string_view key, std::string_view text, KernelPtr& kernel
 }
 
 void CEREAL_SAVE_FUNCTION_NAME(ModelOutputArchive& ar, const KernelPtr& kernel) {
-  if (kernel && !builtin(*kernel)) {
-    throw ValueError(
-        fmt::format("kernel {} is user code and cannot be saved in a model file; expected linear, polynomial or rbf",
-                    kernel->name()));
+  if (kernel && contains_user_code(*kernel)) {
+    throw ValueError(fmt::format(
+        "kernel {} contains user code (a CustomKernel) and cannot be saved in a model file; expected built-in kernels",
+        kernel->name()));
   }
   ar(format_option(kernel));
 }

@@ -7,7 +7,17 @@
 //
 //   linear
 //   polynomial(degree=3, gamma=0.5, coef0=1)     degree required; gamma and coef0 default to 1
-//   rbf(gamma=0.5)                               gamma required
+//   rbf(gamma=0.5)                               exp(−γ‖x − z‖²)
+//   rbf(length_scale=2)                          exp(−‖x − z‖²/(2ℓ²)); a list [ℓ₁, …, ℓ_d] for ARD
+//   matern(nu=2.5, length_scale=1)               nu ∈ {0.5, 1.5, 2.5}; length_scale may be a list
+//   rational_quadratic(length_scale=1, alpha=1)
+//   periodic(length_scale=1, period=1)
+//   constant(value=1)    white(noise=1)          (defaults 1, also for the three above)
+//   k1 + k2, k1 * k2, (k1 + k2) * k3, 2 * k      sums and products (kernel_algebra.h); a bare
+//                                                number is a constant kernel
+//
+// A hyperparameter h may carry bounds for optimisers (Note [Kernel hyperparameters]):
+// h_bounds=(1e-3, 1e3), or h_bounds=fixed; omitted, they are (1e-5, 1e5).
 //
 // Numbers are written in the shortest form that reads back to the same double, so the text
 // round-trips exactly; spaces are optional and parameters may come in any order. The empty text
