@@ -72,10 +72,10 @@ TEST(KernelText, BadTextsSayWhatIsWrong) {
               ThrowsMessage<ValueError>(HasSubstr("unknown parameter beta")));
   EXPECT_THAT([] { parse_kernel("linear(gamma=1)"); }, ThrowsMessage<ValueError>(HasSubstr("unknown parameter gamma")));
   EXPECT_THAT([] { parse_kernel("polynomial(degree=2.5)"); }, ThrowsMessage<ValueError>(HasSubstr("integer")));
-  EXPECT_THAT([] { parse_kernel("rbf(gamma=x)"); }, ThrowsMessage<ValueError>(HasSubstr("gamma is not a number")));
+  EXPECT_THAT([] { parse_kernel("rbf(gamma=x)"); }, ThrowsMessage<ValueError>(HasSubstr("expected a number at offset 10")));
   EXPECT_THAT([] { parse_kernel("rbf(gamma=1, gamma=2)"); }, ThrowsMessage<ValueError>(HasSubstr("given twice")));
-  EXPECT_THAT([] { parse_kernel("rbf(gamma=1"); }, ThrowsMessage<ValueError>(HasSubstr("closing parenthesis")));
-  EXPECT_THAT([] { parse_kernel("rbf(gamma)"); }, ThrowsMessage<ValueError>(HasSubstr("no '='")));
+  EXPECT_THAT([] { parse_kernel("rbf(gamma=1"); }, ThrowsMessage<ValueError>(HasSubstr("expected ')' at offset 11")));
+  EXPECT_THAT([] { parse_kernel("rbf(gamma)"); }, ThrowsMessage<ValueError>(HasSubstr("expected '=' at offset 9")));
   EXPECT_THROW(parse_kernel("rbf(gamma=-1)"), ValueError);  // the kernel's own check
   EXPECT_THROW(parse_kernel("polynomial(degree=0)"), ValueError);
 }
@@ -98,7 +98,7 @@ TEST(KernelText, ModelFilesRefuseCustomKernelsAndDamagedText) {
       "dot", [](Eigen::Ref<const Vector> a, Eigen::Ref<const Vector> b) { return a.dot(b); });
   std::string bytes;
   ModelOutputArchive out(bytes);
-  EXPECT_THAT([&] { out(custom); }, ThrowsMessage<ValueError>(HasSubstr("kernel dot is user code")));
+  EXPECT_THAT([&] { out(custom); }, ThrowsMessage<ValueError>(HasSubstr("kernel dot contains user code")));
   std::string damaged;
   {
     ModelOutputArchive ar(damaged);
