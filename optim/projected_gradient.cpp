@@ -14,19 +14,32 @@ void Box::project(Vector& x) const {
   if (upper.size() > 0) x = x.cwiseMin(upper);
 }
 
-ProjectedGradient::ProjectedGradient(ProjectedGradientOptions options) : options_(std::move(options)) {
-  validate(options_.stop, "ProjectedGradient");
-  const Box& b = options_.box;
-  if (b.lower.hasNaN() || b.upper.hasNaN()) throw ValueError("ProjectedGradient: the box bounds contain NaN");
+Scalar Box::stationarity(const Vector& x, const Vector& g) const {
+  Vector z = x - g;
+  project(z);
+  return (x - z).norm();
+}
+
+void validate(const Box& b, const char* who) {
+  if (b.lower.hasNaN() || b.upper.hasNaN()) throw ValueError(fmt::format("{}: the box bounds contain NaN", who));
   if (b.lower.size() > 0 && b.upper.size() > 0) {
     if (b.lower.size() != b.upper.size())
-      throw ValueError(
-          fmt::format("ProjectedGradient: box lower has {} entries, upper {}", b.lower.size(), b.upper.size()));
+      throw ValueError(fmt::format("{}: box lower has {} entries, upper {}", who, b.lower.size(), b.upper.size()));
     for (Index j = 0; j < b.lower.size(); ++j)
       if (b.lower[j] > b.upper[j])
-        throw ValueError(
-            fmt::format("ProjectedGradient: box lower[{}] = {} > upper[{}] = {}", j, b.lower[j], j, b.upper[j]));
+        throw ValueError(fmt::format("{}: box lower[{}] = {} > upper[{}] = {}", who, j, b.lower[j], j, b.upper[j]));
   }
+}
+
+void check_dimension(const Box& box, Index p, const char* who) {
+  for (const Vector* bound : {&box.lower, &box.upper})
+    if (bound->size() > 0 && bound->size() != p)
+      throw ShapeError(fmt::format("{}: box bounds must have {} entries, got {}", who, p, bound->size()));
+}
+
+ProjectedGradient::ProjectedGradient(ProjectedGradientOptions options) : options_(std::move(options)) {
+  validate(options_.stop, "ProjectedGradient");
+  validate(options_.box, "ProjectedGradient");
   if (!(options_.step > 0) || !std::isfinite(options_.step))
     throw ValueError(fmt::format("ProjectedGradient: step must be finite and > 0, got {}", options_.step));
   if (!(options_.c1 > 0 && options_.c1 < 1))
@@ -38,22 +51,14 @@ ProjectedGradient::ProjectedGradient(ProjectedGradientOptions options) : options
 Result ProjectedGradient::minimize(Objective& objective, const Vector& x0, const CallbackList& callbacks) const {
   check_start(objective, x0, "ProjectedGradient");
   const Box& box = options_.box;
-  for (const Vector* bound : {&box.lower, &box.upper})
-    if (bound->size() > 0 && bound->size() != objective.dimension())
-      throw ShapeError(fmt::format("ProjectedGradient: box bounds must have {} entries, got {}", objective.dimension(),
-                                   bound->size()));
+  check_dimension(box, objective.dimension(), "ProjectedGradient");
   IterationLoop loop(options_.stop, callbacks);
   Result result;
   Vector x = x0, g, x_new, g_new, x_prev;
   box.project(x);
-  auto stationarity = [&](const Vector& at, const Vector& grad) {
-    Vector z = at - grad;
-    box.project(z);
-    return (at - z).norm();
-  };
   Scalar f = objective.value_and_gradient(x, g);
   result.evaluations = 1;
-  Scalar pg = stationarity(x, g);
+  Scalar pg = box.stationarity(x, g);
   if (loop.guard("f or gradient", f, g) && loop.start(x, f, pg)) {
     for (;;) {
       Scalar f_new = 0;
@@ -84,7 +89,7 @@ Result ProjectedGradient::minimize(Objective& objective, const Vector& x0, const
       std::swap(x, x_new);
       std::swap(g, g_new);
       f = f_new;
-      pg = stationarity(x, g);
+      pg = box.stationarity(x, g);
       if (loop.next(f_prev, f, x_prev, x, pg)) break;
     }
   }

@@ -23,7 +23,14 @@ struct Box {
   static Box nonnegative(Index p) { return {Vector::Zero(p), {}}; }
   // Clamps x into the box in place.
   void project(Vector& x) const;
+  // ‖x − P(x − g)‖₂: zero exactly at a KKT point of min f over the box (g = ∇f(x)).
+  Scalar stationarity(const Vector& x, const Vector& g) const;
 };
+
+// ValueError (naming `who`) for NaN bounds, bounds of different lengths or lower_j > upper_j.
+void validate(const Box& box, const char* who);
+// ShapeError (naming `who`) when a non-empty bound does not have p entries.
+void check_dimension(const Box& box, Index p, const char* who);
 
 struct ProjectedGradientOptions {
   StopOptions stop = {.max_iterations = 1000, .gradient_tolerance = 1e-8};
