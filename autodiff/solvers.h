@@ -20,6 +20,13 @@ Var cholesky_solve(Var A, Var b);
 // log det A for a symmetric positive definite A, as 2 Σ log Lᵢᵢ. Backward: Ā = ȳ A⁻¹.
 Var logdet(Var A);
 
+// log N(Y; 0, K) = −½ tr(Yᵀ K⁻¹ Y) − (m/2) log det K − (nm/2) log 2π for a symmetric positive
+// definite K n×n and Y n×m (the columns independent draws): the log marginal likelihood of a
+// Gaussian process with K = K_θ + σ²I, from one Cholesky factorisation kept for the backward pass
+// (cholesky_solve and logdet would factorise twice). Throws NumericalError when K is not positive
+// definite. Backward, with A = K⁻¹Y: K̄ = ½ ℓ̄ (AAᵀ − m K⁻¹), Ȳ = −ℓ̄ A (Rasmussen & Williams eq. 5.9).
+Var gaussian_log_likelihood(Var K, Var Y);
+
 // The least-squares solution x = argmin ‖A x − b‖² by Householder QR, A m×n with m ≥ n and full
 // column rank (NumericalError otherwise). Backward, with r = b − A x and z = (AᵀA)⁻¹ x̄:
 // b̄ = A z, Ā = r zᵀ − b̄ xᵀ.

@@ -64,6 +64,8 @@ TEST(ForwardRules, DifferentiateAgain) {
       {"cholesky_solve", {normal_sample(3, 3, 8), normal_sample(3, 2, 9)},
        [](const std::vector<Var>& x) { return cholesky_solve(positive_definite(x[0]), x[1]); }},
       {"logdet", {normal_sample(3, 3, 8)}, [](const std::vector<Var>& x) { return logdet(positive_definite(x[0])); }},
+      {"gaussian_log_likelihood", {normal_sample(3, 3, 8), normal_sample(3, 2, 9)},
+       [](const std::vector<Var>& x) { return gaussian_log_likelihood(positive_definite(x[0]), x[1]); }},
       {"lstsq", {normal_sample(5, 3, 10), normal_sample(5, 2, 11)},
        [](const std::vector<Var>& x) { return lstsq(x[0], x[1]); }},
       {"ridge_solve, primal", {normal_sample(6, 3, 12), normal_sample(6, 2, 13), Tensor::Constant(1, 1, 0.7)},

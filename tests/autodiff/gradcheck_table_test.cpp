@@ -176,6 +176,10 @@ std::vector<OpCase> op_cases() {
       {"solve", "", {{3, 3}, {3, 2}}, [](Graph&, V x) { return solve(well_conditioned(x[0]), x[1]); }},
       {"cholesky_solve", "", {{3, 3}, {3, 2}}, [](Graph&, V x) { return cholesky_solve(spd(x[0]), x[1]); }},
       {"logdet", "", {{3, 3}}, [](Graph&, V x) { return logdet(spd(x[0])); }},
+      {"gaussian_log_likelihood", "one column", {{3, 3}, {3, 1}},
+       [](Graph&, V x) { return gaussian_log_likelihood(spd(x[0]), x[1]); }},
+      {"gaussian_log_likelihood", "two columns", {{3, 3}, {3, 2}},
+       [](Graph&, V x) { return gaussian_log_likelihood(spd(x[0]), x[1]); }},
       {"ridge_solve", "primal", {{6, 3}, {6, 2}, {1, 1}}, [](Graph&, V x) { return ridge_solve(x[0], x[1], square(x[2]) + 0.5); }},
       {"ridge_solve", "primal, unpenalized column", {{6, 3}, {6, 1}, {1, 1}}, [](Graph&, V x) {
          return ridge_solve(x[0], x[1], square(x[2]) + 0.5, {.unpenalized_column = 0}); }},

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <numbers>
+
 #include <Eigen/Dense>
 
 #include "autodiff/derivatives.h"
@@ -31,6 +33,10 @@ TEST(Solvers, ForwardMatchesEigen) {
   EXPECT_TRUE(solve(A, B).value().isApprox(Tensor(a.fullPivLu().solve(b))));
   EXPECT_TRUE(cholesky_solve(S, B).value().isApprox(Tensor(spd.llt().solve(b))));
   EXPECT_NEAR(logdet(S).item(), std::log(spd.determinant()), 1e-12);
+  // log N(B; 0, S) over B's two columns, from the determinant and the inverse directly.
+  const Scalar quadratic = (b.transpose() * spd.inverse() * b).trace();
+  EXPECT_NEAR(gaussian_log_likelihood(S, B).item(),
+              -0.5 * quadratic - std::log(spd.determinant()) - 4 * std::log(2 * std::numbers::pi), 1e-10);
   const Tensor tall = testing::full_rank_sample(7, 3, 0.9), rhs = testing::full_rank_sample(7, 1, 0.1);
   const Tensor normal = (tall.transpose() * tall).ldlt().solve(tall.transpose() * rhs);
   EXPECT_TRUE(lstsq(g.input("T", tall), g.input("r", rhs)).value().isApprox(normal, 1e-12));
@@ -45,6 +51,7 @@ TEST(Solvers, SingularAndIndefiniteSystemsAreNumericalErrors) {
   EXPECT_THAT([&] { cholesky_solve(indefinite, b); },
               ::testing::ThrowsMessage<NumericalError>(HasSubstr("not symmetric positive definite")));
   EXPECT_THROW(logdet(indefinite), NumericalError);
+  EXPECT_THROW(gaussian_log_likelihood(indefinite, b), NumericalError);
   const Var rank_deficient = g.input("R", (Tensor(3, 2) << 1, 2, 2, 4, 3, 6).finished());
   EXPECT_THAT([&] { lstsq(rank_deficient, g.input("y", Tensor::Ones(3, 1))); },
               ::testing::ThrowsMessage<NumericalError>(HasSubstr("full column rank")));
