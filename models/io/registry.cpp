@@ -45,6 +45,7 @@
 #include "models/ensemble/random_forest_classifier.h"
 #include "models/ensemble/random_forest_regressor.h"
 #include "models/io/erased_estimator.h"
+#include "models/gp/gaussian_process_classifier.h"
 #include "models/gp/gaussian_process_regressor.h"
 #include "models/kernel/kernel_ridge.h"
 #include "models/linear/bayesian_linear_regression.h"
@@ -129,6 +130,7 @@ std::vector<EstimatorInfo> build_registry() {
       describe<KernelRidge>(Regression, Real, "kernel ridge regression: α = (K + λI)⁻¹ y"),
       // models/gp
       describe<GaussianProcessRegressor>(Regression, Real, "Gaussian process regression, hyperparameters by marginal likelihood"),
+      describe<GaussianProcessClassifier>(Classification, Real, "Gaussian process classification, Laplace approximation (one-vs-rest for K > 2)"),
       // models/tree
       describe<DecisionTreeClassifier>(Classification, Real, "CART classification tree: Gini, entropy or misclassification"),
       describe<DecisionTreeRegressor>(Regression, Real, "CART regression tree: squared or absolute error"),

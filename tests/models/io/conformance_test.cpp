@@ -64,6 +64,7 @@ const std::map<std::string, ConformanceCase>& conformance_table() {
       {"gaussian_nb", {}},
       {"kernel_pca", {.settings = {{"kernel", "rbf(gamma=0.5)"}, {"num_components", "2"}}}},
       {"kernel_ridge", {.settings = {{"kernel", "rbf(gamma=0.5)"}, {"lambda", "0.1"}}}},
+      {"gaussian_process_classifier", {.settings = {{"kernel", "constant(value=1) * rbf(length_scale=1)"}, {"restarts", "1"}}}},
       {"gaussian_process_regressor",
        {.settings = {{"kernel", "constant(value=1) * rbf(length_scale=1) + white(noise=0.1)"}, {"restarts", "1"}}}},
       {"knn_classifier", {.settings = {{"num_neighbors", "3"}}}},

@@ -1,0 +1,135 @@
+#include "models/gp/gaussian_process_classifier.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "models/data/validate.h"
+#include "models/io/model_file.h"
+#include "models/kernel/kernel_algebra.h"
+#include "models/kernel/stationary_kernels.h"
+#include "models/metrics/classification_metrics.h"
+
+namespace dagml {
+
+template class Estimator<GaussianProcessClassifier, GaussianProcessClassifierOptions>;
+
+GaussianProcessClassifier::GaussianProcessClassifier(const GaussianProcessClassifierOptions& options)
+    : Estimator(options) {
+  const char* who = "GaussianProcessClassifier";
+  if (options.restarts < 0) throw ValueError(fmt::format("{}: expected restarts ≥ 0, found {}", who, options.restarts));
+  if (options.max_iterations < 1 || options.newton_max_iterations < 1)
+    throw ValueError(fmt::format("{}: expected max_iterations ≥ 1 and newton_max_iterations ≥ 1, found {} and {}", who,
+                                 options.max_iterations, options.newton_max_iterations));
+  if (!(options.tolerance > 0) || !(options.newton_tolerance > 0) || !std::isfinite(options.tolerance) ||
+      !std::isfinite(options.newton_tolerance))
+    throw ValueError(fmt::format("{}: expected tolerance > 0 and newton_tolerance > 0, found {} and {}", who,
+                                 options.tolerance, options.newton_tolerance));
+}
+
+GaussianProcessClassifier& GaussianProcessClassifier::fit(const Tensor& X, const Vector& y, const CallbackList& callbacks) {
+  const Index K = check_classification_data(X, y, "GaussianProcessClassifier::fit");
+  const KernelPtr kernel = options_.kernel ? options_.kernel : constant(1) * std::make_shared<SquaredExponentialKernel>(1.0);
+  (void)kernel->gram(X.topRows(1));  // a kernel that does not fit X (ARD length scales) fails here
+  const BinaryLaplaceOptions laplace{options_.newton_max_iterations, options_.newton_tolerance};
+  auto report = std::make_shared<std::vector<HyperparameterSearch>>();
+  std::vector<BinaryLaplaceGp> binaries(K == 2 ? 1 : static_cast<std::size_t>(K));
+  for (std::size_t c = 0; c < binaries.size(); ++c) {
+    // Targets t ∈ {0, 1}: class 1 against 0, or class c against the rest.
+    const Vector t = (y.array() == static_cast<Scalar>(K == 2 ? 1 : c)).cast<Scalar>();
+    KernelPtr fitted = kernel;
+    if (options_.optimize && kernel->num_free_blocks() > 0) {
+      const auto [lower, upper] = kernel->free_log_bounds();
+      const auto make_objective = [&] {
+        return std::make_unique<FunctionObjective>(FunctionObjectiveSpec{
+            .dimension = kernel->free_log_hyperparameters().size(),
+            .value_and_gradient = [&](const Vector& theta, Vector& gradient) {
+              const KernelPtr at = kernel->with_log_hyperparameters(std::span<const Scalar>(theta.data(), theta.size()));
+              const Scalar log_q = BinaryLaplaceGp::log_marginal_likelihood(*at, X, t, laplace, &gradient);
+              gradient = -gradient;
+              return -log_q;
+            }});
+      };
+      report->push_back(search_hyperparameters(
+          make_objective, kernel->free_log_hyperparameters(), lower, upper,
+          {.restarts = options_.restarts,
+           .seed = options_.seed,
+           .stop = {.max_iterations = options_.max_iterations,
+                    .gradient_tolerance = options_.tolerance,
+                    .value_tolerance = 2.2e-9}},  // scipy's L-BFGS-B stopping rule factr = 1e7
+          callbacks));
+      const Vector& theta = report->back().theta();
+      fitted = kernel->with_log_hyperparameters(std::span<const Scalar>(theta.data(), theta.size()));
+    }
+    binaries[c].fit(fitted, X, t, laplace);
+  }
+  num_classes_ = K;
+  binaries_ = std::move(binaries);
+  report_ = std::move(report);
+  set_fitted(X.cols());
+  return *this;
+}
+
+Tensor GaussianProcessClassifier::predict_proba(const Tensor& X) const {
+  check_input(X);
+  Tensor P(X.rows(), num_classes_);
+  if (num_classes_ == 2) {
+    const Vector p = binaries_[0].probability(X);
+    P.col(0) = 1 - p.array();
+    P.col(1) = p;
+    return P;
+  }
+  for (Index c = 0; c < num_classes_; ++c) P.col(c) = binaries_[static_cast<std::size_t>(c)].probability(X);
+  const Vector total = P.rowwise().sum();
+  for (Index i = 0; i < P.rows(); ++i) {
+    if (total[i] > 0)
+      P.row(i) /= total[i];
+    else
+      P.row(i).setConstant(1.0 / static_cast<Scalar>(num_classes_));
+  }
+  return P;
+}
+
+Vector GaussianProcessClassifier::predict(const Tensor& X) const {
+  const Tensor P = predict_proba(X);
+  Vector labels(P.rows());
+  for (Index i = 0; i < P.rows(); ++i) {
+    Index best = 0;
+    P.row(i).maxCoeff(&best);
+    labels[i] = static_cast<Scalar>(best);
+  }
+  return labels;
+}
+
+Scalar GaussianProcessClassifier::score(const Tensor& X, const Vector& y) const {
+  const Vector prediction = predict(X);
+  check_same_rows(X, y, "GaussianProcessClassifier::score");
+  return accuracy_score(y, prediction);
+}
+
+Scalar GaussianProcessClassifier::log_marginal_likelihood() const {
+  Scalar sum = 0;
+  for (const BinaryLaplaceGp& b : binary_gps()) sum += b.log_marginal_likelihood();
+  return sum / static_cast<Scalar>(binaries_.size());
+}
+
+const std::vector<HyperparameterSearch>& GaussianProcessClassifier::fit_report() const {
+  require_fitted();
+  if (!report_)
+    throw NotFittedError("GaussianProcessClassifier::fit_report: the fit report is not saved in model files; it is "
+                         "available after fit");
+  return *report_;
+}
+
+void GaussianProcessClassifier::check_loaded(const ModelInputArchive& ar) const {
+  if (!fitted()) return;
+  const std::size_t expected = num_classes_ == 2 ? 1 : static_cast<std::size_t>(num_classes_);
+  bool ok = num_classes_ >= 2 && binaries_.size() == expected;
+  for (const BinaryLaplaceGp& b : binaries_) ok = ok && b.consistent(num_features());
+  if (!ok)
+    ar.fail(fmt::format("GaussianProcessClassifier: expected K ≥ 2 classes and {} consistent binary GPs over {} "
+                        "features, found K = {} and {} binary GPs",
+                        num_classes_ == 2 ? 1 : num_classes_, num_features(), num_classes_, binaries_.size()));
+}
+
+}  // namespace dagml
