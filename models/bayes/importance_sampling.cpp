@@ -35,12 +35,16 @@ ImportanceWeights importance_weights(const Vector& log_target, const Vector& log
   }
   ImportanceWeights out;
   out.log_weights = log_target - log_proposal;
-  const Scalar log_total = log_sum_exp(out.log_weights);  // log Σ w̃
-  if (!std::isfinite(log_total)) {
+  const Scalar shift = out.log_weights.maxCoeff();  // m
+  if (shift == -std::numeric_limits<Scalar>::infinity()) {
     throw ValueError(fmt::format("{}: every weight is zero (log_target = −∞ at all {} draws)", who, n));
   }
-  out.weights = (out.log_weights.array() - log_total).exp().matrix();
-  out.log_evidence = log_total - std::log(static_cast<Scalar>(n));
+  // exp(log w̃ − m) ∈ [0, 1], its largest entry 1, so the sum is in [1, N]: divided by it rather
+  // than subtracting log Σ w̃ in log space, which would cost the digits of m.
+  out.weights = (out.log_weights.array() - shift).exp().matrix();
+  const Scalar shifted_total = out.weights.sum();
+  out.weights /= shifted_total;
+  out.log_evidence = shift + std::log(shifted_total) - std::log(static_cast<Scalar>(n));
   out.effective_sample_size = 1 / out.weights.squaredNorm();
   return out;
 }

@@ -17,7 +17,9 @@
 // The ELBO 𝓛 = E_q[log p(x, μ, τ)] − E_q[log q(μ, τ)] (written out in the .cpp) cannot decrease
 // in a sweep, since each update maximises it over one factor; a decrease beyond rounding ends the
 // run with NumericalFailure. The run converges (Status::ValueTolerance) when a sweep changes 𝓛
-// by less than `tolerance` (absolute), and reports MaxIterations otherwise.
+// by less than `tolerance` (absolute), and reports MaxIterations otherwise. 𝓛 is flat at its
+// maximum (|Δ𝓛| is quadratic in the distance to the fixed point), so a tolerance τ leaves the
+// factors about √τ from it; tolerance 0 runs every sweep.
 //
 // Fixed point (derived by hand): with S = Σ(x_i − μ_N)² + λ₀(μ_N − μ₀)², b_N = b₀ + ½S + ½ b_N/a_N,
 // so b_N* = (b₀ + ½S) · 2a_N/(2a_N − 1) and E_q[τ] = (a₀ + N/2)/(b₀ + ½S). The exact posterior is

@@ -44,7 +44,7 @@ TEST(ScoreFunctionGradient, UnbiasedWithAndWithoutBaseline) {
   expect_unbiased(plain, exact, 0.1);
   const GradientEstimate baseline =
       score_function_gradient(f, kGradientQ, {.num_samples = 40000, .seed = 1, .baseline = ScoreBaseline::LeaveOneOut});
-  expect_unbiased(baseline, exact, 0.05);
+  expect_unbiased(baseline, exact, 0.08);
   // The baseline removes the variance that f's level c = 5 adds, in every entry.
   for (Index k = 0; k < 4; ++k) EXPECT_LT(baseline.standard_error[k], 0.7 * plain.standard_error[k]) << k;
 }
