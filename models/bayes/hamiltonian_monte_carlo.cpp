@@ -87,9 +87,10 @@ ChainResult hamiltonian_monte_carlo(const LogDensityWithGradient& log_density, c
   out.run.evaluations = 1 + out.run.iterations * options.leapfrog_steps;
   out.run.gradient_norm = gradient.norm();
   if (out.divergences > 0) {
-    out.run.message += fmt::format("; {} of {} transitions were divergent (energy error > {} or not finite): "
-                                   "reduce step_size",
-                                   out.divergences, out.run.iterations, kDivergentEnergyError);
+    out.run.message += fmt::format(
+        "; {} of {} transitions were divergent (energy error > {} or not finite): "
+        "reduce step_size",
+        out.divergences, out.run.iterations, kDivergentEnergyError);
   }
   return out;
 }

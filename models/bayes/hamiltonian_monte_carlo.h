@@ -31,9 +31,9 @@ namespace dagml {
 using LogDensityWithGradient = std::function<Scalar(const Vector& x, Vector& gradient)>;
 
 struct HamiltonianMonteCarloOptions {
-  Scalar step_size = 0.1;    // ε > 0
+  Scalar step_size = 0.1;     // ε > 0
   Index leapfrog_steps = 10;  // L ≥ 1
-  ChainOptions chain{};      // num_samples, burn_in, thinning, seed
+  ChainOptions chain{};       // num_samples, burn_in, thinning, seed
 };
 
 // The energy error above which a transition counts as divergent.

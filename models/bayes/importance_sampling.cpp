@@ -25,8 +25,8 @@ ImportanceWeights importance_weights(const Vector& log_target, const Vector& log
   }
   for (Index i = 0; i < n; ++i) {
     if (std::isnan(log_target[i]) || log_target[i] == std::numeric_limits<Scalar>::infinity()) {
-      throw ValueError(fmt::format("{}: expected log_target < +∞ and not NaN, found {} at draw {}", who,
-                                   log_target[i], i));
+      throw ValueError(
+          fmt::format("{}: expected log_target < +∞ and not NaN, found {} at draw {}", who, log_target[i], i));
     }
     if (!std::isfinite(log_proposal[i])) {
       throw ValueError(fmt::format("{}: expected a finite log_proposal (a draw from q has q > 0), found {} at draw {}",
@@ -59,8 +59,8 @@ Vector importance_estimate(const ImportanceWeights& weights, const Tensor& value
   for (Index i = 0; i < n; ++i) {
     if (weights.weights[i] == 0) continue;  // f at a zero-weight draw does not count, even if infinite
     if (!values.row(i).allFinite()) {
-      throw ValueError(fmt::format("{}: expected a finite f at draw {} (weight {}), found NaN or ∞", who, i,
-                                   weights.weights[i]));
+      throw ValueError(
+          fmt::format("{}: expected a finite f at draw {} (weight {}), found NaN or ∞", who, i, weights.weights[i]));
     }
     estimate += weights.weights[i] * values.row(i).transpose();
   }

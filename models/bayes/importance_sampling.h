@@ -25,9 +25,9 @@
 namespace dagml {
 
 struct ImportanceWeights {
-  Vector log_weights;            // log w̃_n = log p̃(θ_n) − log q(θ_n)
-  Vector weights;                // w̄_n, non-negative, summing to 1
-  Scalar log_evidence = 0;       // log((1/N) Σ w̃_n)
+  Vector log_weights;                // log w̃_n = log p̃(θ_n) − log q(θ_n)
+  Vector weights;                    // w̄_n, non-negative, summing to 1
+  Scalar log_evidence = 0;           // log((1/N) Σ w̃_n)
   Scalar effective_sample_size = 0;  // 1 / Σ w̄_n²
 };
 

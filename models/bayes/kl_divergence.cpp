@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include <fmt/format.h>
 #include <unsupported/Eigen/SpecialFunctions>
@@ -52,17 +53,17 @@ Scalar kl_gaussian(const Vector& mean_p, const Tensor& covariance_p, const Vecto
   const Index k = mean_p.size();
   if (k == 0 || mean_q.size() != k || covariance_p.rows() != k || covariance_p.cols() != k ||
       covariance_q.rows() != k || covariance_q.cols() != k) {
-    throw ShapeError(fmt::format("{}: expected means of one length k ≥ 1 and k×k covariances, found {}, {}×{}, {}, "
-                                 "{}×{}",
-                                 who, k, covariance_p.rows(), covariance_p.cols(), mean_q.size(), covariance_q.rows(),
-                                 covariance_q.cols()));
+    throw ShapeError(fmt::format(
+        "{}: expected means of one length k ≥ 1 and k×k covariances, found {}, {}×{}, {}, "
+        "{}×{}",
+        who, k, covariance_p.rows(), covariance_p.cols(), mean_q.size(), covariance_q.rows(), covariance_q.cols()));
   }
   if (!mean_p.allFinite() || !mean_q.allFinite()) throw ValueError(fmt::format("{}: expected finite means", who));
   const auto llt_p = spd_factor(covariance_p, who, "covariance_p");
   const auto llt_q = spd_factor(covariance_q, who, "covariance_q");
   const auto Lq = llt_q.matrixL();
   const Eigen::MatrixXd whitened_factor = Lq.solve(Eigen::MatrixXd(llt_p.matrixL()));  // L_q⁻¹ L_p
-  const Vector whitened_difference = Lq.solve(mean_q - mean_p);                         // L_q⁻¹(μ_q − μ_p)
+  const Vector whitened_difference = Lq.solve(mean_q - mean_p);                        // L_q⁻¹(μ_q − μ_p)
   return 0.5 * (whitened_factor.squaredNorm() + whitened_difference.squaredNorm() - static_cast<Scalar>(k) +
                 log_determinant(llt_q) - log_determinant(llt_p));
 }
@@ -101,7 +102,14 @@ Scalar kl_categorical(const Vector& p, const Vector& q) {
   return kl;
 }
 
-Scalar kl_bernoulli(Scalar p, Scalar q) { return kl_categorical(Vector{{p, 1 - p}}, Vector{{q, 1 - q}}); }
+Scalar kl_bernoulli(Scalar p, Scalar q) {
+  for (const auto& [name, value] : {std::pair{"p", p}, std::pair{"q", q}}) {
+    if (!(value >= 0 && value <= 1)) {
+      throw ValueError(fmt::format("kl_bernoulli: expected a probability {} in [0, 1], found {}", name, value));
+    }
+  }
+  return kl_categorical(Vector{{p, 1 - p}}, Vector{{q, 1 - q}});
+}
 
 Scalar kl_poisson(Scalar rate_p, Scalar rate_q) {
   const char* who = "kl_poisson";
@@ -121,6 +129,11 @@ Scalar kl_gamma(Scalar shape_p, Scalar rate_p, Scalar shape_q, Scalar rate_q) {
 }
 
 Scalar kl_beta(Scalar a_p, Scalar b_p, Scalar a_q, Scalar b_q) {
+  const char* who = "kl_beta";
+  check_positive_parameter(a_p, "a_p", who);
+  check_positive_parameter(b_p, "b_p", who);
+  check_positive_parameter(a_q, "a_q", who);
+  check_positive_parameter(b_q, "b_q", who);
   return kl_dirichlet(Vector{{a_p, b_p}}, Vector{{a_q, b_q}});
 }
 

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <numbers>
 
-#include <Eigen/Cholesky>
 #include <fmt/format.h>
+#include <Eigen/Cholesky>
 
 #include "graph/error.h"
 #include "models/data/validate.h"

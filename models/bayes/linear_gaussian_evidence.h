@@ -27,7 +27,7 @@
 namespace dagml {
 
 struct LinearGaussianModel {
-  Tensor X;                   // n×d design (add a column of ones for an intercept with a prior)
+  Tensor X;                    // n×d design (add a column of ones for an intercept with a prior)
   Scalar prior_precision = 1;  // α > 0: w ~ N(0, α⁻¹ I)
   Scalar noise_variance = 1;   // σ² > 0: ε ~ N(0, σ² I)
 };

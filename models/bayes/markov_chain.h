@@ -34,15 +34,15 @@ struct ChainOptions {
   Index burn_in = 0;         // transitions discarded first, ≥ 0
   Index thinning = 1;        // keep every thinning-th transition after the burn-in, ≥ 1
   std::uint64_t seed = 0;    // the std::mt19937_64 of the proposals and the accept tests
-
 };
 
 struct ChainResult {
-  Tensor samples;          // one row per kept draw (fewer than num_samples if a callback stopped the run)
-  Vector log_densities;    // log p of each kept draw
+  Tensor samples;              // one row per kept draw (fewer than num_samples if a callback stopped the run)
+  Vector log_densities;        // log p of each kept draw
   Scalar acceptance_rate = 0;  // accepted proposals / transitions, burn-in included
-  Index divergences = 0;   // HMC: transitions rejected for an energy error > 1000 or a non-finite one
-  Result run;              // iterations (transitions), status, message, history (the log-density trace)
+  Index divergences = 0;       // HMC: transitions rejected for an energy error > 1000 or a non-finite one
+  Result run;                  // x: the last state, value: its log density; iterations (transitions),
+                               // status, message, history (the log-density trace from x0)
 };
 
 // One transition from (x, log_density), both updated in place when the proposal is accepted. A

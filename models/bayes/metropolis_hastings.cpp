@@ -16,8 +16,8 @@ namespace {
 Vector proposal_scales(const Vector& step, Index d) {
   const char* who = "metropolis_hastings";
   if (step.size() != 1 && step.size() != d) {
-    throw ValueError(fmt::format("{}: expected a step with 1 or {} entries (one per dimension), found {}", who, d,
-                                 step.size()));
+    throw ValueError(
+        fmt::format("{}: expected a step with 1 or {} entries (one per dimension), found {}", who, d, step.size()));
   }
   for (Index j = 0; j < step.size(); ++j) {
     if (!(step[j] > 0) || !std::isfinite(step[j])) {

@@ -23,7 +23,6 @@ namespace dagml {
 struct MetropolisHastingsOptions {
   Vector step = Vector::Ones(1);  // the proposal's standard deviation per dimension (> 0), or one for all
   ChainOptions chain{};           // num_samples, burn_in, thinning, seed
-
 };
 
 // Throws ValueError for an empty, non-positive or non-finite step, a step whose length is neither

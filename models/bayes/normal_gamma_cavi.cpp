@@ -49,8 +49,9 @@ Scalar normal_gamma_elbo(const Vector& x, const NormalGammaPrior& prior, const N
   const Scalar var_mu = 1 / q.mean_precision;
   const Scalar squares = (x.array() - q.mean_mean).square().sum();
   const Scalar likelihood = 0.5 * n * (e_log_tau - log_2pi) - 0.5 * e_tau * (squares + n * var_mu);
-  const Scalar mean_prior = 0.5 * (std::log(prior.mean_precision) + e_log_tau - log_2pi) -
-                            0.5 * prior.mean_precision * e_tau * ((q.mean_mean - prior.mean) * (q.mean_mean - prior.mean) + var_mu);
+  const Scalar mean_prior =
+      0.5 * (std::log(prior.mean_precision) + e_log_tau - log_2pi) -
+      0.5 * prior.mean_precision * e_tau * ((q.mean_mean - prior.mean) * (q.mean_mean - prior.mean) + var_mu);
   const Scalar precision_prior = prior.shape * std::log(prior.rate) - std::lgamma(prior.shape) +
                                  (prior.shape - 1) * e_log_tau - prior.rate * e_tau;
   const Scalar mean_entropy = 0.5 * (1 + log_2pi - std::log(q.mean_precision));
@@ -82,7 +83,7 @@ NormalGammaCavi normal_gamma_cavi(const Vector& x, const NormalGammaCaviOptions&
     while (true) {
       const Scalar elbo_prev = q.elbo;
       q.rate = prior.rate + 0.5 * (spread + (n + lambda0) / q.mean_precision);  // q(τ) given q(μ)
-      q.mean_precision = (lambda0 + n) * q.shape / q.rate;                       // q(μ) given q(τ)
+      q.mean_precision = (lambda0 + n) * q.shape / q.rate;                      // q(μ) given q(τ)
       q.elbo = normal_gamma_elbo(x, prior, q);
       if (!loop.guard("ELBO", q.elbo)) break;
       if (loop.step(q.elbo, IterationLoop::kNotComputed, cavi_state(q))) break;

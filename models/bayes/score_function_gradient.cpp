@@ -73,11 +73,12 @@ GradientEstimate score_function_gradient(const ScalarFunction& f, const Diagonal
   const Scalar total = values.sum();
   Tensor terms(S, 2 * d);
   for (Index s = 0; s < S; ++s) {
-    const Scalar baseline = options.baseline == ScoreBaseline::LeaveOneOut ? (total - values[s]) / static_cast<Scalar>(S - 1) : 0;
+    const Scalar baseline =
+        options.baseline == ScoreBaseline::LeaveOneOut ? (total - values[s]) / static_cast<Scalar>(S - 1) : 0;
     const Scalar weight = values[s] - baseline;
     for (Index j = 0; j < d; ++j) {
-      terms(s, j) = weight * eps(s, j) / sigma[j];                  // ∂ log q/∂μ_j = ε_j/σ_j
-      terms(s, d + j) = weight * (eps(s, j) * eps(s, j) - 1);       // ∂ log q/∂log σ_j = ε_j² − 1
+      terms(s, j) = weight * eps(s, j) / sigma[j];             // ∂ log q/∂μ_j = ε_j/σ_j
+      terms(s, d + j) = weight * (eps(s, j) * eps(s, j) - 1);  // ∂ log q/∂log σ_j = ε_j² − 1
     }
   }
   return summarise_terms(std::move(terms));
@@ -99,8 +100,8 @@ GradientEstimate reparameterization_gradient(const ScalarFunctionWithGradient& f
       throw ShapeError(fmt::format("{}: expected ∇f of length {}, found {}", who, d, gradient.size()));
     }
     if (!gradient.allFinite()) throw ValueError(fmt::format("{}: ∇f is not finite at draw {}", who, s));
-    terms.row(s).head(d) = gradient.transpose();                                             // ∂f/∂μ = ∇f
-    terms.row(s).tail(d) = gradient.cwiseProduct(sigma).cwiseProduct(e).transpose();         // ∂f/∂log σ = ∇f ⊙ σ ⊙ ε
+    terms.row(s).head(d) = gradient.transpose();                                      // ∂f/∂μ = ∇f
+    terms.row(s).tail(d) = gradient.cwiseProduct(sigma).cwiseProduct(e).transpose();  // ∂f/∂log σ = ∇f ⊙ σ ⊙ ε
   }
   return summarise_terms(std::move(terms));
 }

@@ -39,8 +39,8 @@ TEST(ImportanceSampling, ExtremeLogWeightsDoNotOverflow) {
   const Scalar e = std::numbers::e;
   EXPECT_TRUE(w.weights.isApprox(vec({1 / (1 + e), e / (1 + e)}), 1e-14));
   EXPECT_NEAR(w.log_evidence, 1001 + std::log1p(1 / e) - std::log(2.0), 1e-12);
-  const ImportanceWeights tiny = importance_weights(vec({-2000, -2000, -std::numeric_limits<Scalar>::infinity()}),
-                                                    vec({0, 0, 0}));
+  const ImportanceWeights tiny =
+      importance_weights(vec({-2000, -2000, -std::numeric_limits<Scalar>::infinity()}), vec({0, 0, 0}));
   EXPECT_TRUE(tiny.weights.isApprox(vec({0.5, 0.5, 0}), 1e-15));
   EXPECT_NEAR(tiny.effective_sample_size, 2, 1e-14);
   // f may be infinite where the weight is zero.
@@ -75,8 +75,8 @@ TEST(ImportanceSampling, EvidenceAndPosteriorMeanOfTheRegressionModel) {
   const Vector w_tilde = (weights.log_weights.array() - weights.log_weights.maxCoeff()).exp().matrix();
   const Scalar relative_se = std::sqrt((w_tilde.array() - w_tilde.mean()).square().sum() / (N - 1)) /
                              (w_tilde.mean() * std::sqrt(static_cast<Scalar>(N)));
-  const Scalar exact = linear_gaussian_log_evidence({.X = problem.X, .prior_precision = 2, .noise_variance = 0.25},
-                                                    problem.y);
+  const Scalar exact =
+      linear_gaussian_log_evidence({.X = problem.X, .prior_precision = 2, .noise_variance = 0.25}, problem.y);
   EXPECT_NEAR(std::exp(weights.log_evidence - exact), 1, 5 * relative_se);
   EXPECT_LT(relative_se, 0.01);
   EXPECT_GT(weights.effective_sample_size, 0.3 * N);

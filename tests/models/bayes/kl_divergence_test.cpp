@@ -75,7 +75,7 @@ TEST(KlDivergence, ZeroOnlyForEqualArgumentsAndNonNegative) {
 
 TEST(KlDivergence, BadInput) {
   const Tensor S = rows({{1, 0}, {0, 1}});
-  EXPECT_THROW(kl_gaussian(vec({0, 0}), rows({{1, 2}, {2, 1}}), vec({0, 0}), S), ValueError);  // not PD
+  EXPECT_THROW(kl_gaussian(vec({0, 0}), rows({{1, 2}, {2, 1}}), vec({0, 0}), S), ValueError);    // not PD
   EXPECT_THROW(kl_gaussian(vec({0, 0}), rows({{1, 0.5}, {0, 1}}), vec({0, 0}), S), ValueError);  // not symmetric
   EXPECT_THROW(kl_gaussian(vec({0, 0}), S, vec({0}), S), ShapeError);
   EXPECT_THROW(kl_gaussian(vec({0, testing::kNaN}), S, vec({0, 0}), S), ValueError);

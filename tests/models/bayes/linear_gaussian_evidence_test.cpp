@@ -21,8 +21,8 @@ using testing::vec;
 
 // X and y of scipy_reference.py.
 Tensor evidence_design() {
-  return testing::rows({{0.5, -1.2, 0.3}, {1.5, 0.4, -0.7}, {-0.3, 0.9, 1.1},
-                        {2.0, -0.5, 0.2}, {-1.1, 1.3, -0.4}, {0.7, 0.1, 0.8}});
+  return testing::rows(
+      {{0.5, -1.2, 0.3}, {1.5, 0.4, -0.7}, {-0.3, 0.9, 1.1}, {2.0, -0.5, 0.2}, {-1.1, 1.3, -0.4}, {0.7, 0.1, 0.8}});
 }
 Vector evidence_targets() { return vec({0.8, 2.1, -0.4, 2.9, -1.7, 0.9}); }
 
@@ -34,9 +34,9 @@ TEST(LinearGaussianEvidence, MatchesScipyMultivariateNormal) {
   EXPECT_NEAR(linear_gaussian_log_evidence({.X = X, .prior_precision = 0.5, .noise_variance = 1}, y),
               -9.393796020795254, 1e-12);
   // n = 2 < d = 3: the n×n branch.
-  EXPECT_NEAR(linear_gaussian_log_evidence({.X = X.topRows(2), .prior_precision = 2, .noise_variance = 0.25},
-                                           y.head(2)),
-              -3.7209484208181687, 1e-12);
+  EXPECT_NEAR(
+      linear_gaussian_log_evidence({.X = X.topRows(2), .prior_precision = 2, .noise_variance = 0.25}, y.head(2)),
+      -3.7209484208181687, 1e-12);
   // Bayes factor of all three features against the first two: −6.68152729731103 − (−5.768225211112764).
   const Tensor first_two = X.leftCols(2);
   EXPECT_NEAR(linear_gaussian_log_bayes_factor({.X = X, .prior_precision = 2, .noise_variance = 0.25},
@@ -55,7 +55,8 @@ TEST(LinearGaussianEvidence, BothBranchesAgree) {
   const Eigen::LLT<Eigen::MatrixXd> llt(C);
   const Scalar by_hand = -0.5 * (6 * std::log(2 * std::numbers::pi) +
                                  2 * llt.matrixLLT().diagonal().array().log().sum() + y.dot(llt.solve(y)));
-  EXPECT_NEAR(linear_gaussian_log_evidence({.X = X, .prior_precision = alpha, .noise_variance = s2}, y), by_hand, 1e-12);
+  EXPECT_NEAR(linear_gaussian_log_evidence({.X = X, .prior_precision = alpha, .noise_variance = s2}, y), by_hand,
+              1e-12);
   Tensor padded = Tensor::Zero(6, 7);
   padded.leftCols(3) = X;
   EXPECT_NEAR(linear_gaussian_log_evidence({.X = padded, .prior_precision = alpha, .noise_variance = s2}, y), by_hand,
@@ -76,8 +77,8 @@ TEST(LinearGaussianEvidence, CandidateFormulaWithTheRegressionPosterior) {
   const Scalar log_likelihood = -0.5 * (6 * (log_2pi + std::log(s2)) + (y - X * w).squaredNorm() / s2);
   const Scalar log_prior = -0.5 * (3 * (log_2pi - std::log(alpha)) + alpha * w.squaredNorm());
   const Eigen::LLT<Eigen::MatrixXd> llt{Eigen::MatrixXd(S)};
-  const Scalar log_posterior = -0.5 * (3 * log_2pi + 2 * llt.matrixLLT().diagonal().array().log().sum() +
-                                       (w - m).dot(llt.solve(Vector(w - m))));
+  const Scalar log_posterior =
+      -0.5 * (3 * log_2pi + 2 * llt.matrixLLT().diagonal().array().log().sum() + (w - m).dot(llt.solve(Vector(w - m))));
   EXPECT_NEAR(linear_gaussian_log_evidence({.X = X, .prior_precision = alpha, .noise_variance = s2}, y),
               log_likelihood + log_prior - log_posterior, 1e-11);
 }

@@ -50,7 +50,8 @@ TEST(NormalGammaCavi, ElboToleranceConverges) {
   EXPECT_EQ(q.run.status, Status::ValueTolerance);
   EXPECT_TRUE(q.run.converged());
   EXPECT_LT(q.run.iterations, 20);
-  const NormalGammaCavi exact = normal_gamma_cavi(cavi_data(), {.prior = kCaviPrior, .max_iterations = 60, .tolerance = 0});
+  const NormalGammaCavi exact =
+      normal_gamma_cavi(cavi_data(), {.prior = kCaviPrior, .max_iterations = 60, .tolerance = 0});
   EXPECT_NEAR(q.rate, exact.rate, 1e-5);
   EXPECT_NEAR(q.mean_precision, exact.mean_precision, 1e-5);
   EXPECT_LE(q.elbo, exact.elbo);
@@ -77,7 +78,8 @@ TEST(NormalGammaCavi, ElboRisesToBelowTheExactLogEvidence) {
 
 TEST(NormalGammaCavi, BudgetAndCallbackStatusesAreTruthful) {
   const Vector x = cavi_data();
-  const NormalGammaCavi one = normal_gamma_cavi(x, {.prior = kCaviPrior, .initial_precision_mean = 20, .max_iterations = 1});
+  const NormalGammaCavi one =
+      normal_gamma_cavi(x, {.prior = kCaviPrior, .initial_precision_mean = 20, .max_iterations = 1});
   EXPECT_EQ(one.run.status, Status::MaxIterations);
   EXPECT_EQ(one.run.iterations, 1);
   Index seen = 0;

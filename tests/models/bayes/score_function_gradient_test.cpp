@@ -72,8 +72,9 @@ TEST(ReparameterizationGradient, UnbiasedWithSmallerVarianceThanTheScoreFunction
 }
 
 TEST(ScoreFunctionGradient, ConstantFunctionWithBaselineIsExactlyZeroAndSeedsReplay) {
-  const GradientEstimate e = score_function_gradient([](const Vector&) { return 3.0; }, kGradientQ,
-                                                     {.num_samples = 50, .seed = 2, .baseline = ScoreBaseline::LeaveOneOut});
+  const GradientEstimate e =
+      score_function_gradient([](const Vector&) { return 3.0; }, kGradientQ,
+                              {.num_samples = 50, .seed = 2, .baseline = ScoreBaseline::LeaveOneOut});
   EXPECT_EQ(e.gradient, Vector::Zero(4));
   const Quadratic f;
   const auto a = score_function_gradient(f, kGradientQ, {.num_samples = 100, .seed = 9});
