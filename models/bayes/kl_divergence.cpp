@@ -1,6 +1,7 @@
 #include "models/bayes/kl_divergence.h"
 
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <utility>
 
@@ -14,9 +15,12 @@ namespace dagml {
 
 namespace {
 
-void check_positive_parameter(Scalar value, const char* name, const char* who) {
-  if (!(value > 0) || !std::isfinite(value)) {
-    throw ValueError(fmt::format("{}: expected {} > 0 and finite, found {}", who, name, value));
+// Each (name, value) must be > 0 and finite.
+void check_positive_scalars(std::initializer_list<std::pair<const char*, Scalar>> parameters, const char* who) {
+  for (const auto& [name, value] : parameters) {
+    if (!(value > 0) || !std::isfinite(value)) {
+      throw ValueError(fmt::format("{}: expected {} > 0 and finite, found {}", who, name, value));
+    }
   }
 }
 
@@ -113,27 +117,19 @@ Scalar kl_bernoulli(Scalar p, Scalar q) {
 
 Scalar kl_poisson(Scalar rate_p, Scalar rate_q) {
   const char* who = "kl_poisson";
-  check_positive_parameter(rate_p, "rate_p", who);
-  check_positive_parameter(rate_q, "rate_q", who);
+  check_positive_scalars({{"rate_p", rate_p}, {"rate_q", rate_q}}, who);
   return rate_p * std::log(rate_p / rate_q) - rate_p + rate_q;
 }
 
 Scalar kl_gamma(Scalar shape_p, Scalar rate_p, Scalar shape_q, Scalar rate_q) {
   const char* who = "kl_gamma";
-  check_positive_parameter(shape_p, "shape_p", who);
-  check_positive_parameter(rate_p, "rate_p", who);
-  check_positive_parameter(shape_q, "shape_q", who);
-  check_positive_parameter(rate_q, "rate_q", who);
+  check_positive_scalars({{"shape_p", shape_p}, {"rate_p", rate_p}, {"shape_q", shape_q}, {"rate_q", rate_q}}, who);
   return (shape_p - shape_q) * Eigen::numext::digamma(shape_p) - std::lgamma(shape_p) + std::lgamma(shape_q) +
          shape_q * (std::log(rate_p) - std::log(rate_q)) + shape_p * (rate_q - rate_p) / rate_p;
 }
 
 Scalar kl_beta(Scalar a_p, Scalar b_p, Scalar a_q, Scalar b_q) {
-  const char* who = "kl_beta";
-  check_positive_parameter(a_p, "a_p", who);
-  check_positive_parameter(b_p, "b_p", who);
-  check_positive_parameter(a_q, "a_q", who);
-  check_positive_parameter(b_q, "b_q", who);
+  check_positive_scalars({{"a_p", a_p}, {"b_p", b_p}, {"a_q", a_q}, {"b_q", b_q}}, "kl_beta");
   return kl_dirichlet(Vector{{a_p, b_p}}, Vector{{a_q, b_q}});
 }
 
