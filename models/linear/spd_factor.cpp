@@ -23,4 +23,8 @@ Eigen::LLT<Eigen::MatrixXd> spd_factor(const Tensor& S, const char* who, const c
   return llt;
 }
 
+Scalar log_determinant(const Eigen::LLT<Eigen::MatrixXd>& llt) {
+  return 2 * llt.matrixLLT().diagonal().array().log().sum();
+}
+
 }  // namespace dagml

@@ -11,4 +11,7 @@ namespace dagml {
 // Throws ValueError naming `who` and `what` (e.g. "noise_covariance") otherwise.
 Eigen::LLT<Eigen::MatrixXd> spd_factor(const Tensor& S, const char* who, const char* what);
 
+// log det S = 2 Σ log L_ii for the factor S = L Lᵀ.
+Scalar log_determinant(const Eigen::LLT<Eigen::MatrixXd>& llt);
+
 }  // namespace dagml
