@@ -46,6 +46,8 @@
 #include "models/ensemble/random_forest_regressor.h"
 #include "models/io/erased_estimator.h"
 #include "models/kernel/kernel_ridge.h"
+#include "models/kernel/nystroem.h"
+#include "models/kernel/random_fourier_features.h"
 #include "models/linear/bayesian_linear_regression.h"
 #include "models/nn/autoencoder.h"
 #include "models/nn/cnn_classifier.h"
@@ -126,6 +128,8 @@ std::vector<EstimatorInfo> build_registry() {
       describe<RbfNetwork>(Classification, Real, "RBF network: Gaussian bases and a linear output layer"),
       // models/kernel
       describe<KernelRidge>(Regression, Real, "kernel ridge regression: α = (K + λI)⁻¹ y"),
+      describe<RandomFourierFeatures>(Transformation, Real, "random Fourier features: √(2κ(0)/m) cos(Ωx + b), φ(x)ᵀφ(z) ≈ k(x, z)"),
+      describe<Nystroem>(Transformation, Real, "Nyström features K(x, Z) K_zz^(-1/2) from m landmark rows Z"),
       // models/tree
       describe<DecisionTreeClassifier>(Classification, Real, "CART classification tree: Gini, entropy or misclassification"),
       describe<DecisionTreeRegressor>(Regression, Real, "CART regression tree: squared or absolute error"),
