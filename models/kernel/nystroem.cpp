@@ -39,8 +39,8 @@ Nystroem::Nystroem(NystroemOptions options) : Estimator(std::move(options)) {
   const auto& rows = options_.landmark_rows;
   if (rows.empty()) return;
   if (static_cast<Index>(rows.size()) != m)
-    throw ValueError(fmt::format("{}: expected num_components = {} (the number of landmark_rows), found {}",
-                                 kTypeName, rows.size(), m));
+    throw ValueError(fmt::format("{}: expected num_components = {} (the number of landmark_rows), found {}", kTypeName,
+                                 rows.size(), m));
   std::set<Index> seen;
   for (Index r : rows) {
     if (r < 0) throw ValueError(fmt::format("{}: expected landmark_rows ≥ 0, found {}", kTypeName, r));
@@ -57,8 +57,8 @@ Nystroem& Nystroem::fit(const Tensor& X) {
   if (indices.empty()) {
     if (m > n)
       throw ValueError(fmt::format(
-          "{}: expected num_components ≤ n = {} (the landmarks are a subset of the training rows), found {}", who,
-          n, m));
+          "{}: expected num_components ≤ n = {} (the landmarks are a subset of the training rows), found {}", who, n,
+          m));
     indices = random_permutation(n, options_.seed);
     indices.resize(static_cast<std::size_t>(m));
   } else {
@@ -86,10 +86,11 @@ void Nystroem::check_loaded(const ModelInputArchive& ar) const {
   const Index m = landmarks_.rows();
   if (m < 1 || landmarks_.cols() != num_features() || normalization_.rows() != m || normalization_.cols() != m ||
       static_cast<Index>(landmark_indices_.size()) != m)
-    ar.fail(fmt::format("{}: expected m ≥ 1 landmarks m×{}, K_zz^(-1/2) m×m and m landmark indices, found {}×{}, "
-                        "{}×{} and {}",
-                        kTypeName, num_features(), m, landmarks_.cols(), normalization_.rows(), normalization_.cols(),
-                        landmark_indices_.size()));
+    ar.fail(
+        fmt::format("{}: expected m ≥ 1 landmarks m×{}, K_zz^(-1/2) m×m and m landmark indices, found {}×{}, "
+                    "{}×{} and {}",
+                    kTypeName, num_features(), m, landmarks_.cols(), normalization_.rows(), normalization_.cols(),
+                    landmark_indices_.size()));
   if (!landmarks_.allFinite() || !normalization_.allFinite())
     ar.fail(fmt::format("{}: expected finite landmarks and K_zz^(-1/2), found a NaN or infinity", kTypeName));
   if (std::any_of(landmark_indices_.begin(), landmark_indices_.end(), [](Index r) { return r < 0; }))

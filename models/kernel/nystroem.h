@@ -42,8 +42,8 @@ namespace dagml {
 
 struct NystroemOptions {
   KernelPtr kernel = std::make_shared<RbfKernel>(1.0);
-  Index num_components = 100;       // m ≥ 1 landmarks (≤ n at fit)
-  std::uint64_t seed = 0;           // for the random landmark subset
+  Index num_components = 100;          // m ≥ 1 landmarks (≤ n at fit)
+  std::uint64_t seed = 0;              // for the random landmark subset
   std::vector<Index> landmark_rows{};  // empty: m rows at random; else m distinct row indices
 
   template <class V>
@@ -51,7 +51,8 @@ struct NystroemOptions {
     v("kernel", kernel, "any kernel: rbf(gamma=1), matern(nu=1.5, length_scale=1), polynomial(degree=2) …");
     v("num_components", num_components, "m ≥ 1, the number of landmark rows (at most the number of training rows)");
     v("seed", seed, "for the random landmark subset");
-    v("landmark_rows", landmark_rows, "row indices of the landmarks (num_components of them); empty: a uniform random subset");
+    v("landmark_rows", landmark_rows,
+      "row indices of the landmarks (num_components of them); empty: a uniform random subset");
   }
 };
 
@@ -70,9 +71,9 @@ class Nystroem : public Estimator<Nystroem, NystroemOptions> {
   // n×m: K(X, Z) K_zz^{-1/2} (the usual input checks).
   Tensor transform(const Tensor& X) const;
 
-  const Tensor& landmarks() const { return fitted_value(landmarks_); }                     // Z, m×d
+  const Tensor& landmarks() const { return fitted_value(landmarks_); }                            // Z, m×d
   const std::vector<Index>& landmark_indices() const { return fitted_value(landmark_indices_); }  // rows of X
-  const Tensor& normalization() const { return fitted_value(normalization_); }             // K_zz^{-1/2}, m×m
+  const Tensor& normalization() const { return fitted_value(normalization_); }                    // K_zz^{-1/2}, m×m
   Index num_components() const { return landmarks().rows(); }
 
   // The options (the kernel by its text form; a CustomKernel cannot be saved), the landmark

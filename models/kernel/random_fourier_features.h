@@ -56,8 +56,8 @@ struct RandomFourierFeaturesOptions {
 
 // The distribution of ω for a supported kernel (Note [Spectral densities]).
 struct SpectralDensity {
-  Scalar amplitude = 1;        // κ(0)
-  Vector inverse_length;       // 1/ℓ: one entry (isotropic) or one per feature (ARD)
+  Scalar amplitude = 1;          // κ(0)
+  Vector inverse_length;         // 1/ℓ: one entry (isotropic) or one per feature (ARD)
   Index degrees_of_freedom = 0;  // 0: Gaussian ω; 2ν: Student t (Matérn ν)
 };
 

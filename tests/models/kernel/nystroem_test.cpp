@@ -48,8 +48,9 @@ TEST(Nystroem, EveryRowALandmarkReproducesTheGramMatrix) {
     const Scalar sd = std::sqrt((X.col(j).array() - mean).square().mean());
     scaled.col(j) = (X.col(j).array() - mean) / sd;
   }
-  const KernelPtr kernels[] = {std::make_shared<RbfKernel>(0.05), std::make_shared<MaternKernel>(1.5, 3.0),
-                               constant(2.0) * std::make_shared<MaternKernel>(0.5, 4.0) + std::make_shared<PolynomialKernel>(2, 0.1)};
+  const KernelPtr kernels[] = {
+      std::make_shared<RbfKernel>(0.05), std::make_shared<MaternKernel>(1.5, 3.0),
+      constant(2.0) * std::make_shared<MaternKernel>(0.5, 4.0) + std::make_shared<PolynomialKernel>(2, 0.1)};
   for (const KernelPtr& kernel : kernels) {
     SCOPED_TRACE(kernel->name());
     Nystroem nystroem({.kernel = kernel, .num_components = 60, .seed = 2});
@@ -119,10 +120,16 @@ TEST(Nystroem, RejectsBadOptionsAndInput) {
   EXPECT_THAT([] { Nystroem({.num_components = 0}); },
               ThrowsMessage<ValueError>(HasSubstr("expected num_components ≥ 1, found 0")));
   EXPECT_THAT([] { Nystroem({.kernel = nullptr}); }, ThrowsMessage<ValueError>(HasSubstr("null")));
-  EXPECT_THAT([] { Nystroem({.num_components = 2, .landmark_rows = {1, 2, 3}}); },
-              ThrowsMessage<ValueError>(HasSubstr("expected num_components = 3 (the number of landmark_rows), found 2")));
-  EXPECT_THAT([] { Nystroem({.num_components = 2, .landmark_rows = {1, 1}}); },
-              ThrowsMessage<ValueError>(HasSubstr("distinct")));
+  EXPECT_THAT(
+      [] {
+        Nystroem({.num_components = 2, .landmark_rows = {1, 2, 3}});
+      },
+      ThrowsMessage<ValueError>(HasSubstr("expected num_components = 3 (the number of landmark_rows), found 2")));
+  EXPECT_THAT(
+      [] {
+        Nystroem({.num_components = 2, .landmark_rows = {1, 1}});
+      },
+      ThrowsMessage<ValueError>(HasSubstr("distinct")));
   EXPECT_THAT([] { Nystroem({.num_components = 1, .landmark_rows = {-1}}); },
               ThrowsMessage<ValueError>(HasSubstr("landmark_rows ≥ 0")));
   Nystroem too_many({.num_components = 5});

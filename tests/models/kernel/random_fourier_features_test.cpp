@@ -89,8 +89,8 @@ TEST(RandomFourierFeatures, RbfErrorMatchesScikitLearnsRbfSampler) {
   // the factor 2 that one draw's spread allows (see above).
   const Tensor X = iris_features();
   const KernelPtr rbf = std::make_shared<RbfKernel>(0.5);
-  for (const auto& [m, sklearn_error] : {std::pair<Index, Scalar>{100, ref::rbf_sampler_gram_mae_100},
-                                         {10000, ref::rbf_sampler_gram_mae_10000}}) {
+  for (const auto& [m, sklearn_error] :
+       {std::pair<Index, Scalar>{100, ref::rbf_sampler_gram_mae_100}, {10000, ref::rbf_sampler_gram_mae_10000}}) {
     SCOPED_TRACE(m);
     const Scalar ratio = rff_gram_mean_absolute_error(rbf, X, m, 0) / sklearn_error;
     EXPECT_GT(ratio, 0.5);
@@ -136,7 +136,8 @@ TEST(RandomFourierFeatures, MaternFrequenciesAreStudentT) {
   const Scalar nus[] = {0.5, 1.5, 2.5};
   for (int i = 0; i < 3; ++i) {
     SCOPED_TRACE(nus[i]);
-    RandomFourierFeatures rff({.kernel = std::make_shared<MaternKernel>(nus[i], length_scale), .num_components = 10000});
+    RandomFourierFeatures rff(
+        {.kernel = std::make_shared<MaternKernel>(nus[i], length_scale), .num_components = 10000});
     rff.fit(Tensor::Zero(1, 4));
     Tensor scaled = rff.frequencies().cwiseAbs() * length_scale;
     std::vector<Scalar> v(scaled.data(), scaled.data() + scaled.size());
