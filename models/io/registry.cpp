@@ -48,6 +48,8 @@
 #include "models/gp/gaussian_process_classifier.h"
 #include "models/gp/gaussian_process_regressor.h"
 #include "models/kernel/kernel_ridge.h"
+#include "models/kernel/nystroem.h"
+#include "models/kernel/random_fourier_features.h"
 #include "models/linear/bayesian_linear_regression.h"
 #include "models/nn/autoencoder.h"
 #include "models/nn/cnn_classifier.h"
@@ -128,6 +130,8 @@ std::vector<EstimatorInfo> build_registry() {
       describe<RbfNetwork>(Classification, Real, "RBF network: Gaussian bases and a linear output layer"),
       // models/kernel
       describe<KernelRidge>(Regression, Real, "kernel ridge regression: α = (K + λI)⁻¹ y"),
+      describe<RandomFourierFeatures>(Transformation, Real, "random Fourier features: √(2κ(0)/m) cos(Ωx + b), φ(x)ᵀφ(z) ≈ k(x, z)"),
+      describe<Nystroem>(Transformation, Real, "Nyström features K(x, Z) K_zz^(-1/2) from m landmark rows Z"),
       // models/gp
       describe<GaussianProcessRegressor>(Regression, Real, "Gaussian process regression, hyperparameters by marginal likelihood"),
       describe<GaussianProcessClassifier>(Classification, Real, "Gaussian process classification, Laplace approximation (one-vs-rest for K > 2)"),
