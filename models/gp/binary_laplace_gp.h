@@ -17,7 +17,7 @@
 // B has eigenvalues ≥ 1: its Cholesky factorisation never needs a jitter.
 #pragma once
 
-#include "models/gp/hyperparameter_search.h"
+#include "models/gp/multi_start_search.h"
 #include "models/kernel/kernel.h"
 
 namespace dagml {

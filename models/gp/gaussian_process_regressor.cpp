@@ -8,6 +8,8 @@
 #include <random>
 
 #include "autodiff/elementwise.h"
+#include "autodiff/linalg.h"
+#include "autodiff/reduce.h"
 #include "autodiff/solvers.h"
 #include "graph/random.h"
 #include "models/data/validate.h"
@@ -172,6 +174,25 @@ Scalar GaussianProcessRegressor::score(const Tensor& X, const Vector& y) const {
   const Vector prediction = predict(X);
   check_same_rows(X, y, "GaussianProcessRegressor::score");
   return r2_score(y, prediction);
+}
+
+GaussianProcessRegressor::PosteriorNodes GaussianProcessRegressor::posterior_graph(Var X) const {
+  require_fitted();
+  if (X.cols() != num_features())
+    throw ShapeError(fmt::format("GaussianProcessRegressor::posterior_graph: expected {} columns, found {}",
+                                 num_features(), X.cols()));
+  Graph& g = X.graph();
+  std::vector<Var> blocks;  // the fitted θ, as constants
+  for (const KernelHyperparameter& h : kernel_->hyperparameters())
+    if (!h.fixed) blocks.push_back(g.constant(h.value.array().log().matrix().transpose()));
+  const Var training = g.constant(X_);
+  const Var K_star = kernel_->gram_graph({X, training, false}, blocks);  // m×n
+  const Tensor identity = Tensor::Identity(X_.rows(), X_.rows());
+  const Tensor L_inverse = L_.triangularView<Eigen::Lower>().solve(identity);
+  const Var K_y_inverse = g.constant(L_inverse.transpose() * L_inverse);
+  const Var prior = diag_part(kernel_->gram_graph({X, X, true}, blocks));
+  const Var explained = row_sums(matmul(K_star, K_y_inverse) * K_star);
+  return {matmul(K_star, g.constant(Tensor(alpha_))) * y_std_ + y_mean_, (prior - explained) * (y_std_ * y_std_)};
 }
 
 Tensor GaussianProcessRegressor::sample_posterior(const Tensor& X, Index n_samples, std::uint64_t seed) const {

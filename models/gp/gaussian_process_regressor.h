@@ -23,7 +23,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "models/gp/hyperparameter_search.h"
+#include "models/gp/multi_start_search.h"
 #include "models/io/estimator.h"
 #include "models/kernel/kernel.h"
 #include "models/kernel/kernel_io.h"
@@ -81,6 +81,16 @@ class GaussianProcessRegressor : public Estimator<GaussianProcessRegressor, Gaus
   Prediction predict_with_std(const Tensor& X) const;
   Tensor predict_covariance(const Tensor& X) const;  // m×m posterior covariance of f(X)
   Scalar score(const Tensor& X, const Vector& y) const;  // R² of the mean
+
+  // The posterior mean and variance at the rows of a graph node X* (m×d) as graph nodes (m×1
+  // each), so that they can be differentiated with respect to X* (Bayesian optimisation's
+  // acquisition functions): mean = K(X*, X) a σ_y + μ_y, variance = (diag K(X*, X*) −
+  // rowsum((K(X*, X) K_y⁻¹) ⊙ K(X*, X))) σ_y², with K_y⁻¹ = L⁻ᵀL⁻¹ a constant (O(n²) per
+  // evaluation once built). The variance is not clamped: rounding may leave it slightly negative.
+  struct PosteriorNodes {
+    Var mean, variance;
+  };
+  PosteriorNodes posterior_graph(Var X) const;
 
   // Draws from the posterior of f at the rows of X: m×n_samples, column s one draw, by the
   // symmetric square root of the covariance (eigenvalues clamped at 0). Seeded.

@@ -1,4 +1,4 @@
-#include "models/gp/hyperparameter_search.h"
+#include "models/gp/multi_start_search.h"
 
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
