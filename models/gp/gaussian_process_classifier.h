@@ -3,7 +3,7 @@
 // the posterior of f approximated by a Gaussian at its mode, class probabilities by the
 // logistic–Gaussian integral, and the kernel hyperparameters by maximising the approximate
 // marginal likelihood log q(y | X, θ) (gradient by Algorithm 5.1 with ∂K/∂θ from autodiff), with
-// ProjectedLbfgs from parallel seeded restarts (hyperparameter_search.h).
+// ProjectedLbfgs from parallel seeded restarts (multi_start_search.h).
 //
 // K > 2 classes are one-vs-rest, as scikit-learn's GaussianProcessClassifier: one binary GP per
 // class (each with its own fitted hyperparameters), probabilities normalised to sum to 1.

@@ -190,7 +190,19 @@ GaussianProcessRegressor::PosteriorNodes GaussianProcessRegressor::posterior_gra
   const Tensor identity = Tensor::Identity(X_.rows(), X_.rows());
   const Tensor L_inverse = L_.triangularView<Eigen::Lower>().solve(identity);
   const Var K_y_inverse = g.constant(L_inverse.transpose() * L_inverse);
-  const Var prior = diag_part(kernel_->gram_graph({X, X, true}, blocks));
+  // k(x, x) per row: numerically for constant rows (a batch of candidates needs no m×m Gram
+  // matrix), through the graph otherwise.
+  Var prior;
+  if (g.node(X.id()).kind == NodeKind::Constant) {
+    Tensor diagonal(X.rows(), 1);
+    for (Index i = 0; i < X.rows(); ++i) {
+      const Vector x = X.value().row(i).transpose();
+      diagonal(i, 0) = (*kernel_)(x, x);
+    }
+    prior = g.constant(diagonal);
+  } else {
+    prior = diag_part(kernel_->gram_graph({X, X, true}, blocks));
+  }
   const Var explained = row_sums(matmul(K_star, K_y_inverse) * K_star);
   return {matmul(K_star, g.constant(Tensor(alpha_))) * y_std_ + y_mean_, (prior - explained) * (y_std_ * y_std_)};
 }

@@ -10,7 +10,7 @@
 // kernel's free hyperparameters, Note [Kernel hyperparameters]) maximise the log marginal
 // likelihood, written as a dagml graph — the kernel's graph form, then the gaussian_log_likelihood
 // solver node — so that its gradient comes from autodiff; ProjectedLbfgs in the log-space box of
-// the bounds, from the kernel's θ and `restarts` log-uniform starts in parallel (hyperparameter_search.h).
+// the bounds, from the kernel's θ and `restarts` log-uniform starts in parallel (multi_start_search.h).
 // A K_y that is not positive definite gets the jitter of Note [Jitter policy], recorded in
 // fit_report().
 //
