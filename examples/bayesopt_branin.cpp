@@ -79,16 +79,16 @@ void compare(const std::string& title, const SearchSpace& space, const std::func
   const Vector random_best_point = random.points.row(random_best).transpose();
 
   fmt::print("{}: {} evaluations, seed {}, known minimum {:.6f}\n", title, budget, seed, minimum);
-  fmt::print("  Bayesian optimisation  f = {:.6f} (gap {:.2e}) at ({:.4f}), {:.2f} s, {}\n", -bo.best_value,
-             -bo.best_value - minimum, fmt::join(bo.best_point.begin(), bo.best_point.end(), ", "), seconds,
-             bo.run.message);
+  fmt::print("  Bayesian optimisation  f = {:.6f} (gap {:.2e}) at ({:.4f}), {} proposals after the design, {:.2f} s\n",
+             -bo.best_value, -bo.best_value - minimum, fmt::join(bo.best_point.begin(), bo.best_point.end(), ", "),
+             bo.run.iterations, seconds);
   fmt::print("  random search          f = {:.6f} (gap {:.2e}) at ({:.4f})\n", random.values(random_best),
              random.values(random_best) - minimum, fmt::join(random_best_point.begin(), random_best_point.end(), ", "));
   const auto reached = [&](const Trace& t) {
     const Index i = first_within(t.values, minimum, 0.01 * (1 + std::abs(minimum)));
     return i == 0 ? std::string("never") : fmt::format("evaluation {}", i);
   };
-  fmt::print("  first within 1% of f*: Bayesian optimisation {}, random search {}\n", reached(bayesian),
+  fmt::print("  first with f − f* ≤ 0.01 (1 + |f*|): Bayesian optimisation {}, random search {}\n", reached(bayesian),
              reached(random));
 
   std::ofstream csv(csv_path);

@@ -17,6 +17,7 @@
 #include "graph/error.h"
 #include "models/data/csv.h"
 #include "models/gp/gaussian_process_classifier.h"
+#include "plane_grid_support.h"
 
 using namespace dagml;
 
@@ -57,12 +58,7 @@ int main() try {
   fmt::print("accuracy: training {:.3f}, test {:.3f}\n", gpc.score(train.X, train.y), gpc.score(test.X, test.y));
 
   const Index g = 101;
-  Tensor grid(g * g, 2);
-  for (Index a = 0; a < g; ++a)
-    for (Index b = 0; b < g; ++b) {
-      grid(a * g + b, 0) = -1.5 + 4.0 * static_cast<double>(b) / static_cast<double>(g - 1);
-      grid(a * g + b, 1) = -1.25 + 2.75 * static_cast<double>(a) / static_cast<double>(g - 1);
-    }
+  const Tensor grid = plane_grid::regular_grid(g, -1.5, 2.5, -1.25, 1.5);
   const Tensor p = gpc.predict_proba(grid);
   Tensor table(g * g, 3);
   table << grid, p.col(1);

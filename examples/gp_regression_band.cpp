@@ -2,9 +2,10 @@
 // f(x) = x sin x on [0, 10], the kernel constant * rbf + white with its hyperparameters fitted by
 // maximising the log marginal likelihood (3 restarts), and the posterior on a 201-point grid: the
 // mean, the band mean ± 2 std (the fitted white noise is part of the kernel, so the band is the
-// one of a new noisy observation y, as scikit-learn's) and three posterior draws. Then three
-// observations are added with add_observation (O(n²) each, hyperparameters kept) where the band is
-// widest, and the printout shows the band shrinking there.
+// one of a new noisy observation y, as scikit-learn's) and three posterior draws (of y too: the
+// white noise is on the diagonal of their covariance, so they scatter about a smooth curve). Then
+// three observations are added with add_observation (O(n²) each, hyperparameters kept) where the
+// band is widest, and the printout shows the band shrinking there.
 //
 //   ./build/examples/gp_regression_band
 //

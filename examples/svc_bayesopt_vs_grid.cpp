@@ -99,9 +99,9 @@ int main() try {
           .maximize([&](const Vector& x) { return cv_accuracy(x(0), x(1)); });
   const Trace bayesian{bo.points, bo.values};
 
-  fmt::print("grid search, {} fits:            best accuracy {:.4f} at C = {:.4g}, γ = {:.4g}\n", grid.accuracy.size(),
-             grid.accuracy(grid_best), grid.settings(grid_best, 0), grid.settings(grid_best, 1));
-  fmt::print("Bayesian optimisation, {} evals: best accuracy {:.4f} at C = {:.4g}, γ = {:.4g}\n",
+  fmt::print("grid search, {} settings:           best accuracy {:.4f} at C = {:.4g}, γ = {:.4g}\n",
+             grid.accuracy.size(), grid.accuracy(grid_best), grid.settings(grid_best, 0), grid.settings(grid_best, 1));
+  fmt::print("Bayesian optimisation, {} settings: best accuracy {:.4f} at C = {:.4g}, γ = {:.4g}\n",
              bayesian.accuracy.size(), bo.best_value, bo.best_point(0), bo.best_point(1));
   const Index reached = first_reaching(bayesian.accuracy, grid.accuracy(grid_best));
   if (reached == 0) {
@@ -109,9 +109,9 @@ int main() try {
                bayesian.accuracy.size());
   } else {
     fmt::print(
-        "Bayesian optimisation reached the grid's best accuracy at evaluation {} (the first {} are the "
-        "Latin-hypercube design)\n",
-        reached, design_points);
+        "Bayesian optimisation reached the grid's best accuracy at evaluation {}, {} its {}-point "
+        "Latin-hypercube design\n",
+        reached, reached <= design_points ? "within" : "after", design_points);
   }
 
   std::ofstream csv("svc_bayesopt_vs_grid.csv");
