@@ -16,6 +16,7 @@
 #include "graph/error.h"
 #include "models/classify/svc.h"
 #include "models/data/csv.h"
+#include "plane_grid_support.h"
 
 using namespace dagml;
 
@@ -44,12 +45,7 @@ int main(int argc, char** argv) try {
              svm.fit_report()[0].iterations, svm.converged() ? "" : " (not converged)");
 
   const Index g = 101;
-  Tensor grid(g * g, 2);
-  for (Index a = 0; a < g; ++a)
-    for (Index b = 0; b < g; ++b) {
-      grid(a * g + b, 0) = -1.5 + 4.0 * static_cast<double>(b) / static_cast<double>(g - 1);
-      grid(a * g + b, 1) = -1.25 + 2.75 * static_cast<double>(a) / static_cast<double>(g - 1);
-    }
+  const Tensor grid = plane_grid::regular_grid(g, -1.5, 2.5, -1.25, 1.5);
   const Tensor f = svm.decision_function(grid);
   Tensor table(g * g, 3);
   table << grid, f;

@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh
 examples=(first_graph datasets rosenbrock_optimizers diabetes_regression breast_cancer_logistic kernel_svm_toy
-          kernel_approximation
+          kernel_approximation gp_regression_band gp_classification_toy bayesopt_branin svc_bayesopt_vs_grid
           iris_discriminant digits_knn nn_mlp nn_cnn nn_autoencoder iris_tree breast_cancer_forest_importance
           adaboost_rounds boosting_custom_loss nist_least_squares hmm_dishonest_casino
           nn_sequence_digits rl_cartpole_reinforce rl_imitation_cartpole digits_embeddings
