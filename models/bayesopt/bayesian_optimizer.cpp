@@ -103,6 +103,10 @@ BayesianOptimizationResult BayesianOptimizer::maximize(const std::function<Scala
   run.gradient_norm = IterationLoop::kNotComputed;
   run.evaluations = n;
   result.run = loop.finish(std::move(run));
+  if (result.run.status == Status::MaxIterations)  // the budget is the plan, not a failure to converge
+    result.run.message = fmt::format("all {} evaluations done ({} in the initial design); the best f = {:.6g} at "
+                                     "evaluation {}",
+                                     n, options_.initial_points, result.best_value, result.best_index + 1);
   return result;
 }
 

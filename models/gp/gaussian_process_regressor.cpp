@@ -2,6 +2,7 @@
 
 #include <Eigen/Eigenvalues>
 #include <fmt/format.h>
+#include <tbb/parallel_for.h>
 
 #include <cmath>
 #include <numbers>
@@ -140,11 +141,21 @@ void GaussianProcessRegressor::solve_dual() {
                              0.5 * static_cast<Scalar>(y_.size()) * std::log(2 * std::numbers::pi);
 }
 
+// Vᵀ = K(X, X_train) L⁻ᵀ (m×n), row i = (L⁻¹ k(X_train, xᵢ))ᵀ: triangular solves from the right on
+// fixed blocks of rows, in parallel (each row is independent, so the result does not depend on
+// the thread count).
 std::pair<Tensor, Tensor> GaussianProcessRegressor::cross_terms(const Tensor& X) const {
   check_input(X);
   Tensor K_star = kernel_->gram(X, X_);
-  Tensor v = L_.triangularView<Eigen::Lower>().solve(K_star.transpose());
-  return {std::move(K_star), std::move(v)};
+  Tensor V_t(K_star.rows(), K_star.cols());
+  constexpr Index kRowsPerSolve = 256;
+  const Index blocks = (K_star.rows() + kRowsPerSolve - 1) / kRowsPerSolve;
+  const auto upper = L_.transpose().triangularView<Eigen::Upper>();
+  tbb::parallel_for(Index{0}, blocks, [&](Index b) {
+    const Index begin = b * kRowsPerSolve, count = std::min(kRowsPerSolve, K_star.rows() - begin);
+    V_t.middleRows(begin, count) = upper.solve<Eigen::OnTheRight>(K_star.middleRows(begin, count));
+  });
+  return {std::move(K_star), std::move(V_t)};
 }
 
 Vector GaussianProcessRegressor::predict(const Tensor& X) const {
@@ -153,20 +164,20 @@ Vector GaussianProcessRegressor::predict(const Tensor& X) const {
 }
 
 GaussianProcessRegressor::Prediction GaussianProcessRegressor::predict_with_std(const Tensor& X) const {
-  const auto [K_star, v] = cross_terms(X);
+  const auto [K_star, V_t] = cross_terms(X);
   Prediction p{(K_star * alpha_).array() * y_std_ + y_mean_, Vector(X.rows())};
   for (Index i = 0; i < X.rows(); ++i) {
     const Vector x = X.row(i).transpose();
-    const Scalar variance = (*kernel_)(x, x) - v.col(i).squaredNorm();
+    const Scalar variance = (*kernel_)(x, x) - V_t.row(i).squaredNorm();
     p.std[i] = std::sqrt(std::max(variance, Scalar(0))) * y_std_;  // rounding can make it slightly negative
   }
   return p;
 }
 
 Tensor GaussianProcessRegressor::predict_covariance(const Tensor& X) const {
-  const auto [K_star, v] = cross_terms(X);
+  const auto [K_star, V_t] = cross_terms(X);
   Tensor cov = kernel_->gram(X);
-  cov.noalias() -= v.transpose() * v;
+  cov.noalias() -= V_t * V_t.transpose();
   return cov * (y_std_ * y_std_);
 }
 

@@ -127,7 +127,7 @@ class GaussianProcessRegressor : public Estimator<GaussianProcessRegressor, Gaus
  private:
   void check_loaded(const class ModelInputArchive& ar) const;
   KernelPtr options_kernel() const;
-  // The posterior's cross terms for rows X: K(X, X_train) and v = L⁻¹ K(X_train, X).
+  // The posterior's cross terms for rows X: K(X, X_train) and Vᵀ = K(X, X_train) L⁻ᵀ.
   std::pair<Tensor, Tensor> cross_terms(const Tensor& X) const;
   void solve_dual();  // a = L⁻ᵀ L⁻¹ y and the log marginal likelihood, from L_ and y_
 

@@ -98,8 +98,7 @@ class Kernel : public std::enable_shared_from_this<Kernel> {
   virtual Var build_gram_graph(const GramRows& rows, std::span<const Var> log_values) const;
 
  private:
-  friend class SumKernel;  // the algebra of kernel_algebra.h composes the protected parts
-  friend class ProductKernel;
+  friend class CompositeKernel;  // the algebra of kernel_algebra.h composes the protected parts
   Tensor gram_rows(const Tensor& A, const Tensor& B, bool same) const;
 };
 

@@ -12,14 +12,6 @@ KernelHyperparameter renamed(KernelHyperparameter h, const char* name) {
   return h;
 }
 
-// The operands' hyperparameter lists, left first; and `values` split back at the same place.
-std::vector<KernelHyperparameter> joined(const Kernel& left, const Kernel& right) {
-  std::vector<KernelHyperparameter> all = left.hyperparameters();
-  for (KernelHyperparameter& h : right.hyperparameters()) all.push_back(std::move(h));
-  return all;
-}
-std::size_t left_count(const Kernel& left) { return left.hyperparameters().size(); }
-
 KernelPtr checked_operand(KernelPtr k, const char* who) {
   if (!k) throw ValueError(fmt::format("{}: expected two kernels, found a null pointer", who));
   return k;
@@ -27,7 +19,8 @@ KernelPtr checked_operand(KernelPtr k, const char* who) {
 
 // An operand's name inside a product: a sum gets parentheses.
 std::string factor_name(const Kernel& k) {
-  return dynamic_cast<const SumKernel*>(&k) ? "(" + k.name() + ")" : k.name();
+  const auto* composite = dynamic_cast<const CompositeKernel*>(&k);
+  return composite && composite->operation() == CompositeKernel::Operation::Sum ? "(" + k.name() + ")" : k.name();
 }
 }  // namespace
 
@@ -85,78 +78,61 @@ Var WhiteKernel::build_gram_graph(const GramRows& rows, std::span<const Var> log
 
 // --- Sums and products -------------------------------------------------------------------------------
 
-SumKernel::SumKernel(KernelPtr left, KernelPtr right)
-    : left_(checked_operand(std::move(left), "SumKernel")), right_(checked_operand(std::move(right), "SumKernel")) {}
+CompositeKernel::CompositeKernel(Operation operation, KernelPtr left, KernelPtr right)
+    : operation_(operation),
+      left_(checked_operand(std::move(left), "CompositeKernel")),
+      right_(checked_operand(std::move(right), "CompositeKernel")) {}
 
-std::string SumKernel::name() const { return left_->name() + " + " + right_->name(); }
-
-Scalar SumKernel::operator()(Eigen::Ref<const Vector> x, Eigen::Ref<const Vector> z) const {
-  return (*left_)(x, z) + (*right_)(x, z);
+std::string CompositeKernel::name() const {
+  if (operation_ == Operation::Sum) return left_->name() + " + " + right_->name();
+  return factor_name(*left_) + " * " + factor_name(*right_);
 }
 
-std::vector<KernelHyperparameter> SumKernel::hyperparameters() const { return joined(*left_, *right_); }
+Scalar CompositeKernel::operator()(Eigen::Ref<const Vector> x, Eigen::Ref<const Vector> z) const {
+  const Scalar a = (*left_)(x, z), b = (*right_)(x, z);
+  return operation_ == Operation::Sum ? a + b : a * b;
+}
+
+std::vector<KernelHyperparameter> CompositeKernel::hyperparameters() const {
+  std::vector<KernelHyperparameter> all = left_->hyperparameters();
+  for (KernelHyperparameter& h : right_->hyperparameters()) all.push_back(std::move(h));
+  return all;
+}
+
+void CompositeKernel::gram_block(const Tensor& A_rows, const Tensor& B, Index diagonal_offset,
+                                 Eigen::Ref<Tensor> out) const {
+  left_->gram_block(A_rows, B, diagonal_offset, out);
+  Tensor other(out.rows(), out.cols());
+  right_->gram_block(A_rows, B, diagonal_offset, other);
+  if (operation_ == Operation::Sum)
+    out += other;
+  else
+    out.array() *= other.array();
+}
 
 // Each operand rebuilt from its share of `values` (an operand without hyperparameters is kept).
-std::pair<KernelPtr, KernelPtr> SumKernel::split(const KernelPtr& left, const KernelPtr& right,
-                                                 const std::vector<KernelHyperparameter>& values) {
-  const std::size_t at = left_count(*left);
+KernelPtr CompositeKernel::with_values(const std::vector<KernelHyperparameter>& values) const {
+  const std::size_t at = left_->hyperparameters().size();
   const std::vector<KernelHyperparameter> left_values(values.begin(), values.begin() + at);
   const std::vector<KernelHyperparameter> right_values(values.begin() + at, values.end());
-  return {left_values.empty() ? left : left->with_values(left_values),
-          right_values.empty() ? right : right->with_values(right_values)};
+  return std::make_shared<CompositeKernel>(operation_, left_values.empty() ? left_ : left_->with_values(left_values),
+                                           right_values.empty() ? right_ : right_->with_values(right_values));
 }
 
-void SumKernel::gram_block(const Tensor& A_rows, const Tensor& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const {
-  left_->gram_block(A_rows, B, diagonal_offset, out);
-  Tensor other(out.rows(), out.cols());
-  right_->gram_block(A_rows, B, diagonal_offset, other);
-  out += other;
-}
-
-KernelPtr SumKernel::with_values(const std::vector<KernelHyperparameter>& values) const {
-  const auto [left, right] = split(left_, right_, values);
-  return std::make_shared<SumKernel>(left, right);
-}
-
-Var SumKernel::build_gram_graph(const GramRows& rows, std::span<const Var> log_values) const {
-  const std::size_t split = left_count(*left_);
-  return left_->build_gram_graph(rows, log_values.first(split)) + right_->build_gram_graph(rows, log_values.subspan(split));
-}
-
-ProductKernel::ProductKernel(KernelPtr left, KernelPtr right)
-    : left_(checked_operand(std::move(left), "ProductKernel")),
-      right_(checked_operand(std::move(right), "ProductKernel")) {}
-
-std::string ProductKernel::name() const { return factor_name(*left_) + " * " + factor_name(*right_); }
-
-Scalar ProductKernel::operator()(Eigen::Ref<const Vector> x, Eigen::Ref<const Vector> z) const {
-  return (*left_)(x, z) * (*right_)(x, z);
-}
-
-std::vector<KernelHyperparameter> ProductKernel::hyperparameters() const { return joined(*left_, *right_); }
-
-void ProductKernel::gram_block(const Tensor& A_rows, const Tensor& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const {
-  left_->gram_block(A_rows, B, diagonal_offset, out);
-  Tensor other(out.rows(), out.cols());
-  right_->gram_block(A_rows, B, diagonal_offset, other);
-  out.array() *= other.array();
-}
-
-KernelPtr ProductKernel::with_values(const std::vector<KernelHyperparameter>& values) const {
-  const auto [left, right] = SumKernel::split(left_, right_, values);
-  return std::make_shared<ProductKernel>(left, right);
-}
-
-Var ProductKernel::build_gram_graph(const GramRows& rows, std::span<const Var> log_values) const {
-  const std::size_t split = left_count(*left_);
-  return left_->build_gram_graph(rows, log_values.first(split)) * right_->build_gram_graph(rows, log_values.subspan(split));
+Var CompositeKernel::build_gram_graph(const GramRows& rows, std::span<const Var> log_values) const {
+  const std::size_t at = left_->hyperparameters().size();
+  const Var a = left_->build_gram_graph(rows, log_values.first(at));
+  const Var b = right_->build_gram_graph(rows, log_values.subspan(at));
+  return operation_ == Operation::Sum ? a + b : a * b;
 }
 
 KernelPtr constant(Scalar value) { return std::make_shared<ConstantKernel>(value); }
 KernelPtr white(Scalar noise) { return std::make_shared<WhiteKernel>(noise); }
-KernelPtr operator+(KernelPtr left, KernelPtr right) { return std::make_shared<SumKernel>(std::move(left), std::move(right)); }
+KernelPtr operator+(KernelPtr left, KernelPtr right) {
+  return std::make_shared<CompositeKernel>(CompositeKernel::Operation::Sum, std::move(left), std::move(right));
+}
 KernelPtr operator*(KernelPtr left, KernelPtr right) {
-  return std::make_shared<ProductKernel>(std::move(left), std::move(right));
+  return std::make_shared<CompositeKernel>(CompositeKernel::Operation::Product, std::move(left), std::move(right));
 }
 KernelPtr operator*(Scalar c, KernelPtr kernel) { return constant(c) * std::move(kernel); }
 

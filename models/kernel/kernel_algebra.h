@@ -7,7 +7,7 @@
 //   constant(value=c)   k(x, z) = c                 (an amplitude when multiplied: c·k)
 //   white(noise=σ²)     k(x, z) = σ² [x is z]       σ²I on a training Gram matrix gram(A), 0 in
 //                                                   gram(A, B), as scikit-learn's WhiteKernel
-//   k₁ + k₂, k₁ * k₂    elementwise sum and product of the Gram matrices
+//   k₁ + k₂, k₁ * k₂    elementwise sum and product of the Gram matrices (CompositeKernel)
 //
 // A composite's hyperparameters are its operands' (left first), under their own names, and its
 // graph form is the sum or product of the operands' graph forms, so autodiff differentiates
@@ -56,13 +56,15 @@ class WhiteKernel final : public Kernel {
   KernelHyperparameter noise_;
 };
 
-// k₁ + k₂ and k₁ · k₂ (ValueError for a null operand).
-class SumKernel final : public Kernel {
+// k₁ + k₂ or k₁ · k₂ (ValueError for a null operand).
+class CompositeKernel final : public Kernel {
  public:
-  SumKernel(KernelPtr left, KernelPtr right);
+  enum class Operation { Sum, Product };
+  CompositeKernel(Operation operation, KernelPtr left, KernelPtr right);
   std::string name() const override;
   Scalar operator()(Eigen::Ref<const Vector> x, Eigen::Ref<const Vector> z) const override;
   std::vector<KernelHyperparameter> hyperparameters() const override;
+  Operation operation() const { return operation_; }
   const KernelPtr& left() const { return left_; }
   const KernelPtr& right() const { return right_; }
 
@@ -72,28 +74,7 @@ class SumKernel final : public Kernel {
   Var build_gram_graph(const GramRows& rows, std::span<const Var> log_values) const override;
 
  private:
-  friend class ProductKernel;
-  // The operands rebuilt with their shares of `values` (left first).
-  static std::pair<KernelPtr, KernelPtr> split(const KernelPtr& left, const KernelPtr& right,
-                                               const std::vector<KernelHyperparameter>& values);
-  KernelPtr left_, right_;
-};
-
-class ProductKernel final : public Kernel {
- public:
-  ProductKernel(KernelPtr left, KernelPtr right);
-  std::string name() const override;
-  Scalar operator()(Eigen::Ref<const Vector> x, Eigen::Ref<const Vector> z) const override;
-  std::vector<KernelHyperparameter> hyperparameters() const override;
-  const KernelPtr& left() const { return left_; }
-  const KernelPtr& right() const { return right_; }
-
- protected:
-  void gram_block(const Tensor& A_rows, const Tensor& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const override;
-  KernelPtr with_values(const std::vector<KernelHyperparameter>& values) const override;
-  Var build_gram_graph(const GramRows& rows, std::span<const Var> log_values) const override;
-
- private:
+  Operation operation_;
   KernelPtr left_, right_;
 };
 

@@ -29,10 +29,8 @@ namespace {
 
 bool contains_user_code(const Kernel& k) {
   if (dynamic_cast<const CustomKernel*>(&k)) return true;
-  if (const auto* sum = dynamic_cast<const SumKernel*>(&k))
-    return contains_user_code(*sum->left()) || contains_user_code(*sum->right());
-  if (const auto* product = dynamic_cast<const ProductKernel*>(&k))
-    return contains_user_code(*product->left()) || contains_user_code(*product->right());
+  if (const auto* composite = dynamic_cast<const CompositeKernel*>(&k))
+    return contains_user_code(*composite->left()) || contains_user_code(*composite->right());
   return false;
 }
 
@@ -107,12 +105,12 @@ class KernelParser {
 
   KernelPtr sum() {
     KernelPtr k = product();
-    while (accept('+')) k = std::make_shared<SumKernel>(k, product());
+    while (accept('+')) k = k + product();
     return k;
   }
   KernelPtr product() {
     KernelPtr k = factor();
-    while (accept('*')) k = std::make_shared<ProductKernel>(k, factor());
+    while (accept('*')) k = k * factor();
     return k;
   }
   KernelPtr factor() {

@@ -27,7 +27,8 @@ SpectralDensity spectral_density(const Kernel& kernel, const char* who) {
     return {.inverse_length = matern->length_scale().cwiseInverse(),
             .degrees_of_freedom = static_cast<Index>(std::lround(2 * matern->nu()))};
   }
-  if (const auto* product = dynamic_cast<const ProductKernel*>(&kernel)) {
+  if (const auto* product = dynamic_cast<const CompositeKernel*>(&kernel);
+      product && product->operation() == CompositeKernel::Operation::Product) {
     // c · k: the spectral density of k, κ(0) scaled by c.
     const auto* left = dynamic_cast<const ConstantKernel*>(product->left().get());
     const auto* right = dynamic_cast<const ConstantKernel*>(product->right().get());

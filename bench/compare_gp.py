@@ -1,0 +1,48 @@
+"""Gaussian processes (issue 15): regression with hyperparameter optimisation at n = 500, 2,000
+and 5,000 in 8 dimensions, prediction of mean and standard deviation at 10,000 points, and binary
+classification with hyperparameter optimisation at n = 1,000 (bench/gp_bench.cpp) against
+scikit-learn 1.2.1 (bench/reference_gp.py): the same data, kernel, starting hyperparameters and
+number of restarts (none), one thread on both sides, then two. Target: <= 0.5x scikit-learn's time
+at an equal or better log marginal likelihood; each line prints both objectives. The optimisers
+differ (dagml: ProjectedLbfgs; scikit-learn: scipy's L-BFGS-B), so they may take different paths to
+the same optimum. `bench/compare.sh gp` runs every line. Protocol: bench/compare.py."""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import compare  # noqa: E402
+
+FAMILY = "gp"
+THREADS = (1, 2)
+NAMES = ("gpr_fit_500", "gpr_fit_2000", "gpr_fit_5000", "gpr_predict", "gpc_fit_1000")
+
+
+def run(build_dir, wanted):
+    if wanted == FAMILY:
+        wanted = ""
+    selected = [(name, t) for name in NAMES for t in THREADS if wanted in f"{name}_{t}t"]
+    if not selected or (wanted == "" and os.environ.get("DAGML_BENCH_SKIP_GP")):
+        return
+    benches = sorted({f"{name}/{t}" for name, t in selected})
+    entries = compare.benchmark_entries(build_dir, "gp_bench", "^(" + "|".join(benches) + ")/", min_time=None)
+    ours = {"/".join(name.split("/")[:2]): entry for name, entry in entries.items()}  # NAME/T
+    for t in THREADS:
+        keys = sorted({name for name, threads in selected if threads == t})
+        if not keys:
+            continue
+        ref = compare.run_reference("reference_gp.py", str(t), *keys, env=compare.reference_environment())
+        print(f"# reference BLAS with {t} thread(s): {ref['blas']}", flush=True)
+        for name in keys:
+            mine = ours.get(f"{name}/{t}", {})
+            if "seconds" not in mine or name not in ref:
+                print(f"{name}_{t}t: skipped ({mine.get('error_message', 'no result')})", flush=True)
+                continue
+            theirs = ref[name]
+            d, r = mine["objective"], theirs["objective"]
+            kernels = ""
+            if "kernel" in theirs:
+                kernels = f" kernel dagml={mine.get('label', '?')} reference={theirs['kernel']};"
+            compare.line(f"{name}_{t}t", mine["seconds"], theirs["seconds"],
+                         f" (target ratio <= 0.5; objective dagml={d:.10g} reference={r:.10g} "
+                         f"(difference {d - r:+.2e});{kernels} {t} thread(s))")
