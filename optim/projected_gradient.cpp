@@ -20,6 +20,20 @@ Scalar Box::stationarity(const Vector& x, const Vector& g) const {
   return (x - z).norm();
 }
 
+bool projected_backtracking(Objective& objective, const Box& box, const Vector& x, Scalar f, const Vector& g,
+                            const Vector& p, Scalar alpha0, Scalar c1, Index max_backtracks, Vector& x_new,
+                            Scalar& f_new, Vector& g_new, Index& evaluations) {
+  Scalar alpha = alpha0;
+  for (Index k = 0; k < max_backtracks; ++k, alpha *= 0.5) {
+    x_new = x + alpha * p;
+    box.project(x_new);
+    f_new = objective.value_and_gradient(x_new, g_new);
+    ++evaluations;
+    if (std::isfinite(f_new) && g_new.allFinite() && f_new <= f + c1 * g.dot(x_new - x)) return true;
+  }
+  return false;
+}
+
 void validate(const Box& b, const char* who) {
   if (b.lower.hasNaN() || b.upper.hasNaN()) throw ValueError(fmt::format("{}: the box bounds contain NaN", who));
   if (b.lower.size() > 0 && b.upper.size() > 0) {
@@ -69,16 +83,8 @@ Result ProjectedGradient::minimize(Objective& objective, const Vector& x0, const
         ++result.evaluations;
         if (!loop.guard("f or gradient", f_new, g_new)) break;
       } else {
-        bool ok = false;
-        Scalar alpha = options_.step;
-        for (Index k = 0; k < options_.max_backtracks && !ok; ++k, alpha *= 0.5) {
-          x_new = x - alpha * g;
-          box.project(x_new);
-          f_new = objective.value_and_gradient(x_new, g_new);
-          ++result.evaluations;
-          ok = std::isfinite(f_new) && g_new.allFinite() && f_new <= f + options_.c1 * g.dot(x_new - x);
-        }
-        if (!ok) {
+        if (!projected_backtracking(objective, box, x, f, g, -g, options_.step, options_.c1, options_.max_backtracks,
+                                    x_new, f_new, g_new, result.evaluations)) {
           loop.fail(Status::LineSearchFailure, fmt::format("backtracking found no sufficient decrease at iteration {}",
                                                            loop.iteration() + 1));
           break;

@@ -27,6 +27,13 @@ struct Box {
   Scalar stationarity(const Vector& x, const Vector& g) const;
 };
 
+// Backtracking along the projection arc x(α) = P(x + αp), α = α₀, α₀/2, …: the first x(α) where
+// f and ∇f are finite and f(x(α)) ≤ f + c₁ gᵀ(x(α) − x), written to x_new, f_new, g_new. False
+// when none is found in max_backtracks trials. Each trial adds one to `evaluations`.
+bool projected_backtracking(Objective& objective, const Box& box, const Vector& x, Scalar f, const Vector& g,
+                            const Vector& p, Scalar alpha0, Scalar c1, Index max_backtracks, Vector& x_new,
+                            Scalar& f_new, Vector& g_new, Index& evaluations);
+
 // ValueError (naming `who`) for NaN bounds, bounds of different lengths or lower_j > upper_j.
 void validate(const Box& box, const char* who);
 // ShapeError (naming `who`) when a non-empty bound does not have p entries.

@@ -56,16 +56,9 @@ Result ProjectedLbfgs::minimize(Objective& objective, const Vector& x0, const Ca
         p = -g_free;
       }
       if (memory.empty()) p /= std::max(p.norm(), Scalar(1));  // unknown scale: a first step of length ≤ 1
-      bool ok = false;
-      Scalar f_new = 0, alpha = 1;
-      for (Index k = 0; k < options_.max_backtracks && !ok; ++k, alpha *= 0.5) {
-        x_new = x + alpha * p;
-        box.project(x_new);
-        f_new = objective.value_and_gradient(x_new, g_new);
-        ++result.evaluations;
-        ok = std::isfinite(f_new) && g_new.allFinite() && f_new <= f + options_.c1 * g.dot(x_new - x);
-      }
-      if (!ok) {
+      Scalar f_new = 0;
+      if (!projected_backtracking(objective, box, x, f, g, p, 1, options_.c1, options_.max_backtracks, x_new, f_new,
+                                  g_new, result.evaluations)) {
         if (!memory.empty()) {  // retry along −g_F with an empty memory
           memory.clear();
           continue;

@@ -32,7 +32,8 @@ Scalar StationaryKernel::operator()(Eigen::Ref<const Vector> x, Eigen::Ref<const
   if (anisotropic() && x.size() != length_scale().size())
     throw ShapeError(fmt::format("{}: expected {} features (one per length scale), found {}", name(),
                                  length_scale().size(), x.size()));
-  const Scalar s = ((x - z).array() / length_scale().array()).square().sum();
+  const Scalar s = anisotropic() ? ((x - z).array() / length_scale().array()).square().sum()
+                                 : (x - z).squaredNorm() / (length_scale()[0] * length_scale()[0]);
   const std::vector<Scalar> extra = extra_values();
   return profile(s, extra);
 }

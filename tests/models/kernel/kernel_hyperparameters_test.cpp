@@ -156,6 +156,17 @@ TEST_P(GraphKernel, EqualsTheNumericGramMatrix) {
   EXPECT_TRUE(kernel->gram_graph({p, b, false}, theta).value().isApprox(kernel->gram(A, B), 1e-12));
 }
 
+// k(x, z) entry by entry equals the Gram matrix, on rows of three features: an isotropic length
+// scale divides every coordinate (the model-file fuzz harness found k(x, z) dividing a 3-vector
+// by the one-entry length-scale vector, an Eigen size assertion, in its first 30 s).
+TEST_P(GraphKernel, EntryByEntryEqualsTheGramMatrix) {
+  const KernelPtr kernel = parse_kernel(GetParam());
+  const Tensor A = random_rows(3, 3, 11), B = random_rows(2, 3, 12);
+  const Tensor K = kernel->gram(A, B);
+  for (Index i = 0; i < 3; ++i)
+    for (Index j = 0; j < 2; ++j) EXPECT_NEAR((*kernel)(A.row(i).transpose(), B.row(j).transpose()), K(i, j), 1e-13);
+}
+
 TEST_P(GraphKernel, PassesGradcheckInTheLogHyperparameters) {
   const KernelPtr kernel = parse_kernel(GetParam());
   if (kernel->num_free_blocks() == 0) GTEST_SKIP() << "no free hyperparameters";
