@@ -24,9 +24,7 @@ Scalar logistic_gaussian_integral(Scalar mean, Scalar variance) {
 
 Vector kernel_graph_gradient(const Kernel& kernel, const Tensor& X, const Tensor& K_adjoint) {
   Graph g;
-  std::vector<Var> blocks;
-  for (const KernelHyperparameter& h : kernel.hyperparameters())
-    if (!h.fixed) blocks.push_back(g.parameter(h.name, h.value.array().log().matrix().transpose()));
+  const std::vector<Var> blocks = kernel.log_hyperparameter_nodes(g, true);
   if (blocks.empty()) return Vector();
   const Var rows = g.constant(X);
   const Var inner = sum(kernel.gram_graph({rows, rows, true}, blocks) * g.constant(K_adjoint));

@@ -32,9 +32,7 @@ namespace {
 class NegativeLogMarginalLikelihood final : public Objective {
  public:
   NegativeLogMarginalLikelihood(const Kernel& kernel, const Tensor& X, const Vector& y, Scalar diagonal) {
-    std::vector<Var> blocks;
-    for (const KernelHyperparameter& h : kernel.hyperparameters())
-      if (!h.fixed) blocks.push_back(graph_.parameter(h.name, h.value.array().log().matrix().transpose()));
+    const std::vector<Var> blocks = kernel.log_hyperparameter_nodes(graph_, true);
     const Var rows = graph_.constant(X);
     const Var K = kernel.gram_graph({rows, rows, true}, blocks) +
                   graph_.constant(Tensor::Identity(X.rows(), X.rows()) * diagonal);
@@ -193,9 +191,7 @@ GaussianProcessRegressor::PosteriorNodes GaussianProcessRegressor::posterior_gra
     throw ShapeError(fmt::format("GaussianProcessRegressor::posterior_graph: expected {} columns, found {}",
                                  num_features(), X.cols()));
   Graph& g = X.graph();
-  std::vector<Var> blocks;  // the fitted θ, as constants
-  for (const KernelHyperparameter& h : kernel_->hyperparameters())
-    if (!h.fixed) blocks.push_back(g.constant(h.value.array().log().matrix().transpose()));
+  const std::vector<Var> blocks = kernel_->log_hyperparameter_nodes(g, false);  // the fitted θ
   const Var training = g.constant(X_);
   const Var K_star = kernel_->gram_graph({X, training, false}, blocks);  // m×n
   const Tensor identity = Tensor::Identity(X_.rows(), X_.rows());

@@ -86,6 +86,16 @@ Index Kernel::num_free_blocks() const {
   return n;
 }
 
+std::vector<Var> Kernel::log_hyperparameter_nodes(Graph& graph, bool as_parameters) const {
+  std::vector<Var> nodes;
+  for (const KernelHyperparameter& h : hyperparameters()) {
+    if (h.fixed) continue;
+    const Tensor theta = h.value.array().log().matrix().transpose();
+    nodes.push_back(as_parameters ? graph.parameter(h.name, theta) : graph.constant(theta));
+  }
+  return nodes;
+}
+
 KernelPtr Kernel::with_log_hyperparameters(std::span<const Scalar> theta) const {
   std::vector<KernelHyperparameter> values = hyperparameters();
   std::size_t next = 0;

@@ -84,6 +84,9 @@ class Kernel : public std::enable_shared_from_this<Kernel> {
   Var gram_graph(const GramRows& rows, std::span<const Var> log_hyperparameters) const;
   // The number of free hyperparameter blocks (nodes gram_graph takes).
   Index num_free_blocks() const;
+  // One node per free block of `graph` holding its current θ (1×size): parameters named after the
+  // hyperparameters (to be differentiated or optimised), or constants (a fitted kernel's θ).
+  std::vector<Var> log_hyperparameter_nodes(Graph& graph, bool as_parameters) const;
 
  protected:
   // One block of the Gram matrix, rows `A_rows` of A against all of B; `diagonal_offset` ≥ 0 when

@@ -78,12 +78,7 @@ const std::vector<ScikitLearnCase>& scikit_learn_cases() {
 }
 
 // The log-hyperparameter nodes of `kernel` as parameters of g, one per free block.
-std::vector<Var> log_parameters(Graph& g, const Kernel& kernel) {
-  std::vector<Var> nodes;
-  for (const KernelHyperparameter& h : kernel.hyperparameters())
-    if (!h.fixed) nodes.push_back(g.parameter(h.name, h.value.array().log().matrix().transpose()));
-  return nodes;
-}
+std::vector<Var> log_parameters(Graph& g, const Kernel& kernel) { return kernel.log_hyperparameter_nodes(g, true); }
 
 class ScikitLearnKernel : public ::testing::TestWithParam<ScikitLearnCase> {};
 
