@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libtbb-dev libfmt-dev
           libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev libcereal-dev ccache
-          libcli11-dev libpng-dev gnuplot-nox libopenmpi-dev openmpi-bin "$@")
+          libcli11-dev nlohmann-json3-dev libpng-dev gnuplot-nox libopenmpi-dev openmpi-bin "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -11,7 +11,7 @@ examples=(first_graph datasets rosenbrock_optimizers diabetes_regression breast_
           image_vector_quantization iris_mixture_bic digits_nmf_parts)
 # Only the example programs are built, and the tests are left as the build folder has them
 # (never switched off); scripts/run_tests.sh, before or after, builds and runs every test.
-scripts/build.sh build -DDAGML_BUILD_EXAMPLES=ON -DDAGML_BUILD_BENCH=OFF -- "${examples[@]}"
+scripts/build.sh build -DDAGML_BUILD_EXAMPLES=ON -DDAGML_BUILD_BENCH=OFF -- "${examples[@]}" dagml_cli
 out=build/example-output
 mkdir -p "$out"
 # Each example runs on bundled data and writes its files (CSV, DOT, images) to $out.
@@ -19,4 +19,14 @@ for e in "${examples[@]}"; do
   echo "=== $e ==="
   (cd "$out" && "../examples/$e")
 done
+# The command line (docs/cli.md): the README's session on a bundled dataset.
+echo "=== dagml command line ==="
+(
+  cd "$out"
+  set -x
+  ../cli/dagml fit random_forest_classifier breast_cancer --set num_trees=100 --seed 1 -o cancer.dagml
+  ../cli/dagml evaluate cancer.dagml breast_cancer
+  ../cli/dagml predict cancer.dagml breast_cancer --proba -o cancer_probabilities.csv
+  ../cli/dagml cv ridge diabetes --folds 5 --grid lambda=0.01,0.1,1,10
+)
 echo "Example outputs are in $out/"

@@ -2,11 +2,13 @@
 
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
 #include <system_error>
+#include <unordered_map>
 
 #include "graph/error.h"
 #include "models/data/file_io.h"
@@ -216,6 +218,68 @@ std::size_t target_column(const std::vector<std::string>& names, const CsvOption
   return static_cast<std::size_t>(j);
 }
 
+// True if the field reads as a number (or is missing): the test of CsvOptions::categorical_auto.
+bool reads_as_number(const Field& f) {
+  if (is_missing(f.text)) return true;
+  const char* first = f.text.data();
+  const char* last = first + f.text.size();
+  if (*first == '+' && last - first > 1) ++first;
+  double value = 0;
+  const auto [end, ec] = std::from_chars(first, last, value);
+  return ec != std::errc::invalid_argument && end == last;
+}
+
+// Which columns are categorical: those named in options.categorical (ValueError for an unknown
+// name), the target when its first data field is text, and with categorical_auto every column
+// whose first data field is text.
+std::vector<bool> categorical_columns(const std::vector<std::string>& names, const Record& first_row,
+                                      std::size_t target, const CsvOptions& options, const std::string& source) {
+  std::vector<bool> categorical(names.size(), false);
+  for (const std::string& wanted : options.categorical) {
+    const auto it = std::find(names.begin(), names.end(), wanted);
+    if (it == names.end()) {
+      throw ValueError(fmt::format("{}: expected a categorical column named '{}', found columns: {}", source,
+                                   wanted, fmt::join(names, ", ")));
+    }
+    categorical[static_cast<std::size_t>(it - names.begin())] = true;
+  }
+  for (std::size_t j = 0; j < names.size() && j < first_row.fields.size(); ++j) {
+    if ((options.categorical_auto || j == target) && !reads_as_number(first_row.fields[j])) categorical[j] = true;
+  }
+  return categorical;
+}
+
+// The categories of one text column, coded in order of first appearance while reading; sorted
+// at the end so that the codes do not depend on the order of the rows.
+class CategoryCodes {
+ public:
+  double code(const Field& f, const std::string& column_name, std::size_t index, bool missing_as_nan,
+              const std::string& source) {
+    if (is_missing(f.text)) {
+      if (missing_as_nan) return std::numeric_limits<double>::quiet_NaN();
+      throw ParseError(source, f.line, f.column,
+                       fmt::format("column '{}' (field {}): expected a category, found a missing value ({}); "
+                                   "set CsvOptions::missing_as_nan to read it as NaN",
+                                   column_name, index + 1, f.text.empty() ? "empty field" : "NA"));
+    }
+    const auto [it, added] = codes_.try_emplace(f.text, static_cast<double>(codes_.size()));
+    if (added) texts_.push_back(f.text);
+    return it->second;
+  }
+  // The sorted categories, and `recode` mapping each first-appearance code to its sorted one.
+  std::vector<std::string> sorted(std::vector<double>& recode) const {
+    std::vector<std::string> sorted_texts = texts_;
+    std::sort(sorted_texts.begin(), sorted_texts.end());
+    recode.assign(texts_.size(), 0.0);
+    for (std::size_t c = 0; c < sorted_texts.size(); ++c) recode[static_cast<std::size_t>(codes_.at(sorted_texts[c]))] = static_cast<double>(c);
+    return sorted_texts;
+  }
+
+ private:
+  std::unordered_map<std::string, double> codes_;
+  std::vector<std::string> texts_;
+};
+
 }  // namespace
 
 Dataset parse_csv(std::string_view text, const CsvOptions& options, const std::string& source) {
@@ -229,11 +293,18 @@ Dataset parse_csv(std::string_view text, const CsvOptions& options, const std::s
   }
   const std::size_t ncols = record.fields.size();
   std::vector<std::string> names;
-  bool have_row = !options.header;  // without a header the first record is data
   for (std::size_t j = 0; j < ncols; ++j) {
     names.push_back(options.header ? record.fields[j].text : fmt::format("c{}", j));
   }
   const std::size_t target = options.no_target ? ncols : target_column(names, options, source);
+  // Without a header the first record is data; with one, the first data record follows.
+  bool have_row = !options.header || tokenizer.next(record);
+  if (!have_row) {
+    throw ParseError(source, record.end_line + 1, 1,
+                     "expected at least one data row after the header, found none");
+  }
+  const std::vector<bool> categorical = categorical_columns(names, record, target, options, source);
+  std::vector<CategoryCodes> codes(ncols);
 
   std::vector<double> values;  // row-major, ncols per row
   Index nrows = 0;
@@ -253,7 +324,9 @@ Dataset parse_csv(std::string_view text, const CsvOptions& options, const std::s
                                    record.fields.size(), record.line));
     }
     for (std::size_t j = 0; j < ncols; ++j) {
-      values.push_back(parse_number(record.fields[j], names[j], j, options.missing_as_nan, source));
+      values.push_back(categorical[j]
+                           ? codes[j].code(record.fields[j], names[j], j, options.missing_as_nan, source)
+                           : parse_number(record.fields[j], names[j], j, options.missing_as_nan, source));
     }
     ++nrows;
     if (values.size() > max_values) {
@@ -262,9 +335,17 @@ Dataset parse_csv(std::string_view text, const CsvOptions& options, const std::s
                                    source, nrows, ncols, file_allocation_limit()));
     }
   }
-  if (nrows == 0) {
-    throw ParseError(source, record.end_line + 1, 1,
-                     "expected at least one data row after the header, found none");
+
+  // Sorted category codes: the same file gives the same codes whatever the order of its rows.
+  std::vector<std::vector<std::string>> column_categories(ncols);
+  for (std::size_t j = 0; j < ncols; ++j) {
+    if (!categorical[j]) continue;
+    std::vector<double> recode;
+    column_categories[j] = codes[j].sorted(recode);
+    for (Index i = 0; i < nrows; ++i) {
+      double& v = values[static_cast<std::size_t>(i) * ncols + j];
+      if (!std::isnan(v)) v = recode[static_cast<std::size_t>(v)];
+    }
   }
 
   Dataset out;
@@ -272,10 +353,19 @@ Dataset parse_csv(std::string_view text, const CsvOptions& options, const std::s
   out.features.resize(nrows, nfeatures);
   if (target < ncols) {
     out.target.resize(nrows);
-    out.target_names = {names[target]};
+    out.target_column = names[target];
+    out.target_names = categorical[target] ? column_categories[target] : std::vector<std::string>{names[target]};
   }
+  const bool any_categorical_feature = [&] {
+    for (std::size_t j = 0; j < ncols; ++j) {
+      if (j != target && categorical[j]) return true;
+    }
+    return false;
+  }();
   for (std::size_t j = 0; j < ncols; ++j) {
-    if (j != target) out.feature_names.push_back(names[j]);
+    if (j == target) continue;
+    out.feature_names.push_back(names[j]);
+    if (any_categorical_feature) out.categories.push_back(column_categories[j]);
   }
   for (Index i = 0; i < nrows; ++i) {
     Index f = 0;
@@ -291,18 +381,26 @@ Dataset parse_csv(std::string_view text, const CsvOptions& options, const std::s
   return out;
 }
 
+std::vector<std::string> parse_csv_header(std::string_view text, char delimiter, const std::string& source) {
+  check_delimiter(delimiter, "parse_csv_header");
+  Tokenizer tokenizer(text, delimiter, source);
+  Record record;
+  if (!tokenizer.next(record)) throw ParseError(source, 1, 1, "empty file: expected a header row");
+  std::vector<std::string> names;
+  for (const Field& f : record.fields) names.push_back(f.text);
+  return names;
+}
+
 Dataset read_csv(const std::filesystem::path& path, const CsvOptions& options) {
   const std::vector<unsigned char> bytes = read_file_bytes(path);
   const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   return parse_csv(text, options, path.string());
 }
 
-namespace {
-
-// Quotes a header name if the reader would otherwise split, trim or drop it: an empty name (a
-// lone empty name would write an empty line, which the reader skips) and a name starting with a
-// byte-order mark (read as the file's own at the start of the file) are quoted too.
-std::string csv_name(const std::string& name, char delimiter) {
+// Quotes a field if the reader would otherwise split, trim or drop it: an empty name (a lone
+// empty name would write an empty line, which the reader skips), "NA" (read as missing) and a
+// name starting with a byte-order mark (read as the file's own at the start of the file) too.
+std::string csv_field(const std::string& name, char delimiter) {
   const bool needs_quotes =
       name.empty() || name.starts_with("\xEF\xBB\xBF") ||
       name.find_first_of(std::string{delimiter, kQuote, '\n', '\r'}) != std::string::npos ||
@@ -318,8 +416,6 @@ std::string csv_name(const std::string& name, char delimiter) {
   return out;
 }
 
-}  // namespace
-
 std::string format_csv(const Tensor& values, const std::vector<std::string>& header,
                        char delimiter) {
   check_delimiter(delimiter, "format_csv");
@@ -331,7 +427,7 @@ std::string format_csv(const Tensor& values, const std::vector<std::string>& hea
   std::string out;
   for (std::size_t j = 0; j < header.size(); ++j) {
     if (j > 0) out.push_back(delimiter);
-    out += csv_name(header[j], delimiter);
+    out += csv_field(header[j], delimiter);
   }
   out.push_back('\n');
   auto it = std::back_inserter(out);

@@ -11,6 +11,10 @@
 //   scientific notation, "inf", "nan", with an optional sign. This is exact (correctly rounded)
 //   for what printf("%.17g") or write_csv writes, so written doubles read back bit for bit.
 // - A missing value is an empty field or "NA".
+// - A categorical column (CsvOptions::categorical) holds text: its K distinct values, sorted
+//   byte-wise, are its categories and each field reads as its category's code 0..K−1
+//   (Dataset::categories). A categorical target is a class label; its categories are the class
+//   names (Dataset::target_names). A target whose first value is text is categorical.
 //
 // Errors: a malformed file throws ParseError with the file name, the 1-based line and the
 // 1-based character column where the fault is, and a message naming the column:
@@ -39,6 +43,10 @@ struct CsvOptions {
   Index target_index = -1;
   bool no_target = false;       // every column is a feature; target and target_names stay empty
   bool missing_as_nan = false;  // missing values become NaN instead of a ParseError
+  // Columns read as text categories (see above), by name; the target may be one of them.
+  std::vector<std::string> categorical = {};
+  // Also every column whose first data row holds a value that is neither a number nor missing.
+  bool categorical_auto = false;
 };
 
 // Reads a CSV file into a Dataset: the target column goes to `target` (its name is the one entry
@@ -49,6 +57,15 @@ Dataset read_csv(const std::filesystem::path& path, const CsvOptions& options = 
 // The same for CSV text in memory; `source` names it in errors.
 Dataset parse_csv(std::string_view text, const CsvOptions& options = {},
                   const std::string& source = "<csv text>");
+
+// The column names of CSV text (its first record), without reading the rest; ParseError for an
+// empty text.
+std::vector<std::string> parse_csv_header(std::string_view text, char delimiter = ',',
+                                          const std::string& source = "<csv text>");
+
+// `text` as one CSV field: quoted (with '"' doubled) where the reader would otherwise split, trim
+// or drop it, or read it as missing.
+std::string csv_field(const std::string& text, char delimiter = ',');
 
 // CSV text for a matrix: the header (one name per column, quoted where needed), then one line
 // per row. Each value is written in the shortest form that reads back to the identical double

@@ -16,6 +16,10 @@ struct Dataset {
   // Classification: the K class names, index = label. Regression (or a CSV read without a
   // class list): one entry, the target column's name. Empty when there is no target.
   std::vector<std::string> target_names;
+  std::string target_column;  // the target column's name in the source; empty when there is none
+  // Categorical features (read_csv's CsvOptions::categorical): for feature column j, the category
+  // texts (code c is categories[j][c]); empty for numeric columns. Either empty or d entries.
+  std::vector<std::vector<std::string>> categories;
 
   Index num_samples() const { return features.rows(); }
   Index num_features() const { return features.cols(); }

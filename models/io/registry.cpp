@@ -181,6 +181,15 @@ const EstimatorInfo& estimator_info(std::string_view name) {
   throw ValueError(fmt::format("no estimator named '{}'; the registered ones are: {}", name, known));
 }
 
+void set_option(OptionSettings& settings, const std::string& key, const std::string& value) {
+  const auto it = std::find_if(settings.begin(), settings.end(), [&](const auto& kv) { return kv.first == key; });
+  if (it != settings.end()) {
+    it->second = value;
+  } else {
+    settings.emplace_back(key, value);
+  }
+}
+
 AnyEstimator make_estimator(std::string_view name, const OptionSettings& settings) {
   const EstimatorInfo& info = estimator_info(name);
   return info.make(info, settings);

@@ -122,6 +122,8 @@ class AnyEstimator {
 };
 
 using OptionSettings = std::vector<std::pair<std::string, std::string>>;
+// Sets `key` to `value` in `settings`, replacing an earlier setting of the same key.
+void set_option(OptionSettings& settings, const std::string& key, const std::string& value);
 
 struct EstimatorInfo {
   std::string name;     // "ridge": the registry key and the model files' type name

@@ -231,7 +231,9 @@ TEST(CsvTest, NonNumericAndMissingFieldsNameLineAndColumn) {
   expect_parse_error([] { parse_csv("a,b,y\n1,NA,0\n"); }, 2, 3, "missing_as_nan");
   expect_parse_error([] { parse_csv("a,b,y\n1,1e400,0\n"); }, 2, 3, "out of the range");
   // Line numbers count the physical lines of a quoted header field.
-  expect_parse_error([] { parse_csv("\"a\nb\",y\n1,x\n"); }, 3, 3, "column 'y'");
+  expect_parse_error([] { parse_csv("y,\"a\nb\"\n1,x\n", {.target_index = 0}); }, 3, 3, "column 'a\nb'");
+  // A target whose first value is a number stays numeric: text further down is an error.
+  expect_parse_error([] { parse_csv("a,y\n1,2\n3,x\n"); }, 3, 3, "column 'y'");
 }
 
 TEST(CsvTest, QuoteErrors) {
@@ -281,6 +283,69 @@ TEST(CsvTest, ParseErrorNamesTheFile) {
     EXPECT_EQ(e.file(), (dir / "bad.csv").string());
     EXPECT_EQ(e.line(), 3);
   }
+}
+
+}  // namespace
+}  // namespace dagml
+
+namespace dagml {
+namespace {
+
+TEST(CsvCategoricalTest, TextColumnsReadAsSortedCategoryCodes) {
+  const Dataset d = parse_csv("colour,x,label\nred,1,yes\nblue,2,no\nred,3,no\n\"green, light\",4,yes\n",
+                              {.categorical = {"colour", "label"}});
+  EXPECT_EQ(d.feature_names, (std::vector<std::string>{"colour", "x"}));
+  ASSERT_EQ(d.categories.size(), 2u);
+  EXPECT_EQ(d.categories[0], (std::vector<std::string>{"blue", "green, light", "red"}));
+  EXPECT_TRUE(d.categories[1].empty());
+  EXPECT_EQ(Vector(d.features.col(0)), (Vector(4) << 2, 0, 2, 1).finished());
+  EXPECT_EQ(Vector(d.features.col(1)), (Vector(4) << 1, 2, 3, 4).finished());
+  // A text target is a class label; its classes are the target names.
+  EXPECT_EQ(d.target_names, (std::vector<std::string>{"no", "yes"}));
+  EXPECT_EQ(d.target_column, "label");
+  EXPECT_EQ(d.target, (Vector(4) << 1, 0, 0, 1).finished());
+}
+
+TEST(CsvCategoricalTest, AutoDetectsTextByTheFirstRowAndNumbersStayNumbers) {
+  const Dataset d = parse_csv("a,b,c\n1,x,2\n3,y,4\n", {.no_target = true, .categorical_auto = true});
+  ASSERT_EQ(d.categories.size(), 3u);
+  EXPECT_TRUE(d.categories[0].empty());
+  EXPECT_EQ(d.categories[1], (std::vector<std::string>{"x", "y"}));
+  EXPECT_TRUE(d.categories[2].empty());
+  // Only text features make categories; a numeric file has none.
+  EXPECT_TRUE(parse_csv("a,y\n1,2\n", {.categorical_auto = true}).categories.empty());
+  // A text target is read as class names without being asked.
+  const Dataset labelled = parse_csv("a,y\n1,cat\n2,dog\n3,cat\n");
+  EXPECT_EQ(labelled.target_names, (std::vector<std::string>{"cat", "dog"}));
+  EXPECT_EQ(labelled.target, (Vector(3) << 0, 1, 0).finished());
+  // A number column that later holds text is still a parse error, at its place.
+  expect_parse_error([] { parse_csv("a,y\n1,2\nz,3\n", {.categorical_auto = true}); }, 3, 1, "expected a number, found 'z'");
+}
+
+TEST(CsvCategoricalTest, MissingCategoriesAndUnknownColumns) {
+  expect_parse_error([] { parse_csv("c,y\nred,1\n,2\n", {.categorical = {"c"}}); }, 3, 1,
+                     "column 'c' (field 1): expected a category, found a missing value (empty field)");
+  const Dataset d = parse_csv("c,y\nred,1\nNA,2\n", {.missing_as_nan = true, .categorical = {"c"}});
+  EXPECT_EQ(d.features(0, 0), 0);
+  EXPECT_TRUE(std::isnan(d.features(1, 0)));
+  EXPECT_EQ(d.categories[0], std::vector<std::string>{"red"});
+  try {
+    parse_csv("a,y\n1,2\n", {.categorical = {"colour"}});
+    ADD_FAILURE() << "expected a ValueError";
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("expected a categorical column named 'colour', found columns: a, y"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(CsvCategoricalTest, HeaderAndFieldQuoting) {
+  EXPECT_EQ(parse_csv_header("\"a,b\",c\n1,2\n"), (std::vector<std::string>{"a,b", "c"}));
+  EXPECT_EQ(csv_field("plain"), "plain");
+  EXPECT_EQ(csv_field("a,b"), "\"a,b\"");
+  EXPECT_EQ(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(csv_field("NA"), "\"NA\"");
+  EXPECT_THROW(parse_csv_header(""), ParseError);
 }
 
 }  // namespace

@@ -1,0 +1,52 @@
+// search_settings: the registry's grid search equals grid_search over the same options struct,
+// combinations in order, errors before any fit.
+#include "models/select/settings_search.h"
+
+#include <gtest/gtest.h>
+
+#include "models/linear/regression_data.h"
+#include "models/linear/ridge.h"
+#include "models/select/grid_search.h"
+
+namespace dagml {
+namespace {
+
+TEST(SettingsSearch, EqualsGridSearchOverTheOptionsStruct) {
+  const auto data = testing::load_diabetes();
+  const KFold folds(data.Z.rows(), {.k = 5, .shuffle = true, .seed = 2});
+  const std::vector<Scalar> lambdas = {1e-3, 1, 100};
+  const auto typed = grid_search<Ridge>(RidgeOptions{}, &RidgeOptions::lambda, lambdas, data.Z, data.y, folds);
+  const SettingsSearch s = search_settings("ridge", {}, {{"lambda", {"0.001", "1", "100"}}}, data.Z, data.y, folds);
+  EXPECT_EQ(s.fold_scores, typed.fold_scores);  // bitwise: the same fits
+  EXPECT_EQ(s.best_index, typed.best_index);
+  EXPECT_EQ(s.configurations[1], (OptionSettings{{"lambda", "1"}}));
+}
+
+TEST(SettingsSearch, EveryCombinationLastKeyFastestOverTheBaseSettings) {
+  const auto data = testing::load_diabetes();
+  const KFold folds(data.Z.rows(), {.k = 3});
+  const SettingsSearch s = search_settings("ridge", {{"lambda", "5"}, {"form", "primal"}},
+                                           {{"fit_intercept", {"true", "false"}}, {"lambda", {"0.1", "10"}}}, data.Z,
+                                           data.y, folds);
+  ASSERT_EQ(s.configurations.size(), 4u);
+  EXPECT_EQ(s.configurations[0], (OptionSettings{{"lambda", "0.1"}, {"form", "primal"}, {"fit_intercept", "true"}}));
+  EXPECT_EQ(s.configurations[3], (OptionSettings{{"lambda", "10"}, {"form", "primal"}, {"fit_intercept", "false"}}));
+  Ridge fourth({.lambda = 10, .fit_intercept = false});
+  const Fold first = folds.fold(0);
+  fourth.fit(take_rows(data.Z, first.train), take_rows(data.y, first.train));
+  EXPECT_EQ(s.fold_scores(3, 0), fourth.score(take_rows(data.Z, first.test), take_rows(data.y, first.test)));
+}
+
+TEST(SettingsSearch, BadRequestsAreValueErrors) {
+  const auto data = testing::load_diabetes();
+  const KFold folds(data.Z.rows(), {.k = 3});
+  EXPECT_THROW(search_settings("no_such_model", {}, {}, data.Z, data.y, folds), ValueError);
+  EXPECT_THROW(search_settings("ridge", {}, {{"no_such_option", {"1"}}}, data.Z, data.y, folds), ValueError);
+  EXPECT_THROW(search_settings("ridge", {}, {{"lambda", {"1", "abc"}}}, data.Z, data.y, folds), ValueError);
+  EXPECT_THROW(search_settings("ridge", {}, {{"lambda", {}}}, data.Z, data.y, folds), ValueError);
+  EXPECT_THROW(search_settings("ridge", {}, {{"lambda", {"1"}}, {"lambda", {"2"}}}, data.Z, data.y, folds), ValueError);
+  EXPECT_THROW(search_settings("k_means", {}, {}, data.Z, data.y, folds), ValueError);
+}
+
+}  // namespace
+}  // namespace dagml
