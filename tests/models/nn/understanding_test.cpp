@@ -57,7 +57,7 @@ TEST(MaximizeActivation, RaisesTheUnitAndStaysInRange) {
   EXPECT_THROW(maximize_activation(net, 6, 2, {.steps = 0}), ValueError);
 }
 
-TEST(ImageGrid, TilesAndWritesPgm) {
+TEST(ImageGrid, TilesAndWritesPgmAndPng) {
   Tensor images(3, 4);
   images << 0, 1, 2, 3, 4, 4, 4, 4, -1, 0, 1, 2;
   const Tensor grid = tile_images(images, 2, 2, 2, 1, true);
