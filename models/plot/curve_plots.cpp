@@ -23,17 +23,19 @@ void check_named(const std::vector<NamedValues>& series, const char* who) {
     if (s.values.empty()) throw ValueError(fmt::format("{}: series '{}' has no values", who, s.name));
 }
 
-// One line per scored classifier: curve(y, scores) gives the (x, y) points and its legend value.
+// One line per scored classifier on the unit square of `frame` (its title, labels, legend):
+// curve_of(y, scores) gives the (x, y) points and the value its legend shows.
 template <class CurveOf>
-Figure scored_curves(const Vector& y_true, const std::vector<NamedScores>& classifiers, const char* who,
+Figure scored_curves(Figure frame, const Vector& y_true, const std::vector<NamedScores>& classifiers, const char* who,
                      CurveOf curve_of) {
   if (classifiers.empty()) throw ValueError(fmt::format("{}: expected at least one classifier, found none", who));
-  Figure f{.x = {.range = Range{0, 1}}, .y = {.range = Range{0, 1.02}}};
+  frame.x.range = Range{0, 1};
+  frame.y.range = Range{0, 1.02};
   for (const NamedScores& c : classifiers) {
     const auto [x, y, legend] = curve_of(y_true, c.scores);
-    f.series.push_back(line_series(fmt::format("{} ({})", c.name, legend), x, y));
+    frame.series.push_back(line_series(fmt::format("{} ({})", c.name, legend), x, y));
   }
-  return f;
+  return frame;
 }
 
 }  // namespace
@@ -52,30 +54,24 @@ Figure learning_curves(const std::vector<NamedValues>& histories, bool log_y) {
 }
 
 Figure roc_curves(const Vector& y_true, const std::vector<NamedScores>& classifiers) {
-  Figure f = scored_curves(y_true, classifiers, "roc_curves", [](const Vector& y, const Vector& s) {
+  const Figure frame{.title = "ROC curves", .x = {.label = "false positive rate"}, .y = {.label = "true positive rate"},
+                     .legend = Legend::BottomRight};
+  Figure f = scored_curves(frame, y_true, classifiers, "roc_curves", [](const Vector& y, const Vector& s) {
     const RocCurve roc = roc_curve(y, s);
     return std::tuple{roc.fpr, roc.tpr, fmt::format("AUC = {:.3f}", roc_auc_score(y, s))};
   });
-  f.title = "ROC curves";
-  f.x.label = "false positive rate";
-  f.y.label = "true positive rate";
-  f.legend = Legend::BottomRight;
-  Series chance = line_series("chance", Vector{{0.0, 1.0}}, Vector{{0.0, 1.0}}, 7);
-  chance.line_width = 1;
-  f.series.push_back(chance);
+  f.series.push_back(line_series("chance", Vector{{0.0, 1.0}}, Vector{{0.0, 1.0}}, 7));
+  f.series.back().line_width = 1;
   return f;
 }
 
 Figure precision_recall_curves(const Vector& y_true, const std::vector<NamedScores>& classifiers) {
-  Figure f = scored_curves(y_true, classifiers, "precision_recall_curves", [](const Vector& y, const Vector& s) {
+  const Figure frame{.title = "Precision and recall", .x = {.label = "recall"}, .y = {.label = "precision"},
+                     .legend = Legend::BottomLeft};
+  return scored_curves(frame, y_true, classifiers, "precision_recall_curves", [](const Vector& y, const Vector& s) {
     const PrecisionRecallCurve pr = precision_recall_curve(y, s);
     return std::tuple{pr.recall, pr.precision, fmt::format("AP = {:.3f}", average_precision_score(y, s))};
   });
-  f.title = "Precision and recall";
-  f.x.label = "recall";
-  f.y.label = "precision";
-  f.legend = Legend::BottomLeft;
-  return f;
 }
 
 Figure best_so_far(const std::vector<NamedValues>& evaluations, bool maximize) {
