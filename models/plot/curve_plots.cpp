@@ -46,15 +46,17 @@ Figure learning_curves(const std::vector<NamedValues>& histories, bool log_y) {
   for (const NamedValues& h : histories) {
     const Vector values = as_vector(h.values);
     if (log_y && (values.array() <= 0).any())
-      throw ValueError(fmt::format("learning_curves: a logarithmic axis needs values > 0, '{}' has {}", h.name,
-                                   values.minCoeff()));
+      throw ValueError(
+          fmt::format("learning_curves: a logarithmic axis needs values > 0, '{}' has {}", h.name, values.minCoeff()));
     f.series.push_back(line_series(h.name, positions(values.size()), values));
   }
   return f;
 }
 
 Figure roc_curves(const Vector& y_true, const std::vector<NamedScores>& classifiers) {
-  const Figure frame{.title = "ROC curves", .x = {.label = "false positive rate"}, .y = {.label = "true positive rate"},
+  const Figure frame{.title = "ROC curves",
+                     .x = {.label = "false positive rate"},
+                     .y = {.label = "true positive rate"},
                      .legend = Legend::BottomRight};
   Figure f = scored_curves(frame, y_true, classifiers, "roc_curves", [](const Vector& y, const Vector& s) {
     const RocCurve roc = roc_curve(y, s);
@@ -66,7 +68,9 @@ Figure roc_curves(const Vector& y_true, const std::vector<NamedScores>& classifi
 }
 
 Figure precision_recall_curves(const Vector& y_true, const std::vector<NamedScores>& classifiers) {
-  const Figure frame{.title = "Precision and recall", .x = {.label = "recall"}, .y = {.label = "precision"},
+  const Figure frame{.title = "Precision and recall",
+                     .x = {.label = "recall"},
+                     .y = {.label = "precision"},
                      .legend = Legend::BottomLeft};
   return scored_curves(frame, y_true, classifiers, "precision_recall_curves", [](const Vector& y, const Vector& s) {
     const PrecisionRecallCurve pr = precision_recall_curve(y, s);
@@ -76,10 +80,13 @@ Figure precision_recall_curves(const Vector& y_true, const std::vector<NamedScor
 
 Figure best_so_far(const std::vector<NamedValues>& evaluations, bool maximize) {
   check_named(evaluations, "best_so_far");
-  Figure f{.title = "Best value so far", .x = {.label = "evaluation"}, .y = {.label = maximize ? "largest value" : "smallest value"}};
+  Figure f{.title = "Best value so far",
+           .x = {.label = "evaluation"},
+           .y = {.label = maximize ? "largest value" : "smallest value"}};
   for (const NamedValues& e : evaluations) {
     Vector best = as_vector(e.values);
-    for (Index i = 1; i < best.size(); ++i) best(i) = maximize ? std::max(best(i), best(i - 1)) : std::min(best(i), best(i - 1));
+    for (Index i = 1; i < best.size(); ++i)
+      best(i) = maximize ? std::max(best(i), best(i - 1)) : std::min(best(i), best(i - 1));
     f.series.push_back(step_series(e.name, positions(best.size()).array() + 1, best));
   }
   return f;
@@ -88,7 +95,8 @@ Figure best_so_far(const std::vector<NamedValues>& evaluations, bool maximize) {
 Figure state_paths(const std::vector<NamedValues>& paths, const std::vector<std::string>& state_names) {
   check_named(paths, "state_paths");
   auto num_states = static_cast<Index>(state_names.size());
-  Figure f{.title = "State paths", .x = {.label = "time step"}, .y = {.label = "state"}, .legend = Legend::OutsideRight};
+  Figure f{
+      .title = "State paths", .x = {.label = "time step"}, .y = {.label = "state"}, .legend = Legend::OutsideRight};
   for (std::size_t k = 0; k < paths.size(); ++k) {
     const Vector states = as_vector(paths[k].values);
     num_states = std::max(num_states, check_labels(states, "state_paths", static_cast<Index>(state_names.size())));
@@ -101,7 +109,8 @@ Figure state_paths(const std::vector<NamedValues>& paths, const std::vector<std:
   }
   f.y.range = Range{-0.5, static_cast<Scalar>(num_states) - 0.5};
   for (Index s = 0; s < num_states; ++s)
-    f.y.ticks.emplace_back(static_cast<Scalar>(s), state_names.empty() ? fmt::format("{}", s) : state_names[static_cast<std::size_t>(s)]);
+    f.y.ticks.emplace_back(static_cast<Scalar>(s),
+                           state_names.empty() ? fmt::format("{}", s) : state_names[static_cast<std::size_t>(s)]);
   return f;
 }
 
@@ -128,11 +137,13 @@ Figure posterior_band(const Vector& x, const Vector& mean, const Vector& std, co
                       const Vector& y_train) {
   if (x.size() == 0) throw ValueError("posterior_band: expected at least one point, found none");
   if (mean.size() != x.size() || std.size() != x.size() || y_train.size() != x_train.size())
-    throw ShapeError(fmt::format("posterior_band: expected x, mean, std of one length and x_train, y_train of one "
-                                 "length, found {}, {}, {} and {}, {}",
-                                 x.size(), mean.size(), std.size(), x_train.size(), y_train.size()));
+    throw ShapeError(
+        fmt::format("posterior_band: expected x, mean, std of one length and x_train, y_train of one "
+                    "length, found {}, {}, {} and {}, {}",
+                    x.size(), mean.size(), std.size(), x_train.size(), y_train.size()));
   check_finite(std, "posterior_band");
-  if ((std.array() < 0).any()) throw ValueError(fmt::format("posterior_band: expected std >= 0, found {}", std.minCoeff()));
+  if ((std.array() < 0).any())
+    throw ValueError(fmt::format("posterior_band: expected std >= 0, found {}", std.minCoeff()));
   std::vector<Index> order(static_cast<std::size_t>(x.size()));
   std::iota(order.begin(), order.end(), Index{0});
   std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) { return x(a) < x(b); });

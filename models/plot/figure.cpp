@@ -11,14 +11,16 @@ namespace {
 
 // The vectors side by side as the columns of a series; ShapeError naming `who` when their
 // lengths differ.
-Series series_of_columns(SeriesKind kind, std::string label, std::initializer_list<const Vector*> columns,
-                         Index color, const char* who) {
+Series series_of_columns(SeriesKind kind, std::string label, std::initializer_list<const Vector*> columns, Index color,
+                         const char* who) {
   const Index n = (*columns.begin())->size();
-  Series s{.kind = kind, .label = std::move(label), .data = Tensor(n, static_cast<Index>(columns.size())), .color = color};
+  Series s{
+      .kind = kind, .label = std::move(label), .data = Tensor(n, static_cast<Index>(columns.size())), .color = color};
   Index j = 0;
   for (const Vector* column : columns) {
     if (column->size() != n)
-      throw ShapeError(fmt::format("{}: expected columns of equal length, found {} and {} values", who, n, column->size()));
+      throw ShapeError(
+          fmt::format("{}: expected columns of equal length, found {} and {} values", who, n, column->size()));
     s.data.col(j++) = *column;
   }
   return s;

@@ -39,7 +39,7 @@ struct Series {
   SeriesKind kind = SeriesKind::Line;
   std::string label{};  // the legend entry; empty: none
   Tensor data{};        // rows of the columns `kind` lists
-  Index color = -1;   // index into kPalette; -1: the next colour in turn that no series names
+  Index color = -1;     // index into kPalette; -1: the next colour in turn that no series names
   Scalar line_width = 2;
   bool annotate = false;  // HeatMap: print each cell's value in it (confusion matrices)
 };
@@ -55,7 +55,7 @@ struct Axis {
   std::optional<Range> range{};  // none: fitted to the data
   bool log_scale = false;
   std::vector<std::pair<Scalar, std::string>> ticks{};  // named ticks at the given positions; none: numbers
-  bool rotate_ticks = false;                          // tick labels at 45° (long names)
+  bool rotate_ticks = false;                            // tick labels at 45° (long names)
 };
 
 enum class Legend { TopRight, TopLeft, BottomRight, BottomLeft, OutsideRight, Hidden };

@@ -59,8 +59,8 @@ const char* kind_name(SeriesKind kind) {
 void check_figure(const Figure& figure, const RenderOptions& options) {
   if (figure.series.empty()) throw ValueError("gnuplot_text: expected at least one series, found none");
   if (options.width < 16 || options.height < 16)
-    throw ValueError(
-        fmt::format("gnuplot_text: expected a size of at least 16×16 pixels, found {}×{}", options.width, options.height));
+    throw ValueError(fmt::format("gnuplot_text: expected a size of at least 16×16 pixels, found {}×{}", options.width,
+                                 options.height));
   if (!options.png && !options.svg) throw ValueError("gnuplot_text: expected png or svg output, both are off");
   Index heat_maps = 0;
   for (std::size_t k = 0; k < figure.series.size(); ++k) {
@@ -105,8 +105,11 @@ void write_block(std::string& out, const Series& s, std::size_t k) {
   for (Index r = 0; r < s.data.rows(); ++r) {
     // A heat map's scan lines (rows of one y) are separated by a blank line.
     if (s.kind == SeriesKind::HeatMap && r > 0 && s.data(r, 1) != s.data(r - 1, 1)) out += "\n";
-    for (Index c = 0; c < s.data.cols(); ++c) out += (c ? " " : "") + number(s.data(r, c));
-    out += "\n";
+    for (Index c = 0; c < s.data.cols(); ++c) {
+      if (c > 0) out += ' ';
+      out += number(s.data(r, c));
+    }
+    out += '\n';
   }
 }
 
@@ -117,7 +120,8 @@ std::string axis_settings(const Axis& axis, const char* name) {
   if (axis.log_scale) out += fmt::format("set logscale {}\n", name);
   if (!axis.ticks.empty()) {
     std::string ticks;
-    for (const auto& [at, text] : axis.ticks) ticks += fmt::format("{}{} {}", ticks.empty() ? "" : ", ", quoted(text), number(at));
+    for (const auto& [at, text] : axis.ticks)
+      ticks += fmt::format("{}{} {}", ticks.empty() ? "" : ", ", quoted(text), number(at));
     out += fmt::format("set {}tics ({}){}\n", name, ticks, axis.rotate_ticks ? " rotate by 45 right" : "");
   }
   return out;
@@ -194,7 +198,8 @@ std::string plot_elements(const Figure& figure, const std::string& data_file) {
         break;
       case SeriesKind::HeatMap:
         element = fmt::format("{} using 1:2:3 with image {}", source, title);
-        if (s.annotate) element += fmt::format(", \\\n     {} using 1:2:(sprintf('%g', $3)) with labels notitle", source);
+        if (s.annotate)
+          element += fmt::format(", \\\n     {} using 1:2:(sprintf('%g', $3)) with labels notitle", source);
         break;
     }
     out += fmt::format("{}{}", k ? ", \\\n     " : "plot ", element);
@@ -299,8 +304,10 @@ std::pair<int, std::string> run_in_folder(const fs::path& program, const std::st
   std::string output;
   char buffer[4096];
   for (ssize_t got; (got = ::read(pipe_fds[0], buffer, sizeof buffer)) != 0;) {
-    if (got > 0) output.append(buffer, static_cast<std::size_t>(got));
-    else if (errno != EINTR) break;
+    if (got > 0)
+      output.append(buffer, static_cast<std::size_t>(got));
+    else if (errno != EINTR)
+      break;
   }
   ::close(pipe_fds[0]);
   int status = 0;
@@ -319,7 +326,8 @@ void write_text(const fs::path& path, const std::string& text) {
 // `cd FOLDER && gnuplot NAME.gp`, with shell quotes where a path needs them.
 std::string render_command(const fs::path& folder, const std::string& script_name) {
   auto shell = [](const std::string& word) {
-    if (word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-") == std::string::npos)
+    if (word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-") ==
+        std::string::npos)
       return word;
     std::string out = "'";
     for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -354,8 +362,9 @@ PlotFiles write_plot(const Figure& figure, const std::string& path_stem, const R
     files.message =
         options.gnuplot.empty()
             ? fmt::format("{}; to draw the picture run `{}`", written, command)
-            : fmt::format("{}; no picture drawn: gnuplot ('{}') was not found; install it (Debian: gnuplot-nox) and run `{}`",
-                          written, options.gnuplot, command);
+            : fmt::format(
+                  "{}; no picture drawn: gnuplot ('{}') was not found; install it (Debian: gnuplot-nox) and run `{}`",
+                  written, options.gnuplot, command);
     return files;
   }
   const auto [status, output] = run_in_folder(*program, stem + ".gp", folder);

@@ -73,8 +73,11 @@ Figure decision_regions(const ClassPredictor& predict, const Tensor& X, const Ve
   const Index K = std::max({check_labels(predicted, "decision_regions (predictions)"), check_labels(y, who),
                             static_cast<Index>(class_names.size())});
   grid.col(2) = predicted;
-  Figure f{.title = "Decision regions", .x = {.label = "x1", .range = rx}, .y = {.label = "x2", .range = ry},
-           .legend = Legend::OutsideRight, .heat_map_classes = K};
+  Figure f{.title = "Decision regions",
+           .x = {.label = "x1", .range = rx},
+           .y = {.label = "x2", .range = ry},
+           .legend = Legend::OutsideRight,
+           .heat_map_classes = K};
   f.series.push_back(Series{.kind = SeriesKind::HeatMap, .data = grid});
   add_class_points(f, X, y, class_names, "class", who);
   return f;
@@ -93,7 +96,8 @@ Figure confusion_heat_map(const Tensor& counts, const std::vector<std::string>& 
   check_not_empty(counts, who);
   check_finite(counts, who);
   if (counts.rows() != counts.cols())
-    throw ShapeError(fmt::format("confusion_heat_map: expected a square matrix, found {}×{}", counts.rows(), counts.cols()));
+    throw ShapeError(
+        fmt::format("confusion_heat_map: expected a square matrix, found {}×{}", counts.rows(), counts.cols()));
   const Index K = counts.rows();
   Tensor cells(K * K, 3);
   for (Index i = 0; i < K; ++i)
@@ -116,7 +120,9 @@ Figure confusion_heat_map(const Tensor& counts, const std::vector<std::string>& 
 
 Figure embedding_scatter(const Tensor& points, const Vector& labels, const std::vector<std::string>& class_names) {
   check_plane_points(points, labels, "embedding_scatter");
-  Figure f{.title = "Embedding", .x = {.label = "component 1"}, .y = {.label = "component 2"},
+  Figure f{.title = "Embedding",
+           .x = {.label = "component 1"},
+           .y = {.label = "component 2"},
            .legend = Legend::OutsideRight};
   add_class_points(f, points, labels, class_names, "class", "embedding_scatter");
   return f;
@@ -131,9 +137,10 @@ Vector covariance_ellipse(const Vector& mean, const Tensor& covariance, Scalar s
   // Rounding may leave λ₂ slightly below 0 for a singular Σ.
   const Scalar tolerance = 1e-12 * std::max(std::abs(a) + std::abs(c), Scalar(1e-300));
   if (!std::isfinite(root) || b != covariance(1, 0) || lambda2 < -tolerance || !(sigmas > 0))
-    throw ValueError(fmt::format("covariance_ellipse: expected a symmetric positive semi-definite covariance and "
-                                 "sigmas > 0, found [{} {}; {} {}] and {}",
-                                 a, b, covariance(1, 0), c, sigmas));
+    throw ValueError(
+        fmt::format("covariance_ellipse: expected a symmetric positive semi-definite covariance and "
+                    "sigmas > 0, found [{} {}; {} {}] and {}",
+                    a, b, covariance(1, 0), c, sigmas));
   return Vector{{mean(0), mean(1), sigmas * std::sqrt(lambda1), sigmas * std::sqrt(std::max(lambda2, Scalar(0))),
                  std::atan2(2 * b, a - c) / 2}};
 }
@@ -146,11 +153,15 @@ Figure mixture_ellipses(const Tensor& points, const Vector& labels, const Tensor
   if (means.rows() < 1 || static_cast<Index>(covariances.size()) != means.rows())
     throw ShapeError(fmt::format("mixture_ellipses: expected one covariance per mean (at least one), found {} and {}",
                                  covariances.size(), means.rows()));
-  Figure f{.title = fmt::format("Clusters and {:g}σ ellipses", sigmas), .x = {.label = "x1"}, .y = {.label = "x2"},
-           .legend = Legend::OutsideRight, .equal_axes = true};
+  Figure f{.title = fmt::format("Clusters and {:g}σ ellipses", sigmas),
+           .x = {.label = "x1"},
+           .y = {.label = "x2"},
+           .legend = Legend::OutsideRight,
+           .equal_axes = true};
   add_class_points(f, points, labels, {}, "cluster", who);
   for (Index k = 0; k < means.rows(); ++k) {
-    const Vector ellipse = covariance_ellipse(means.row(k).transpose(), covariances[static_cast<std::size_t>(k)], sigmas);
+    const Vector ellipse =
+        covariance_ellipse(means.row(k).transpose(), covariances[static_cast<std::size_t>(k)], sigmas);
     f.series.push_back(Series{.kind = SeriesKind::Ellipse, .data = ellipse.transpose(), .color = k});
   }
   return f;
@@ -169,10 +180,13 @@ Figure feature_importances(const Vector& importances, const std::vector<std::str
   std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) { return importances(a) > importances(b); });
   if (top > 0 && top < importances.size()) order.resize(static_cast<std::size_t>(top));
   const auto shown = static_cast<Index>(order.size());
-  Figure f{.title = "Feature importances", .x = {.range = Range{-0.6, static_cast<Scalar>(shown) - 0.4}},
-           .y = {.label = "importance"}, .legend = Legend::Hidden};
+  Figure f{.title = "Feature importances",
+           .x = {.range = Range{-0.6, static_cast<Scalar>(shown) - 0.4}},
+           .y = {.label = "importance"},
+           .legend = Legend::Hidden};
   for (Index r = 0; r < shown; ++r)
-    f.x.ticks.emplace_back(static_cast<Scalar>(r), class_name(feature_names, order[static_cast<std::size_t>(r)], "feature"));
+    f.x.ticks.emplace_back(static_cast<Scalar>(r),
+                           class_name(feature_names, order[static_cast<std::size_t>(r)], "feature"));
   f.x.rotate_ticks = true;
   f.series.push_back(bar_series("", positions(shown), importances(order), 0));
   return f;

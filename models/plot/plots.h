@@ -87,7 +87,8 @@ Figure decision_regions(const AnyEstimator& classifier, const Tensor& X, const V
 Figure confusion_heat_map(const Tensor& counts, const std::vector<std::string>& class_names = {});
 
 // Points of a 2-D embedding (n×2: PCA, MDS, …) coloured by label (labels may be empty: one colour).
-Figure embedding_scatter(const Tensor& points, const Vector& labels = {}, const std::vector<std::string>& class_names = {});
+Figure embedding_scatter(const Tensor& points, const Vector& labels = {},
+                         const std::vector<std::string>& class_names = {});
 
 // Clusters with their Gaussians: the points (n×2) coloured by cluster label (may be empty), and
 // for component k the ellipse {x : (x − μ_k)ᵀ Σ_k⁻¹ (x − μ_k) = sigmas²} of means.row(k) (K×2) and

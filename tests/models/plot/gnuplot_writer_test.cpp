@@ -53,29 +53,31 @@ Figure every_kind_but_heat_maps() {
 }
 
 TEST(GnuplotWriter, GoldenScriptAndDataOfEveryCurveKind) {
-  const GnuplotText text = gnuplot_text(every_kind_but_heat_maps(), "every", {.width = 320, .height = 200, .svg = false});
+  const GnuplotText text =
+      gnuplot_text(every_kind_but_heat_maps(), "every", {.width = 320, .height = 200, .svg = false});
   // Colours: automatic series take the palette in turn (0, 1, …) and skip colour 2, which the
   // points name (12 mod 10); the quote in the label is doubled.
-  EXPECT_EQ(text.script,
-            "# dagml figure: `gnuplot every.gp`, run in this folder, draws every.png from every.dat\n"
-            "set encoding utf8\n"
-            "set title 'Every kind'\n"
-            "set xlabel 'time'\n"
-            "set xrange [0:4]\n"
-            "set ylabel 'value''s size'\n"
-            "set logscale y\n"
-            "set ytics ('one' 1, 'ten' 10) rotate by 45 right\n"
-            "set key top left\n"
-            "set grid\n"
-            "set terminal pngcairo size 320,200 noenhanced font 'sans,10'\n"
-            "set output 'every.png'\n"
-            "plot 'every.dat' index 0 using 1:2 with lines lw 2 lc rgb '#1f77b4' title 'line', \\\n"
-            "     'every.dat' index 1 using 1:2 with points pt 7 ps 0.6 lc rgb '#2ca02c' title 'points', \\\n"
-            "     'every.dat' index 2 using 1:2 with steps lw 2 lc rgb '#ff7f0e' notitle, \\\n"
-            "     'every.dat' index 3 using 1:2:(0.8) with boxes fs solid 0.75 noborder lc rgb '#d62728' title 'bars', \\\n"
-            "     'every.dat' index 4 using 1:2:3 with filledcurves fs transparent solid 0.25 noborder lc rgb '#9467bd' "
-            "title 'band'\n"
-            "unset output\n");
+  EXPECT_EQ(
+      text.script,
+      "# dagml figure: `gnuplot every.gp`, run in this folder, draws every.png from every.dat\n"
+      "set encoding utf8\n"
+      "set title 'Every kind'\n"
+      "set xlabel 'time'\n"
+      "set xrange [0:4]\n"
+      "set ylabel 'value''s size'\n"
+      "set logscale y\n"
+      "set ytics ('one' 1, 'ten' 10) rotate by 45 right\n"
+      "set key top left\n"
+      "set grid\n"
+      "set terminal pngcairo size 320,200 noenhanced font 'sans,10'\n"
+      "set output 'every.png'\n"
+      "plot 'every.dat' index 0 using 1:2 with lines lw 2 lc rgb '#1f77b4' title 'line', \\\n"
+      "     'every.dat' index 1 using 1:2 with points pt 7 ps 0.6 lc rgb '#2ca02c' title 'points', \\\n"
+      "     'every.dat' index 2 using 1:2 with steps lw 2 lc rgb '#ff7f0e' notitle, \\\n"
+      "     'every.dat' index 3 using 1:2:(0.8) with boxes fs solid 0.75 noborder lc rgb '#d62728' title 'bars', \\\n"
+      "     'every.dat' index 4 using 1:2:3 with filledcurves fs transparent solid 0.25 noborder lc rgb '#9467bd' "
+      "title 'band'\n"
+      "unset output\n");
   EXPECT_EQ(text.data,
             "# 0: line 'line'\n0 1\n1 0.33333333\n2 1e-05\n\n\n"
             "# 1: points 'points'\n0.5 2\n1.5 0\n\n\n"
@@ -195,7 +197,8 @@ TEST(GnuplotWriter, WithoutGnuplotTheScriptIsWrittenAndTheMessageSaysHowToRender
 TEST(GnuplotWriter, RendersPngAndSvgWithGnuplot) {
   if (!gnuplot_available()) GTEST_SKIP() << "gnuplot is not on PATH (Debian: gnuplot-nox); the rendering is not tested";
   const TempFolder folder("dagml_plot_render");
-  const PlotFiles files = write_plot(every_kind_but_heat_maps(), (folder.path / "curves").string(), {.width = 320, .height = 200});
+  const PlotFiles files =
+      write_plot(every_kind_but_heat_maps(), (folder.path / "curves").string(), {.width = 320, .height = 200});
   ASSERT_TRUE(files.rendered) << files.message;
   ASSERT_EQ(files.pictures.size(), 2u);
   const Image8 png = read_png(files.pictures[0]);

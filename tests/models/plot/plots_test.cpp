@@ -130,7 +130,8 @@ TEST(PlotKinds, FeatureImportancesLargestFirst) {
   EXPECT_EQ(data_of(f), "# 0: bars ''\n0 0.5\n1 0.3\n2 0.1\n");
   EXPECT_THAT(script_of(f), HasSubstr("set xrange [-0.6:2.6]\nset xtics ('b' 0, 'd' 1, 'a' 2) rotate by 45 right\n"
                                       "set ylabel 'importance'\nunset key\n"));
-  EXPECT_THAT(script_of(feature_importances(Vector{{1.0, 2.0}})), HasSubstr("set xtics ('feature 1' 0, 'feature 0' 1)"));
+  EXPECT_THAT(script_of(feature_importances(Vector{{1.0, 2.0}})),
+              HasSubstr("set xtics ('feature 1' 0, 'feature 0' 1)"));
   EXPECT_THROW(feature_importances(Vector{{1.0}}, {"a", "b"}), ShapeError);
   EXPECT_THROW(feature_importances(Vector{{std::nan("")}}), ValueError);
 }
@@ -139,15 +140,16 @@ TEST(PlotKinds, DecisionRegionsOfACallable) {
   // Points (0, 0) and (1, 1): each axis padded by 5 % to [−0.05, 1.05]; a 3×3 grid at −0.05, 0.5,
   // 1.05 with x fastest, predicted 1 where x1 > x2.
   const Tensor X{{0.0, 0.0}, {1.0, 1.0}};
-  const Figure f = decision_regions(
-      [](const Tensor& P) -> Vector { return (P.col(0).array() > P.col(1).array()).cast<Scalar>(); }, X,
-      Vector{{0.0, 1.0}}, {"neg", "pos"}, 3);
+  const Figure f =
+      decision_regions([](const Tensor& P) -> Vector { return (P.col(0).array() > P.col(1).array()).cast<Scalar>(); },
+                       X, Vector{{0.0, 1.0}}, {"neg", "pos"}, 3);
   EXPECT_EQ(data_of(f),
             "# 0: heat map ''\n-0.05 -0.05 0\n0.5 -0.05 1\n1.05 -0.05 1\n\n-0.05 0.5 0\n0.5 0.5 0\n1.05 0.5 1\n\n"
             "-0.05 1.05 0\n0.5 1.05 0\n1.05 1.05 0\n\n\n# 1: points 'neg'\n0 0\n\n\n# 2: points 'pos'\n1 1\n");
   EXPECT_THAT(script_of(f), HasSubstr("set xrange [-0.05:1.05]\n"));
   EXPECT_THAT(script_of(f), HasSubstr("set palette maxcolors 2\n"));
-  EXPECT_THAT(script_of(f), HasSubstr("'f.dat' index 1 using 1:2 with points pt 7 ps 0.6 lc rgb '#1f77b4' title 'neg'"));
+  EXPECT_THAT(script_of(f),
+              HasSubstr("'f.dat' index 1 using 1:2 with points pt 7 ps 0.6 lc rgb '#1f77b4' title 'neg'"));
   auto half = [](const Tensor& P) -> Vector { return Vector::Constant(P.rows(), 0.5); };
   EXPECT_THROW(decision_regions(half, X, Vector{{0.0, 1.0}}), ValueError);
   auto too_few = [](const Tensor&) -> Vector { return Vector::Zero(1); };
