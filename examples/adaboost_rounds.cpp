@@ -1,7 +1,8 @@
 // AdaBoost with decision stumps on breast cancer: training and test error after every round, the
 // weak learners' weighted errors ε_t and weights α_t, and the training exponential loss, which
 // falls by 2√(ε_t(1 − ε_t)) each round (notes 004 Algorithm 13). Writes the rows to
-// adaboost_rounds.csv. Usage: adaboost_rounds [out.csv]
+// adaboost_rounds.csv and the training and test error by round to adaboost_rounds.png (with its
+// gnuplot script). Usage: adaboost_rounds [out.csv]
 #include <fmt/format.h>
 
 #include <string>
@@ -10,6 +11,8 @@
 #include "models/data/datasets.h"
 #include "models/data/split.h"
 #include "models/ensemble/adaboost_classifier.h"
+#include "models/plot/gnuplot_writer.h"
+#include "models/plot/plots.h"
 
 using namespace dagml;
 
@@ -38,5 +41,13 @@ int main(int argc, char** argv) {
   }
   write_csv(csv_path, out, {"round", "weighted_error", "estimator_weight", "train_error", "test_error", "exponential_loss"});
   fmt::print("\nwrote {} ({} rounds)\n", csv_path, rounds);
+  const Vector train_error = out.col(3), test_error = out.col(4);
+  plot::Figure curves = plot::learning_curves({{"training error", {train_error.begin(), train_error.end()}},
+                                               {"test error", {test_error.begin(), test_error.end()}}});
+  for (plot::Series& s : curves.series) s.data.col(0).array() += 1;  // rounds count from 1
+  curves.title = "AdaBoost with stumps on breast cancer";
+  curves.x.label = "round";
+  curves.y.label = "error";
+  fmt::print("{}\n", plot::write_plot(curves, "adaboost_rounds").message);
   return 0;
 }

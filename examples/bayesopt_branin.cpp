@@ -8,7 +8,8 @@
 //
 // Writes build/example-output/bayesopt_branin.csv and bayesopt_hartmann6.csv: method, evaluation
 // index, the point, f, the best f so far and the acquisition value (NaN for the initial design and
-// for random search).
+// for random search); and the best-so-far traces beside them as bayesopt_branin.png and
+// bayesopt_hartmann6.png (with their gnuplot scripts).
 #include <fmt/format.h>
 
 #include <chrono>
@@ -18,6 +19,8 @@
 #include <string>
 
 #include "graph/error.h"
+#include "models/plot/gnuplot_writer.h"
+#include "models/plot/plots.h"
 #include "models/bayesopt/bayesian_optimizer.h"
 #include "models/bayesopt/test_functions.h"
 
@@ -97,6 +100,15 @@ void compare(const std::string& title, const SearchSpace& space, const std::func
   csv << ",f,best_so_far,acquisition\n";
   write_trace(csv, "bayesian_optimization", bayesian);
   write_trace(csv, "random_search", random);
+
+  plot::Figure traces = plot::best_so_far({{"Bayesian optimisation", {bayesian.values.begin(), bayesian.values.end()}},
+                                           {"random search", {random.values.begin(), random.values.end()}}});
+  traces.series.push_back(plot::line_series("known minimum", Vector{{1.0, static_cast<Scalar>(budget)}},
+                                            Vector{{minimum, minimum}}, 7));
+  traces.title = fmt::format("{}: best value found so far", title);
+  traces.y.label = "smallest f";
+  const std::string stem = csv_path.substr(0, csv_path.rfind('.'));
+  fmt::print("  {}\n", plot::write_plot(traces, stem).message);
 }
 
 }  // namespace

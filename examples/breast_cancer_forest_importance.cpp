@@ -4,7 +4,9 @@
 // of the test-accuracy drop over 10 shuffles of the column). The two kinds disagree where
 // features are correlated (the mean/worst radius, perimeter and area): a shuffled feature's
 // information is still in its correlates, so its permutation importance is small. Writes every
-// feature's two importances to breast_cancer_importances.csv. Usage: breast_cancer_forest_importance [out.csv]
+// feature's two importances to breast_cancer_importances.csv, and the fifteen largest impurity
+// importances as bars to breast_cancer_importances.png (with its gnuplot script).
+// Usage: breast_cancer_forest_importance [out.csv]
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,6 +17,8 @@
 #include "models/data/datasets.h"
 #include "models/data/split.h"
 #include "models/ensemble/random_forest_classifier.h"
+#include "models/plot/gnuplot_writer.h"
+#include "models/plot/plots.h"
 #include "models/select/permutation_importance.h"
 
 using namespace dagml;
@@ -46,5 +50,8 @@ int main(int argc, char** argv) {
   out.col(2) = perm.std;
   write_csv(csv_path, out, {"impurity", "permutation_mean", "permutation_std"});
   fmt::print("\nwrote {} (one row per feature, in the data's column order)\n", csv_path);
+  plot::Figure bars = plot::feature_importances(impurity, bc.feature_names, 15);
+  bars.title = "Random forest on breast cancer: mean decrease in impurity";
+  fmt::print("{}\n", plot::write_plot(bars, "breast_cancer_importances").message);
   return 0;
 }

@@ -6,6 +6,7 @@
 // Writes to build/example-output/:
 //   digits_embeddings.csv        label, then two columns per method (pca, kernel_pca, mds, metric_mds)
 //   digits_explained_variance.csv  component, ratio, cumulative ratio
+//   digits_embedding_<method>.png  the points coloured by digit (with their gnuplot scripts)
 //
 //   ./build/examples/digits_embeddings
 #include <fmt/format.h>
@@ -20,6 +21,8 @@
 #include "models/decompose/kernel_pca.h"
 #include "models/decompose/metric_mds.h"
 #include "models/decompose/pca.h"
+#include "models/plot/gnuplot_writer.h"
+#include "models/plot/plots.h"
 #include "models/select/cross_validation.h"
 
 using namespace dagml;
@@ -47,16 +50,17 @@ int main() {
 
   struct Embedding {
     const char* name;
+    const char* file;  // the picture's name
     Tensor Z;
   };
   MetricMDS metric_mds({.num_components = 2});  // from the classical embedding, SMACOF
   const Embedding embeddings[] = {
-      {"PCA", PCA({.num_components = 2}).fit_transform(X)},
+      {"PCA", "pca", PCA({.num_components = 2}).fit_transform(X)},
       // γ = 1/(d · Var(X)) ≈ 5e-4 would be scikit-learn's "scale"; a smaller width bends more.
-      {"kernel PCA (RBF, γ = 1e-3)",
+      {"kernel PCA (RBF, γ = 1e-3)", "kernel_pca",
        KernelPCA({.kernel = std::make_shared<RbfKernel>(1e-3), .num_components = 2}).fit_transform(X)},
-      {"classical MDS", ClassicalMDS({.num_components = 2}).fit_transform(X)},
-      {"metric MDS (SMACOF)", metric_mds.fit_transform(X)},
+      {"classical MDS", "mds", ClassicalMDS({.num_components = 2}).fit_transform(X)},
+      {"metric MDS (SMACOF)", "metric_mds", metric_mds.fit_transform(X)},
   };
   fmt::print("metric MDS: Kruskal stress-1 {:.4f} after {} SMACOF iterations ({})\n", metric_mds.kruskal_stress(),
              metric_mds.num_iter(), metric_mds.converged() ? "converged" : "not converged");
@@ -75,5 +79,10 @@ int main() {
     out << "\n";
   }
   fmt::print("wrote digits_embeddings.csv and digits_explained_variance.csv\n");
+  for (const Embedding& e : embeddings) {
+    plot::Figure scatter = plot::embedding_scatter(e.Z, y, digits.target_names);
+    scatter.title = fmt::format("Digits by {}", e.name);
+    fmt::print("{}\n", plot::write_plot(scatter, fmt::format("digits_embedding_{}", e.file)).message);
+  }
   return 0;
 }

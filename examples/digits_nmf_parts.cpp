@@ -4,7 +4,7 @@
 // Then the same factorisation under the Kullback–Leibler divergence two ways: by the
 // multiplicative updates, and by projected gradient on the divergence written as a graph
 // (models/decompose/nmf_graph.h), from the same start.
-// Writes build/example-output/nmf_parts.pgm and pca_components.pgm (4×4 grids, each image scaled
+// Writes build/example-output/nmf_parts.png and pca_components.png (4×4 grids, each image scaled
 // to its own range).
 //
 //   ./build/examples/digits_nmf_parts
@@ -34,8 +34,8 @@ int main() {
   pca.fit(X);
   fmt::print("PCA, {} components (and the mean): relative error {:.4f}\n", k,
              (X - pca.inverse_transform(pca.transform(X))).norm() / X.norm());
-  nn::write_pgm("nmf_parts.pgm", nn::tile_images(H, 8, 8, 4, 1, true));
-  nn::write_pgm("pca_components.pgm", nn::tile_images(pca.components(), 8, 8, 4, 1, true));
+  nn::write_png("nmf_parts.png", nn::tile_images(H, 8, 8, 4, 1, true));
+  nn::write_png("pca_components.png", nn::tile_images(pca.components(), 8, 8, 4, 1, true));
 
   // Kullback–Leibler NMF of the first 300 digits from one start, by both methods.
   const Tensor X_kl = X.topRows(300);
@@ -55,6 +55,6 @@ int main() {
              mu_divergence, mu.num_iter(), pg.result.value, pg.result.iterations, pg.result.message);
   fmt::print("  (projected gradient is a first-order method and the slower of the two for KL; the graph route\n"
              "   is for divergences that have no multiplicative updates)\n");
-  fmt::print("wrote nmf_parts.pgm and pca_components.pgm\n");
+  fmt::print("wrote nmf_parts.png and pca_components.png\n");
   return 0;
 }

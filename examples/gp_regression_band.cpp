@@ -10,8 +10,9 @@
 //   ./build/examples/gp_regression_band
 //
 // Writes build/example-output/gp_regression_band.csv (x, true f, mean, lower, upper, the band after
-// the added points, three posterior draws of the first fit) and gp_regression_points.csv (x, y,
-// whether the point was added after the fit).
+// the added points, three posterior draws of the first fit), gp_regression_points.csv (x, y,
+// whether the point was added after the fit) and the picture of the first fit's band,
+// gp_regression_band.png (with its gnuplot script; models/plot/plots.h).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -21,6 +22,8 @@
 #include "graph/error.h"
 #include "models/data/csv.h"
 #include "models/gp/gaussian_process_regressor.h"
+#include "models/plot/gnuplot_writer.h"
+#include "models/plot/plots.h"
 
 using namespace dagml;
 
@@ -106,6 +109,11 @@ int main() try {
   points.bottomRightCorner(3, 1).setOnes();
   write_csv("gp_regression_points.csv", points, {"x", "y", "added"});
   fmt::print("wrote gp_regression_band.csv ({} grid points) and gp_regression_points.csv\n", m);
+
+  plot::Figure picture = plot::posterior_band(grid.col(0), before.mean, before.std, X.col(0), y);
+  picture.title = "GP regression of x sin x: the mean and mean ± 2 std of y";
+  picture.series.push_back(plot::line_series("x sin x", grid.col(0), band.col(1), 7));
+  fmt::print("{}\n", plot::write_plot(picture, "gp_regression_band").message);
   return 0;
 } catch (const Error& e) {
   fmt::print(stderr, "gp_regression_band: {}\n", e.what());

@@ -2,7 +2,8 @@
 // Analysis", §3.2): a croupier mostly rolls a fair die but sometimes switches to a loaded one that
 // shows a six half of the time. From the rolls alone, a hidden Markov model says when the loaded
 // die was in play (Viterbi and posterior decoding), and Baum–Welch learns the casino's habits
-// from unlabelled sessions. Writes hmm_casino.csv (roll, face, die, viterbi, p_loaded) for a plot.
+// from unlabelled sessions. Writes hmm_casino.csv (roll, face, die, viterbi, p_loaded) and the
+// picture hmm_casino_states.png (true die and Viterbi path; with its gnuplot script).
 // Usage: hmm_dishonest_casino [output.csv]
 #include <fmt/format.h>
 
@@ -10,6 +11,8 @@
 #include <vector>
 
 #include "models/data/csv.h"
+#include "models/plot/gnuplot_writer.h"
+#include "models/plot/plots.h"
 #include "models/sequence/categorical_hmm.h"
 
 using namespace dagml;
@@ -71,5 +74,11 @@ int main(int argc, char** argv) {
     out.row(n) << static_cast<Scalar>(n + 1), night.X(n, 0) + 1, night.states(n), viterbi(n), posterior(n, 1);
   write_csv(csv_path, out, {"roll", "face", "die", "viterbi", "p_loaded"});
   fmt::print("wrote {} (300 rows: roll, face, true die, Viterbi die, p(loaded))\n", csv_path);
+  plot::Figure paths = plot::state_paths({{"die in play", {night.states.begin(), night.states.end()}},
+                                          {"Viterbi path", {viterbi.begin(), viterbi.end()}}},
+                                         {"fair", "loaded"});
+  paths.title = "The dishonest casino: which die was in play";
+  paths.x.label = "roll";
+  fmt::print("{}\n", plot::write_plot(paths, "hmm_casino_states", {.width = 1000, .height = 400}).message);
   return 0;
 }

@@ -3,7 +3,7 @@
 // image is stored as the ⌈log₂ K⌉-bit index of its nearest codebook block. Fashion-MNIST (28×28,
 // 49 blocks an image) when the Debian package dataset-fashion-mnist is installed, else the bundled
 // digits (8×8, 4 blocks). Prints the bits per image against the 8 bits per pixel of the original,
-// and the mean squared error; writes build/example-output/vq_original.pgm and vq_K<K>.pgm, a grid
+// and the mean squared error; writes build/example-output/vq_original.png and vq_K<K>.png, a grid
 // of 64 test images as stored and as decoded.
 //
 //   ./build/examples/image_vector_quantization
@@ -57,7 +57,7 @@ int main(int /*argc*/, char** argv) {
   const Tensor training_blocks = cut_blocks(data.X_train, side);
   const Tensor test_images = data.X_test.topRows(64);
   const Tensor test_blocks = cut_blocks(test_images, side);
-  nn::write_pgm((dir / "vq_original.pgm").string(), nn::tile_images(test_images, side, side, 8));
+  nn::write_png((dir / "vq_original.png").string(), nn::tile_images(test_images, side, side, 8));
   fmt::print("{}: codebooks of {}×{} blocks learnt from {} blocks of {} training images\n", data.name, kBlock, kBlock,
              training_blocks.rows(), data.X_train.rows());
   fmt::print("original: {} bits an image (8 bits a pixel)\n", side * side * 8);
@@ -71,9 +71,9 @@ int main(int /*argc*/, char** argv) {
     const Index bits = blocks_per_image * q.bits_per_code;
     fmt::print("{:>5} {:>14} {:>11.0f}× {:>16} {:>14.5f}\n", K, bits, static_cast<Scalar>(side * side * 8) / bits,
                K * kBlock * kBlock * 8, (decoded - test_images).squaredNorm() / static_cast<Scalar>(decoded.size()));
-    nn::write_pgm((dir / fmt::format("vq_K{}.pgm", K)).string(), nn::tile_images(decoded, side, side, 8));
+    nn::write_png((dir / fmt::format("vq_K{}.png", K)).string(), nn::tile_images(decoded, side, side, 8));
   }
   fmt::print("(the codebook is stored once, at 8 bits a pixel; the MSE is per pixel on a 0–1 scale)\n");
-  fmt::print("wrote vq_original.pgm and vq_K4.pgm … vq_K256.pgm to {}\n", dir.string());
+  fmt::print("wrote vq_original.png and vq_K4.png … vq_K256.png to {}\n", dir.string());
   return 0;
 }

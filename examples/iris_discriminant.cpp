@@ -1,7 +1,8 @@
 // Iris with linear and quadratic discriminant analysis: fit both on a stratified 75/25 split,
 // print test accuracy, confusion matrices and per-class precision/recall, and write the LDA
-// discriminant coordinates of every flower to iris_lda_projection.csv (z1, z2, species) for a
-// scatter plot. Usage: iris_discriminant [output.csv]
+// discriminant coordinates of every flower to iris_lda_projection.csv (z1, z2, species); the
+// pictures iris_lda_projection.png (the flowers in those coordinates) and iris_lda_confusion.png
+// (LDA's test confusion matrix), with their gnuplot scripts. Usage: iris_discriminant [output.csv]
 #include <fmt/format.h>
 
 #include <string>
@@ -12,6 +13,8 @@
 #include "models/data/datasets.h"
 #include "models/data/split.h"
 #include "models/metrics/classification_metrics.h"
+#include "models/plot/gnuplot_writer.h"
+#include "models/plot/plots.h"
 
 using namespace dagml;
 
@@ -51,5 +54,15 @@ int main(int argc, char** argv) {
   out << Z, iris.target;
   write_csv(csv_path, out, {"z1", "z2", "species"});
   fmt::print("wrote {} ({} rows: LDA coordinates and species)\n", csv_path, out.rows());
+
+  plot::Figure projection = plot::embedding_scatter(Z, iris.target, iris.target_names);
+  projection.title = "Iris in LDA's two discriminant coordinates";
+  projection.x.label = "discriminant 1";
+  projection.y.label = "discriminant 2";
+  fmt::print("{}\n", plot::write_plot(projection, "iris_lda_projection").message);
+  plot::Figure confusion =
+      plot::confusion_heat_map(confusion_matrix(s.y_test, lda.predict(s.X_test), 3), iris.target_names);
+  confusion.title = "LDA on the iris test flowers";
+  fmt::print("{}\n", plot::write_plot(confusion, "iris_lda_confusion").message);
   return 0;
 }

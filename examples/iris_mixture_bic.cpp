@@ -2,7 +2,8 @@
 // the Bayesian information criterion BIC = −2 log L + p log n (lower is better), then the chosen
 // mixture's clusters compared with the species (which the fit never sees).
 // Writes build/example-output/iris_mixture_clusters.csv: the four measurements, the species, the
-// cluster and its probability.
+// cluster and its probability; and iris_mixture_ellipses.png (with its gnuplot script): the
+// clusters in the petal plane with each component's 2σ ellipse (its marginal Gaussian there).
 //
 //   ./build/examples/iris_mixture_bic
 #include <fmt/format.h>
@@ -13,6 +14,8 @@
 #include "models/cluster/gaussian_mixture.h"
 #include "models/data/datasets.h"
 #include "models/metrics/clustering_metrics.h"
+#include "models/plot/gnuplot_writer.h"
+#include "models/plot/plots.h"
 
 using namespace dagml;
 
@@ -60,5 +63,15 @@ int main() {
                        probabilities(i, k));
   }
   fmt::print("wrote {}\n", path);
+
+  // The marginal of N(μ, Σ) on the petal length and width (columns 2, 3) is N(μ_{2:3}, Σ_{2:3, 2:3}).
+  std::vector<Tensor> petal_covariances;
+  for (Index k = 0; k < best.means().rows(); ++k) petal_covariances.push_back(best.covariance(k).block(2, 2, 2, 2));
+  plot::Figure ellipses = plot::mixture_ellipses(X.middleCols(2, 2), clusters, best.means().middleCols(2, 2),
+                                                 petal_covariances);
+  ellipses.title = "Gaussian mixture of iris chosen by BIC: clusters and 2σ ellipses";
+  ellipses.x.label = "petal length (cm)";
+  ellipses.y.label = "petal width (cm)";
+  fmt::print("{}\n", plot::write_plot(ellipses, "iris_mixture_ellipses").message);
   return 0;
 }

@@ -5,7 +5,8 @@
 //   kernel_svm_toy [GRID.csv [POINTS.csv]]   (defaults kernel_svm_grid.csv, kernel_svm_points.csv)
 //
 // POINTS.csv lists the training points with their label, decision value and whether each is a
-// support vector.
+// support vector. The picture kernel_svm_regions.png (with its gnuplot script) shows the predicted
+// classes over the plane and the training points.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -16,6 +17,8 @@
 #include "graph/error.h"
 #include "models/classify/svc.h"
 #include "models/data/csv.h"
+#include "models/plot/gnuplot_writer.h"
+#include "models/plot/plots.h"
 #include "plane_grid_support.h"
 
 using namespace dagml;
@@ -60,6 +63,10 @@ int main(int argc, char** argv) try {
   for (Index i : svm.support()) points(i, 4) = 1;
   write_csv(points_path, points, {"x1", "x2", "label", "decision", "support_vector"});
   fmt::print("wrote {} ({}×{} grid) and {}\n", grid_path, g, g, points_path);
+  plot::Figure regions = plot::decision_regions([&](const Tensor& P) -> Vector { return svm.predict(P); }, X, y,
+                                                {"upper moon", "lower moon"});
+  regions.title = "RBF SVM on two moons: predicted classes";
+  fmt::print("{}\n", plot::write_plot(regions, "kernel_svm_regions").message);
   return 0;
 } catch (const Error& e) {
   fmt::print(stderr, "kernel_svm_toy: {}\n", e.what());

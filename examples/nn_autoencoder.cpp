@@ -1,8 +1,8 @@
 // A deep autoencoder and a variational autoencoder on Fashion-MNIST (or the bundled digits),
-// written as PGM images to build/example-output/:
-//   nn_autoencoder_reconstructions.pgm  test images (top row) and their reconstructions (bottom)
-//   nn_vae_samples.pgm                  decoder means of z ~ N(0, I), a 8×8 grid
-//   nn_vae_manifold.pgm                 decodings of a grid of 2-D latent codes
+// written as PNG images to build/example-output/:
+//   nn_autoencoder_reconstructions.png  test images (top row) and their reconstructions (bottom)
+//   nn_vae_samples.png                  decoder means of z ~ N(0, I), a 8×8 grid
+//   nn_vae_manifold.png                 decodings of a grid of 2-D latent codes
 //
 //   ./build/examples/nn_autoencoder [epochs]
 #include <fmt/format.h>
@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
   const Tensor originals = data.X_test.topRows(10);
   Tensor pair(20, d);
   pair << originals, ae.reconstruct(originals);
-  write_pgm((dir / "nn_autoencoder_reconstructions.pgm").string(), tile_images(pair, side, side, 10));
+  write_png((dir / "nn_autoencoder_reconstructions.png").string(), tile_images(pair, side, side, 10));
 
   // VAE with a 2-D latent space, so its decoder can be drawn over a grid of codes.
   VariationalAutoencoder vae(
@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
        .training = {.learning_rate = 1e-3, .num_epochs = epochs, .batch_size = 64, .seed = 1, .verbose = true}});
   vae.fit(data.X_train);
   fmt::print("VAE: test −ELBO per image {:.2f} nats\n", vae.negative_elbo(data.X_test, 5));
-  write_pgm((dir / "nn_vae_samples.pgm").string(), tile_images(vae.sample(64, 7), side, side, 8));
+  write_png((dir / "nn_vae_samples.png").string(), tile_images(vae.sample(64, 7), side, side, 8));
   const Index g = 12;
   Tensor codes(g * g, 2);
   for (Index i = 0; i < g; ++i)
@@ -53,8 +53,8 @@ int main(int argc, char** argv) {
       codes(i * g + j, 0) = -2.5 + 5.0 * static_cast<Scalar>(j) / static_cast<Scalar>(g - 1);
       codes(i * g + j, 1) = 2.5 - 5.0 * static_cast<Scalar>(i) / static_cast<Scalar>(g - 1);
     }
-  write_pgm((dir / "nn_vae_manifold.pgm").string(), tile_images(vae.decode(codes), side, side, g, 0));
-  fmt::print("wrote nn_autoencoder_reconstructions.pgm, nn_vae_samples.pgm and nn_vae_manifold.pgm to {}\n",
+  write_png((dir / "nn_vae_manifold.png").string(), tile_images(vae.decode(codes), side, side, g, 0));
+  fmt::print("wrote nn_autoencoder_reconstructions.png, nn_vae_samples.png and nn_vae_manifold.png to {}\n",
              dir.string());
   return 0;
 }

@@ -1,8 +1,8 @@
 // A LeNet-style CNN on Fashion-MNIST (or the bundled digits), then three looks inside it (notes
-// 000 §8.3), written as PGM images to build/example-output/:
-//   nn_cnn_filters.pgm     the first layer's filters
-//   nn_cnn_saliency.pgm    test images (top row) and |∂ class score / ∂ pixel| (bottom row)
-//   nn_cnn_maximized.pgm   inputs that maximise each class score (activation maximisation)
+// 000 §8.3), written as PNG images to build/example-output/:
+//   nn_cnn_filters.png     the first layer's filters
+//   nn_cnn_saliency.png    test images (top row) and |∂ class score / ∂ pixel| (bottom row)
+//   nn_cnn_maximized.png   inputs that maximise each class score (activation maximisation)
 //   nn_cnn_history.csv     the loss history
 //
 //   ./build/examples/nn_cnn [epochs]
@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
   // First-layer filters, each normalised to its own range.
   auto& conv1 = dynamic_cast<Conv2d&>(net.layer(0));
   const Index k = conv1.geometry().kernel_height;
-  write_pgm((dir / "nn_cnn_filters.pgm").string(), tile_images(filter_images(conv1), k, k, 8, 1, true));
+  write_png((dir / "nn_cnn_filters.png").string(), tile_images(filter_images(conv1), k, k, 8, 1, true));
 
   // Saliency of the predicted class for the first 8 test images.
   const Index shown = 8;
@@ -69,15 +69,15 @@ int main(int argc, char** argv) {
     saliency.row(i) = saliency_map(net, images.row(i), static_cast<Index>(predicted(i))).cwiseAbs();
   Tensor both(2 * shown, images.cols());
   both << images, saliency;
-  write_pgm((dir / "nn_cnn_saliency.pgm").string(), tile_images(both, side, side, shown, 1, true));
+  write_png((dir / "nn_cnn_saliency.png").string(), tile_images(both, side, side, shown, 1, true));
 
   // Activation maximisation of each class score.
   Tensor maximized(10, images.cols());
   for (Index c = 0; c < 10; ++c)
     maximized.row(c) =
         maximize_activation(net, images.cols(), c, {.steps = 100, .step_size = 0.05, .l2 = 0.05, .seed = 3});
-  write_pgm((dir / "nn_cnn_maximized.pgm").string(), tile_images(maximized, side, side, 10, 1, true));
-  fmt::print("wrote nn_cnn_filters.pgm, nn_cnn_saliency.pgm, nn_cnn_maximized.pgm and nn_cnn_history.csv to {}\n",
+  write_png((dir / "nn_cnn_maximized.png").string(), tile_images(maximized, side, side, 10, 1, true));
+  fmt::print("wrote nn_cnn_filters.png, nn_cnn_saliency.png, nn_cnn_maximized.png and nn_cnn_history.csv to {}\n",
              dir.string());
   return 0;
 }

@@ -1,7 +1,8 @@
 // REINFORCE on CartPole: a 4-32-2 tanh policy trained by the advantage-weighted log-likelihood of
 // its own actions (notes 002 §5.1), with a learned value baseline. Prints the mean return every
 // ten iterations, then the greedy policy's return; writes rl_cartpole_returns.csv (iteration,
-// mean_return, steps) for the return curve.
+// mean_return, steps) and the picture rl_cartpole_returns.png (every training episode's return
+// and the mean of the last 100; with its gnuplot script).
 //
 //   ./build/examples/rl_cartpole_reinforce [iterations]
 #include <fmt/format.h>
@@ -12,6 +13,8 @@
 #include "models/nn/activation.h"
 #include "models/nn/linear.h"
 #include "models/nn/sequential.h"
+#include "models/plot/gnuplot_writer.h"
+#include "models/plot/plots.h"
 #include "models/rl/cart_pole.h"
 #include "models/rl/reinforce.h"
 #include "models/rl/rollout.h"
@@ -63,5 +66,11 @@ int main(int argc, char** argv) {
   }
   write_csv("rl_cartpole_returns.csv", curve, {"iteration", "mean_return", "steps"});
   fmt::print("wrote rl_cartpole_returns.csv\n");
+  std::vector<Scalar> returns_by_episode;
+  for (const ReinforceIteration& it : reinforce.iterations())
+    returns_by_episode.insert(returns_by_episode.end(), it.returns.begin(), it.returns.end());
+  plot::Figure returns = plot::episode_returns(returns_by_episode, 100);
+  returns.title = "REINFORCE on CartPole: return of every training episode";
+  fmt::print("{}\n", plot::write_plot(returns, "rl_cartpole_returns").message);
   return 0;
 }

@@ -14,7 +14,11 @@ examples=(first_graph datasets rosenbrock_optimizers diabetes_regression breast_
 scripts/build.sh build -DDAGML_BUILD_EXAMPLES=ON -DDAGML_BUILD_BENCH=OFF -- "${examples[@]}" dagml_cli
 out=build/example-output
 mkdir -p "$out"
-# Each example runs on bundled data and writes its files (CSV, DOT, images) to $out.
+# Each example runs on bundled data and writes its files (CSV, DOT, PNG images, gnuplot scripts
+# and their data) to $out. Plots are drawn when gnuplot is installed; without it their scripts
+# are still written (`cd build/example-output && gnuplot NAME.gp` draws one later).
+started="$out/.run-started"
+touch "$started"
 for e in "${examples[@]}"; do
   echo "=== $e ==="
   (cd "$out" && "../examples/$e")
@@ -30,3 +34,9 @@ echo "=== dagml command line ==="
   ../cli/dagml cv ridge diabetes --folds 5 --grid lambda=0.01,0.1,1,10
 )
 echo "Example outputs are in $out/"
+pictures=$(cd "$out" && find . -maxdepth 1 -name '*.png' -newer .run-started | sed 's|^\./||' | sort)
+rm -f "$started"
+if [ -n "$pictures" ]; then
+  echo "Pictures the examples made ($(echo "$pictures" | wc -l), in $out/):"
+  echo "$pictures" | sed 's/^/  /'
+fi

@@ -69,6 +69,41 @@ RocCurve roc_curve(const Vector& y_true, const Vector& scores) {
   return {to_vector(fpr), to_vector(tpr), to_vector(thr)};
 }
 
+// Walking the samples by decreasing score, a group of equal scores at a time, gives TP and FP of
+// each threshold from the largest down; the curve lists them from the smallest threshold up.
+PrecisionRecallCurve precision_recall_curve(const Vector& y_true, const Vector& scores) {
+  const Scalar P = check_binary(y_true, scores, "precision_recall_curve", false).first;
+  if (P == 0) throw ValueError("precision_recall_curve: expected at least one positive (label 1) in y_true, found none");
+  const std::vector<Index> order = by_decreasing_score(scores);
+  std::vector<Scalar> precision, recall, thr;
+  Scalar tp = 0, fp = 0;
+  for (size_t i = 0; i < order.size(); ++i) {
+    (y_true(order[i]) == 1 ? tp : fp) += 1;
+    if (i + 1 == order.size() || scores(order[i + 1]) != scores(order[i])) {
+      precision.push_back(tp / (tp + fp));
+      recall.push_back(tp / P);
+      thr.push_back(scores(order[i]));
+    }
+  }
+  const auto m = static_cast<Index>(thr.size());
+  PrecisionRecallCurve curve{Vector(m + 1), Vector(m + 1), Vector(m)};
+  for (Index i = 0; i < m; ++i) {
+    const auto from_top = static_cast<size_t>(m - 1 - i);
+    curve.precision(i) = precision[from_top];
+    curve.recall(i) = recall[from_top];
+    curve.thresholds(i) = thr[from_top];
+  }
+  curve.precision(m) = 1;
+  curve.recall(m) = 0;
+  return curve;
+}
+
+Scalar average_precision_score(const Vector& y_true, const Vector& scores) {
+  const PrecisionRecallCurve curve = precision_recall_curve(y_true, scores);
+  const Index m = curve.recall.size() - 1;
+  return ((curve.recall.head(m) - curve.recall.tail(m)).array() * curve.precision.head(m).array()).sum();
+}
+
 // Half: the trapezoid area Σ (fpr_i − fpr_{i−1})(tpr_i + tpr_{i−1})/2 over the ROC points, which
 // counts a tied positive–negative pair as ½. CountAsWin: (1/PN) Σ_{positives} #{negatives with
 // score ≤ the positive's score}, walking the samples in increasing score, a group of equal scores

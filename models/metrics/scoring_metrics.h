@@ -1,4 +1,4 @@
-// Metrics on scores and probabilities: ROC curve and AUC, log loss, hinge loss and Brier score.
+// Metrics on scores and probabilities: ROC curve and AUC, precision–recall curve and average precision, log loss, hinge loss and Brier score.
 // Binary metrics take labels 0/1 (1 is the positive class); multiclass ones labels 0..K−1 and an
 // n×K matrix with one column per class. Every function throws ShapeError for mismatched sizes
 // and ValueError for empty input, bad labels, or NaN / infinite scores.
@@ -17,6 +17,17 @@ struct RocCurve {
 };
 RocCurve roc_curve(const Vector& y_true, const Vector& scores);
 
+// Precision TP/(TP + FP) and recall TP/P of the classifiers "positive iff score ≥ t", one per
+// distinct score t in increasing order, then the point (precision 1, recall 0) without a
+// threshold: scikit-learn 1.2's precision_recall_curve (thresholds has one entry fewer).
+// ValueError when y_true has no positive.
+struct PrecisionRecallCurve {
+  Vector precision, recall, thresholds;
+};
+PrecisionRecallCurve precision_recall_curve(const Vector& y_true, const Vector& scores);
+// Average precision Σ_i (R_i − R_{i+1}) P_i over the curve's points (step interpolation, no
+// trapezoid; scikit-learn's average_precision_score). ValueError when y_true has no positive.
+Scalar average_precision_score(const Vector& y_true, const Vector& scores);
 // How roc_auc_score counts a positive and a negative with the same score:
 //   Half        ½ (the area under the ROC curve by the trapezoid rule, = Mann–Whitney U/(PN);
 //               scikit-learn's roc_auc_score)

@@ -3,10 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
-#include <fstream>
 
 #include "graph/error.h"
+#include "models/plot/png_image.h"
 
 namespace dagml::nn {
 
@@ -32,18 +31,12 @@ Tensor tile_images(const Tensor& images, Index height, Index width, Index column
   return grid;
 }
 
+void write_png(const std::string& path, const Tensor& image, Scalar lo, Scalar hi) {
+  plot::write_png(path, plot::gray_image(image, lo, hi));
+}
+
 void write_pgm(const std::string& path, const Tensor& image, Scalar lo, Scalar hi) {
-  if (image.size() == 0) throw ValueError("write_pgm: the image is empty");
-  if (!(lo < hi)) throw ValueError(fmt::format("write_pgm: need lo < hi, found {} and {}", lo, hi));
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw IoError(fmt::format("write_pgm: cannot open '{}' for writing", path));
-  out << "P5\n" << image.cols() << " " << image.rows() << "\n255\n";
-  for (Index i = 0; i < image.rows(); ++i)
-    for (Index j = 0; j < image.cols(); ++j) {
-      const Scalar v = std::clamp((image(i, j) - lo) / (hi - lo), Scalar(0), Scalar(1));
-      out.put(static_cast<char>(static_cast<unsigned char>(std::lround(v * 255))));
-    }
-  if (!out) throw IoError(fmt::format("write_pgm: writing '{}' failed", path));
+  plot::write_pgm(path, plot::gray_image(image, lo, hi));
 }
 
 }  // namespace dagml::nn

@@ -1,5 +1,7 @@
-// Tests for ROC, AUC, log loss, hinge loss and Brier score: hand-worked cases of notes001_003.md
-// D11 and notes004.md §2.2, and values from scikit-learn 1.2.1 (calls quoted beside each value).
+// Tests for ROC, AUC, precision–recall curves, average precision, log loss, hinge loss and Brier
+// score: hand-worked cases of notes001_003.md D11 and notes004.md §2.2, and values from
+// scikit-learn 1.2.1 (calls quoted beside each value; the precision–recall values printed by
+// sklearn_reference.py beside this file).
 #include "models/metrics/scoring_metrics.h"
 
 #include <gmock/gmock.h>
@@ -36,6 +38,36 @@ TEST(ScoringMetrics, Notes004AucTieConventions) {
   const RocCurve roc = roc_curve(y, s);
   EXPECT_TRUE(roc.fpr.isApprox(vec({0, 0, 0, 1.0 / 3, 2.0 / 3, 1})));
   EXPECT_TRUE(roc.tpr.isApprox(vec({0, 1.0 / 3, 2.0 / 3, 2.0 / 3, 1, 1})));
+}
+
+TEST(ScoringMetrics, PrecisionRecallCurveMatchesScikitLearn) {
+  const Vector yb = vec({1, 0, 1, 1, 0, 0, 1, 0, 1, 1});
+  const Vector s = vec({0.9, 0.1, 0.4, 0.8, 0.4, 0.3, 0.35, 0.2, 0.8, 0.55});
+  // sklearn.metrics.precision_recall_curve(yb, s)
+  const PrecisionRecallCurve pr = precision_recall_curve(yb, s);
+  EXPECT_TRUE(pr.precision.isApprox(
+      vec({0.6, 0.6666666666666666, 0.75, 0.8571428571428571, 0.8333333333333334, 1.0, 1.0, 1.0, 1.0})));
+  EXPECT_TRUE(pr.recall.isApprox(
+      vec({1.0, 1.0, 1.0, 1.0, 0.8333333333333334, 0.6666666666666666, 0.5, 0.16666666666666666, 0.0})));
+  EXPECT_TRUE(pr.thresholds.isApprox(vec({0.1, 0.2, 0.3, 0.35, 0.4, 0.55, 0.8, 0.9})));
+  // sklearn.metrics.average_precision_score(yb, s)
+  EXPECT_NEAR(average_precision_score(yb, s), 0.9484126984126984, 1e-15);
+}
+
+TEST(ScoringMetrics, PrecisionRecallCurveWithTiesAcrossClasses) {
+  // Hand-worked: thresholds 0.9 (TP 1, FP 0), 0.7 (2, 1), 0.5 (2, 2), 0.2 (3, 3), 0.1 (3, 4),
+  // 0.05 (4, 4); P = 4. The same values from scikit-learn 1.2.1 (sklearn_reference.py).
+  const Vector y = vec({0, 1, 1, 0, 1, 0, 0, 1});
+  const Vector s = vec({0.2, 0.2, 0.7, 0.7, 0.9, 0.1, 0.5, 0.05});
+  const PrecisionRecallCurve pr = precision_recall_curve(y, s);
+  EXPECT_TRUE(pr.precision.isApprox(vec({0.5, 3.0 / 7, 0.5, 0.5, 2.0 / 3, 1.0, 1.0})));
+  EXPECT_TRUE(pr.recall.isApprox(vec({1.0, 0.75, 0.75, 0.5, 0.5, 0.25, 0.0})));
+  EXPECT_TRUE(pr.thresholds.isApprox(vec({0.05, 0.1, 0.2, 0.5, 0.7, 0.9})));
+  // AP = Σ (R_i − R_{i+1}) P_i = 0.25·0.5 + 0 + 0.25·0.5 + 0 + 0.25·(2/3) + 0.25·1 = 2/3.
+  EXPECT_NEAR(average_precision_score(y, s), 0.6666666666666666, 1e-15);
+  EXPECT_THROW(precision_recall_curve(vec({0, 0}), vec({0.1, 0.2})), ValueError);
+  EXPECT_THROW(precision_recall_curve(vec({0, 1}), vec({0.1})), ShapeError);
+  EXPECT_THROW(average_precision_score(vec({0, 2}), vec({0.1, 0.2})), ValueError);
 }
 
 TEST(ScoringMetrics, MatchScikitLearn) {

@@ -1,5 +1,5 @@
 // Saliency maps against finite differences, activation maximisation raising its unit, image
-// grids and PGM files, and the rank collapse of deep linear networks.
+// grids as PGM and PNG files, and the rank collapse of deep linear networks.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -14,6 +14,7 @@
 #include "models/nn/linear.h"
 #include "models/nn/linear_network.h"
 #include "models/nn/understanding.h"
+#include "models/plot/png_image.h"
 
 namespace dagml::nn {
 namespace {
@@ -56,7 +57,7 @@ TEST(MaximizeActivation, RaisesTheUnitAndStaysInRange) {
   EXPECT_THROW(maximize_activation(net, 6, 2, {.steps = 0}), ValueError);
 }
 
-TEST(ImageGrid, TilesAndWritesPgm) {
+TEST(ImageGrid, TilesAndWritesPgmAndPng) {
   Tensor images(3, 4);
   images << 0, 1, 2, 3, 4, 4, 4, 4, -1, 0, 1, 2;
   const Tensor grid = tile_images(images, 2, 2, 2, 1, true);
@@ -82,8 +83,18 @@ TEST(ImageGrid, TilesAndWritesPgm) {
   ASSERT_EQ(pixels.size(), 25u);
   EXPECT_EQ(static_cast<unsigned char>(pixels[6]), 255);  // grid(1, 1)
   std::filesystem::remove(path);
+  // The same bytes as a PNG, read back.
+  const std::string png_path = (std::filesystem::temp_directory_path() / "dagml_image_grid_test.png").string();
+  write_png(png_path, grid);
+  const plot::Image8 png = plot::read_png(png_path);
+  EXPECT_EQ(png.width, 5);
+  EXPECT_EQ(png.height, 5);
+  EXPECT_EQ(png.channels, 1);
+  EXPECT_EQ(std::string(png.pixels.begin(), png.pixels.end()), pixels);
+  std::filesystem::remove(png_path);
   EXPECT_THROW(tile_images(images, 3, 2, 2), ValueError);
   EXPECT_THROW(write_pgm("/nonexistent-dir/x.pgm", grid), IoError);
+  EXPECT_THROW(write_png("/nonexistent-dir/x.png", grid), IoError);
 }
 
 TEST(LinearNetwork, OneNarrowLayerCollapsesTheRank) {
