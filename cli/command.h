@@ -30,5 +30,6 @@ void add_predict_commands(CLI::App& app, const GlobalFlags& flags);  // predict 
 void add_evaluate_command(CLI::App& app, const GlobalFlags& flags);
 void add_cv_command(CLI::App& app, const GlobalFlags& flags);
 void add_info_commands(CLI::App& app, const GlobalFlags& flags);     // info, models, datasets
+void add_plot_command(CLI::App& app, const GlobalFlags& flags);
 
 }  // namespace dagml::cli

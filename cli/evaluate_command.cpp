@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "cli/class_scores.h"
 #include "cli/command.h"
 #include "cli/settings.h"
 #include "cli/table_input.h"
@@ -35,18 +36,6 @@ struct Report {
   std::optional<Tensor> confusion;
   std::vector<std::string> class_names;
 };
-
-// The ranking score of class 1 (binary), from the probabilities or else the decision function.
-std::optional<Vector> positive_scores(const AnyEstimator& model, const Tensor& X) {
-  const Capabilities& can = model.info().capabilities;
-  if (can.predict_proba) return Vector(model.predict_proba(X).col(1));
-  if (can.decision_function) {
-    const Tensor f = model.decision_function(X);
-    if (f.cols() == 1) return Vector(f.col(0));
-    if (f.cols() == 2) return Vector(f.col(1) - f.col(0));
-  }
-  return std::nullopt;
-}
 
 void classification_report(Report& report, const AnyEstimator& model, const Tensor& X, const Vector& y) {
   const Vector predicted = model.predict(X).col(0);
@@ -72,7 +61,7 @@ void classification_report(Report& report, const AnyEstimator& model, const Tens
     }
     if (y.maxCoeff() < static_cast<Scalar>(p.cols())) report.metrics.emplace_back("log_loss", log_loss(y, p));
   } else if (k == 2 && every_class_present) {
-    if (const auto scores = positive_scores(model, X)) report.metrics.emplace_back("roc_auc", roc_auc_score(y, *scores));
+    if (const auto scores = positive_class_scores(model, X)) report.metrics.emplace_back("roc_auc", roc_auc_score(y, *scores));
   }
   report.confusion = confusion_matrix(y, predicted);
 }

@@ -32,6 +32,7 @@ echo "=== dagml command line ==="
   ../cli/dagml evaluate cancer.dagml breast_cancer
   ../cli/dagml predict cancer.dagml breast_cancer --proba -o cancer_probabilities.csv
   ../cli/dagml cv ridge diabetes --folds 5 --grid lambda=0.01,0.1,1,10
+  ../cli/dagml plot roc cancer.dagml breast_cancer -o cancer_roc
 )
 echo "Example outputs are in $out/"
 pictures=$(cd "$out" && find . -maxdepth 1 -name '*.png' -newer .run-started | sed 's|^\./||' | sort)

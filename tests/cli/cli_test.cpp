@@ -20,6 +20,8 @@
 #include "models/linear/ridge.h"
 #include "models/metrics/classification_metrics.h"
 #include "models/metrics/regression_metrics.h"
+#include "models/plot/gnuplot_writer.h"
+#include "models/plot/plots.h"
 #include "models/select/cross_validation.h"
 
 namespace dagml {
@@ -318,6 +320,45 @@ TEST_F(Cli, EveryRegisteredEstimatorFitsWithItsDefaults) {
     const CliRun used = dagml(fmt::format("{} m.dagml {} -o out.csv", method, data));
     EXPECT_EQ(used.exit_code, 0) << info.name << " " << method << ": " << used.err;
   }
+}
+
+// `dagml plot` writes the library's own figure of the model (its gnuplot data verbatim), and the
+// pictures when gnuplot is installed.
+TEST_F(Cli, PlotsAreTheLibrarysFigures) {
+  EXPECT_RUNS(dagml("fit logistic_regression breast_cancer --set max_iterations=500 -o cancer.dagml --quiet"));
+  EXPECT_RUNS(dagml("plot roc cancer.dagml breast_cancer -o roc --quiet"));
+  const Dataset data = load_dataset("breast_cancer");
+  AnyEstimator model = make_estimator("logistic_regression", {{"max_iterations", "500"}});
+  model.fit(data.features, data.target);
+  const plot::Figure roc =
+      plot::roc_curves(data.target, {{"logistic_regression", model.predict_proba(data.features).col(1)}});
+  EXPECT_EQ(read_text(path("roc.dat")), plot::gnuplot_text(roc, "roc").data);
+  EXPECT_EQ(read_text(path("roc.gp")), plot::gnuplot_text(roc, "roc").script);
+  if (plot::gnuplot_available()) {
+    EXPECT_GT(fs::file_size(path("roc.png")), 1000u);
+    EXPECT_TRUE(fs::exists(path("roc.svg")));
+  }
+
+  write_text(path("history.csv"), "train,validation\n1,1.5\n0.5,0.9\n0.25,0.8\n");
+  EXPECT_RUNS(dagml("plot history history.csv -o history --log --quiet"));
+  const plot::Figure history = plot::learning_curves({{"train", {1, 0.5, 0.25}}, {"validation", {1.5, 0.9, 0.8}}}, true);
+  EXPECT_EQ(read_text(path("history.dat")), plot::gnuplot_text(history, "history").data);
+
+  EXPECT_RUNS(dagml("fit pca iris --set num_components=2 -o pca.dagml --quiet"));
+  EXPECT_RUNS(dagml("plot embedding pca.dagml iris -o embedding --quiet"));
+  EXPECT_TRUE(fs::exists(path("embedding.dat")));
+  EXPECT_RUNS(dagml("plot importances cancer.dagml breast_cancer -o importances --quiet"));
+  EXPECT_RUNS(dagml("plot confusion cancer.dagml breast_cancer -o confusion --quiet"));
+
+  const CliRun unknown = dagml("plot frobnicate cancer.dagml breast_cancer -o x");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("expected a kind among roc, pr"), std::string::npos) << unknown.err;
+  const CliRun wrong_task = dagml("plot embedding cancer.dagml breast_cancer -o x");
+  EXPECT_EQ(wrong_task.exit_code, 2);
+  EXPECT_NE(wrong_task.err.find("expected a transformation model, found logistic_regression"), std::string::npos)
+      << wrong_task.err;
+  const CliRun wide = dagml("plot regions cancer.dagml breast_cancer -o x");
+  EXPECT_EQ(wide.exit_code, 1) << wide.err;
 }
 
 TEST_F(Cli, ModelsAndDatasetsAreListedFromTheRegistry) {
