@@ -256,6 +256,15 @@ TEST_F(Cli, DataAndModelErrorsExitWithOneAndSayWhere) {
   EXPECT_EQ(wrong_columns.exit_code, 1);
   EXPECT_NE(wrong_columns.err.find("expected the columns"), std::string::npos) << wrong_columns.err;
 
+  // A model of another kind than the command needs, and a file that is no model at all.
+  EXPECT_RUNS(dagml("fit pca diabetes -o pca.dagml --quiet"));
+  const CliRun no_predict = dagml("predict pca.dagml diabetes");
+  EXPECT_EQ(no_predict.exit_code, 1);
+  EXPECT_NE(no_predict.err.find("pca"), std::string::npos) << no_predict.err;
+  const CliRun not_a_model = dagml("info bad.csv");
+  EXPECT_EQ(not_a_model.exit_code, 1);
+  EXPECT_NE(not_a_model.err.find("bad.csv"), std::string::npos) << not_a_model.err;
+
   const CliRun transform = dagml("transform m.dagml diabetes");
   EXPECT_EQ(transform.exit_code, 1);
   EXPECT_NE(transform.err.find("transform"), std::string::npos) << transform.err;

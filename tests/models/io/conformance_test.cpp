@@ -116,6 +116,8 @@ const std::map<std::string, ConformanceCase>& conformance_table() {
 const std::map<std::string, std::string>& unregistrable() {
   static const std::map<std::string, std::string> reasons = {
       {"nonlinear_least_squares", "its model is a user C++ function, which a model file cannot hold"},
+      {"table_model", "not an estimator: a registered estimator's model file with its table's columns "
+                      "(models/io/table_model.h, what `dagml fit` writes)"},
       {"cca", "two views: fit(X, Y) takes a matrix Y and predict returns n×q, which the registry's fit(X, y) "
               "with one target vector cannot express (Note [CCA and the registry])"},
   };
