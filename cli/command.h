@@ -31,5 +31,6 @@ void add_evaluate_command(CLI::App& app, const GlobalFlags& flags);
 void add_cv_command(CLI::App& app, const GlobalFlags& flags);
 void add_info_commands(CLI::App& app, const GlobalFlags& flags);     // info, models, datasets
 void add_plot_command(CLI::App& app, const GlobalFlags& flags);
+void add_split_command(CLI::App& app, const GlobalFlags& flags);
 
 }  // namespace dagml::cli

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   add_cv_command(app, flags);
   add_info_commands(app, flags);
   add_plot_command(app, flags);
+  add_split_command(app, flags);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

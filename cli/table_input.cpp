@@ -31,6 +31,12 @@ std::vector<std::string> TableSource::header() const {
   return names;
 }
 
+std::string TableSource::csv_text() const {
+  if (bundled.empty()) return text;
+  const std::vector<unsigned char> bytes = read_file_bytes(dataset_path(bundled));
+  return std::string(bytes.begin(), bytes.end());
+}
+
 TableSource open_table(const std::string& argument) {
   TableSource source{argument, "", ""};
   if (argument == "-") {

@@ -18,6 +18,8 @@ struct TableSource {
   std::string text;     // the CSV text otherwise
   // The column names (the bundled dataset's features then its target).
   std::vector<std::string> header() const;
+  // The CSV text (a bundled dataset's file; its target then holds class indices, not names).
+  std::string csv_text() const;
 };
 
 // An existing file first, then a bundled dataset's name, then "-". IoError when none of them.

@@ -28,11 +28,12 @@ echo "=== dagml command line ==="
 (
   cd "$out"
   set -x
-  ../cli/dagml fit random_forest_classifier breast_cancer --set num_trees=100 --seed 1 -o cancer.dagml
-  ../cli/dagml evaluate cancer.dagml breast_cancer
-  ../cli/dagml predict cancer.dagml breast_cancer --proba -o cancer_probabilities.csv
+  ../cli/dagml split breast_cancer -o cancer --stratify --seed 1
+  ../cli/dagml fit random_forest_classifier cancer_train.csv --set num_trees=100 --seed 1 -o cancer.dagml
+  ../cli/dagml evaluate cancer.dagml cancer_test.csv
+  ../cli/dagml predict cancer.dagml cancer_test.csv --proba -o cancer_probabilities.csv
+  ../cli/dagml plot roc cancer.dagml cancer_test.csv -o cancer_roc
   ../cli/dagml cv ridge diabetes --folds 5 --grid lambda=0.01,0.1,1,10
-  ../cli/dagml plot roc cancer.dagml breast_cancer -o cancer_roc
 )
 echo "Example outputs are in $out/"
 pictures=$(cd "$out" && find . -maxdepth 1 -name '*.png' -newer .run-started | sed 's|^\./||' | sort)

@@ -26,6 +26,7 @@ struct Field {
 
 struct Record {
   std::vector<Field> fields;
+  std::size_t begin = 0, end = 0;  // the record's bytes in the text, without its line break
   long line = 0;      // line of the first field
   long end_line = 0;  // where the record ends (after its last field)
   long end_column = 0;
@@ -54,6 +55,7 @@ class Tokenizer {
     skip_empty_lines();
     if (at_end()) return false;
     record.fields.clear();
+    record.begin = pos_;
     record.line = line_;
     for (;;) {
       Field& field = record.fields.emplace_back();
@@ -64,6 +66,7 @@ class Tokenizer {
       }
       record.end_line = line_;
       record.end_column = column();
+      record.end = pos_;
       if (!at_end()) consume_line_break();
       return true;
     }
@@ -389,6 +392,17 @@ std::vector<std::string> parse_csv_header(std::string_view text, char delimiter,
   std::vector<std::string> names;
   for (const Field& f : record.fields) names.push_back(f.text);
   return names;
+}
+
+CsvRecords split_csv_records(std::string_view text, char delimiter, const std::string& source) {
+  check_delimiter(delimiter, "split_csv_records");
+  Tokenizer tokenizer(text, delimiter, source);
+  Record record;
+  if (!tokenizer.next(record)) throw ParseError(source, 1, 1, "empty file: expected a header row");
+  CsvRecords out;
+  out.header.assign(text.substr(record.begin, record.end - record.begin));
+  while (tokenizer.next(record)) out.rows.emplace_back(text.substr(record.begin, record.end - record.begin));
+  return out;
 }
 
 Dataset read_csv(const std::filesystem::path& path, const CsvOptions& options) {

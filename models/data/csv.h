@@ -63,6 +63,15 @@ Dataset parse_csv(std::string_view text, const CsvOptions& options = {},
 std::vector<std::string> parse_csv_header(std::string_view text, char delimiter = ',',
                                           const std::string& source = "<csv text>");
 
+// The header and the data records of CSV text, each as its exact text in the file (quoted fields
+// as written, the line break left out), for passing records through unchanged (`dagml split`).
+// ParseError for an empty text or an unterminated quote.
+struct CsvRecords {
+  std::string header;
+  std::vector<std::string> rows;
+};
+CsvRecords split_csv_records(std::string_view text, char delimiter = ',', const std::string& source = "<csv text>");
+
 // `text` as one CSV field: quoted (with '"' doubled) where the reader would otherwise split, trim
 // or drop it, or read it as missing.
 std::string csv_field(const std::string& text, char delimiter = ',');

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 
 #include "models/data/csv.h"
 #include "models/data/datasets.h"
+#include "models/data/split.h"
 #include "models/io/registry.h"
 #include "models/io/table_model.h"
 #include "models/linear/ridge.h"
@@ -194,6 +196,31 @@ TEST_F(Cli, StandardInputAndOutput) {
   const CliRun predicted = dagml("predict line.dagml - -o -", "x\n10\n");
   EXPECT_RUNS(predicted);
   EXPECT_EQ(predicted.out, "prediction\n21\n");
+}
+
+// split deals the records as written (text and quotes kept) by train_test_indices, in file order.
+TEST_F(Cli, SplitKeepsRecordsAsWrittenAndFollowsTrainTestIndices) {
+  std::string csv = "name,x,label\n";
+  std::vector<std::string> rows;
+  for (int i = 0; i < 20; ++i) rows.push_back(fmt::format("\"item, {}\",{},{}", i, i * 0.5, i % 2 ? "odd" : "even"));
+  for (const std::string& row : rows) csv += row + "\n";
+  write_text(path("items.csv"), csv);
+  EXPECT_RUNS(dagml("split items.csv -o items --test-fraction 0.25 --stratify --seed 3 --quiet"));
+  const Dataset data = parse_csv(csv, {.categorical = {"name"}});
+  const SplitIndices parts = train_test_indices(20, {.test_fraction = 0.25, .seed = 3, .stratify = true}, &data.target);
+  for (const auto& [file, indices] : {std::pair{"items_train.csv", parts.train}, std::pair{"items_test.csv", parts.test}}) {
+    std::vector<Index> sorted = indices;
+    std::sort(sorted.begin(), sorted.end());
+    std::string expected = "name,x,label\n";
+    for (const Index i : sorted) expected += rows[static_cast<std::size_t>(i)] + "\n";
+    EXPECT_EQ(read_text(path(file)), expected) << file;
+  }
+  // The parts then fit and evaluate like any table.
+  EXPECT_RUNS(dagml("split iris -o iris --seed 1 --stratify --quiet"));
+  EXPECT_RUNS(dagml("fit gaussian_nb iris_train.csv -o nb.dagml --quiet"));
+  const CliRun evaluated = dagml("evaluate nb.dagml iris_test.csv --json");
+  EXPECT_RUNS(evaluated);
+  EXPECT_GT(nlohmann::json::parse(evaluated.out)["accuracy"].get<double>(), 0.85);
 }
 
 TEST_F(Cli, ConfigFileAndSetOverrideIt) {

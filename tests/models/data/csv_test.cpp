@@ -350,3 +350,17 @@ TEST(CsvCategoricalTest, HeaderAndFieldQuoting) {
 
 }  // namespace
 }  // namespace dagml
+
+namespace dagml {
+namespace {
+
+TEST(CsvRecordsTest, RecordsKeepTheirTextAndSkipBlankLines) {
+  const CsvRecords r = split_csv_records("a,b\r\n\"x,\n y\",2\n\n 3 ,4\n");
+  EXPECT_EQ(r.header, "a,b");
+  EXPECT_EQ(r.rows, (std::vector<std::string>{"\"x,\n y\",2", " 3 ,4"}));
+  EXPECT_THROW(split_csv_records(""), ParseError);
+  EXPECT_THROW(split_csv_records("a\n\"open\n"), ParseError);
+}
+
+}  // namespace
+}  // namespace dagml
