@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "autodiff/derivatives.h"
+#include "graph/chunked_sum.h"
 #include "graph/error.h"
 #include "graph/random.h"
 
@@ -123,13 +124,13 @@ Scalar DataParallelGradient::compute(const Tensor& X, const Tensor& Y, std::span
         fmt::format("DataParallelGradient::compute: Y must have {} columns, found {}", first.y.cols(), Y.cols()));
 
   const Index used = std::min(n, chunks());
-  const Index base = n / used, extra = n % used;
   // Chunk c's rows, targets and noise. Feeding a replica whose row count changes moves the
   // graph's shape version, so those feeds run first, serially; steady-state feeds (same row
   // count) touch only the replica's own input nodes and run inside its parallel task.
   auto feed = [&](Index c) {
     Replica& r = replicas_[static_cast<std::size_t>(c)];
-    const Index begin = c * base + std::min(c, extra), m = base + (c < extra ? 1 : 0);
+    const IndexRange chunk = even_split(n, used, c);
+    const Index begin = chunk.begin, m = chunk.size();
     r.x_buffer.resize(m, X.cols());
     for (Index i = 0; i < m; ++i) r.x_buffer.row(i) = X.row(rows[static_cast<std::size_t>(begin + i)]);
     graph_.set_value(r.x, r.x_buffer);
@@ -147,7 +148,7 @@ Scalar DataParallelGradient::compute(const Tensor& X, const Tensor& Y, std::span
   };
   bool reshaped = false;
   for (Index c = 0; c < used; ++c)
-    if (replicas_[static_cast<std::size_t>(c)].x.rows() != base + (c < extra ? 1 : 0)) reshaped = true;
+    if (replicas_[static_cast<std::size_t>(c)].x.rows() != even_split(n, used, c).size()) reshaped = true;
   if (reshaped)
     for (Index c = 0; c < used; ++c) feed(c);
   tbb::parallel_for(
