@@ -1,5 +1,6 @@
 #include "distributed/launch.h"
 
+#include <bit>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -37,6 +38,15 @@ bool built_with_mpi() {
 #else
   return false;
 #endif
+}
+
+std::uint64_t bitwise_checksum(std::span<const double> values) {
+  std::uint64_t hash = 14695981039346656037ull;
+  for (const double v : values) {
+    const auto bits = std::bit_cast<std::uint64_t>(v);
+    for (int byte = 0; byte < 8; ++byte) hash = (hash ^ ((bits >> (8 * byte)) & 0xff)) * 1099511628211ull;
+  }
+  return hash;
 }
 
 #ifdef DAGML_WITH_MPI

@@ -13,7 +13,9 @@
 // when the function returns on every rank.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <span>
 
 #include "graph/communicator.h"
 
@@ -23,5 +25,12 @@ int run_distributed(int argc, char** argv, const std::function<void(Communicator
 
 // Whether this build has the MPI backend (DAGML_WITH_MPI).
 bool built_with_mpi();
+
+// A 64-bit FNV-1a hash of the bytes of `values`: equal checksums across ranks or runs say the
+// values are bitwise equal (up to hash collisions), for printing and comparing fitted weights.
+std::uint64_t bitwise_checksum(std::span<const double> values);
+inline std::uint64_t bitwise_checksum(const Vector& values) {
+  return bitwise_checksum(std::span<const double>(values.data(), static_cast<std::size_t>(values.size())));
+}
 
 }  // namespace dagml

@@ -10,9 +10,6 @@
 // and keeps its own rows (readers of a row range are not built yet).
 #include <fmt/format.h>
 
-#include <bit>
-#include <cstdint>
-
 #include "autodiff/elementwise.h"
 #include "autodiff/linalg.h"
 #include "autodiff/losses.h"
@@ -30,16 +27,6 @@ namespace {
 
 constexpr Index kChunks = 16;
 constexpr Scalar kL2 = 1e-2;
-
-// FNV-1a over the bytes of the weights: equal checksums mean bitwise-equal weights.
-std::uint64_t checksum(const Vector& v) {
-  std::uint64_t h = 14695981039346656037ull;
-  for (Index i = 0; i < v.size(); ++i) {
-    const auto bits = std::bit_cast<std::uint64_t>(v(i));
-    for (int byte = 0; byte < 8; ++byte) h = (h ^ ((bits >> (8 * byte)) & 0xff)) * 1099511628211ull;
-  }
-  return h;
-}
 
 void fit(Communicator& comm) {
   const Dataset data = load_dataset("breast_cancer");
@@ -61,7 +48,7 @@ void fit(Communicator& comm) {
     fmt::print("ranks {}, chunks {}, rows {} (rank 0 holds {})\n", comm.size(), layout.num_chunks(), layout.num_rows(),
                mine.size());
     fmt::print("loss {:.17g} after {} iterations ({})\n", r.value, r.iterations, r.message);
-    fmt::print("weights checksum {:016x}\n", checksum(r.x));
+    fmt::print("weights checksum {:016x}\n", bitwise_checksum(r.x));
   }
 }
 

@@ -2,9 +2,9 @@
 // -np 3). A plain program, not GoogleTest: every rank runs it, and a failed check throws, which
 // makes run_distributed print "rank R failed: …" and abort the job with a non-zero exit code.
 //
-//   mpi_distributed check   collectives against serial sums; a chunk sum, a sharded logistic
-//                           fit and distributed k-means bitwise equal to the serial
-//                           recomputation each rank makes with the one-rank communicator
+//   mpi_distributed check   collectives against serial sums; a sharded logistic fit,
+//                           distributed k-means and the data-parallel trainer bitwise equal to
+//                           the serial recomputation each rank makes
 //   mpi_distributed throw   rank 1 throws while the others wait in a barrier: the job must end
 //                           (tests/distributed/expect_rank_failure.cmake checks how)
 #include <fmt/format.h>
@@ -17,6 +17,7 @@
 
 #include "distributed/launch.h"
 #include "distributed/sharded_logistic.h"
+#include "distributed/small_network_training.h"
 #include "models/cluster/distributed_k_means.h"
 
 namespace dagml {
@@ -52,13 +53,13 @@ void check_logistic_fit(Communicator& comm) {
   SingleProcessCommunicator single;
   const Result serial = testing::fit_sharded_logistic(single, data, 8, testing::LogisticSolver::Lbfgs);
   const Result fit = testing::fit_sharded_logistic(comm, data, 8, testing::LogisticSolver::Lbfgs);
-  require(testing::bits_hash(fit.x) == testing::bits_hash(serial.x) && fit.iterations == serial.iterations,
+  require(bitwise_checksum(fit.x) == bitwise_checksum(serial.x) && fit.iterations == serial.iterations,
           fmt::format("logistic fit: hash {:016x} after {} iterations, serial {:016x} after {}",
-                      testing::bits_hash(fit.x), fit.iterations, testing::bits_hash(serial.x), serial.iterations));
+                      bitwise_checksum(fit.x), fit.iterations, bitwise_checksum(serial.x), serial.iterations));
   if (comm.rank() == 0)
     std::printf("logistic fit on %d ranks: loss %.17g, %ld iterations, weights hash %016llx (serial: same)\n",
                 comm.size(), fit.value, static_cast<long>(fit.iterations),
-                static_cast<unsigned long long>(testing::bits_hash(fit.x)));
+                static_cast<unsigned long long>(bitwise_checksum(fit.x)));
 }
 
 void check_k_means(Communicator& comm) {
@@ -75,10 +76,16 @@ void check_k_means(Communicator& comm) {
           "distributed k-means");
 }
 
+void check_trainer(Communicator& comm) {
+  require(nn::testing::train_small_network(&comm) == nn::testing::train_small_network(nullptr),
+          "the data-parallel trainer");
+}
+
 void check(Communicator& comm) {
   check_collectives(comm);
   check_logistic_fit(comm);
   check_k_means(comm);
+  check_trainer(comm);
   comm.barrier();  // every rank has passed every check
   if (comm.rank() == 0) std::printf("all checks passed on %d ranks\n", comm.size());
 }

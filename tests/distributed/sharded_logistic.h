@@ -3,7 +3,6 @@
 // synthetic data set, fitted over a ShardedGraphObjective on the rows of this rank.
 #pragma once
 
-#include <bit>
 #include <cstdint>
 #include <random>
 
@@ -58,19 +57,6 @@ inline Result fit_sharded_logistic(Communicator& comm, const LogisticData& data,
   if (solver == LogisticSolver::Lbfgs)
     return minimize(objective, objective.parameters_vector(), LbfgsOptions{.stop = {.max_iterations = 200, .gradient_tolerance = 1e-8}});
   return minimize(objective, objective.parameters_vector(), NewtonCgOptions{});
-}
-
-// FNV-1a over the bytes of v: equal hashes for bitwise-equal vectors.
-inline std::uint64_t bits_hash(const Vector& v) {
-  std::uint64_t h = 14695981039346656037ull;
-  for (Index i = 0; i < v.size(); ++i) {
-    const auto bits = std::bit_cast<std::uint64_t>(v(i));
-    for (int byte = 0; byte < 8; ++byte) {
-      h ^= (bits >> (8 * byte)) & 0xff;
-      h *= 1099511628211ull;
-    }
-  }
-  return h;
 }
 
 }  // namespace dagml::testing
