@@ -2,11 +2,11 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS dagml_flags dagml_graph dagml_autodiff dagml_optim dagml_models dagml_dagml
+install(TARGETS dagml_flags dagml_graph dagml_autodiff dagml_optim dagml_models dagml_distributed dagml_dagml
   EXPORT dagmlTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-foreach(layer graph autodiff optim models)
+foreach(layer graph autodiff optim models distributed)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${layer}/ DESTINATION include/dagml/${layer}
     FILES_MATCHING PATTERN "*.h")
 endforeach()

@@ -14,6 +14,8 @@
 #include "autodiff/solvers.h"
 #include "autodiff/structure.h"
 
+#include "graph/chunked_sum.h"
+#include "graph/communicator.h"
 #include "graph/enum_names.h"
 #include "graph/error.h"
 #include "graph/executor.h"
@@ -23,6 +25,8 @@
 #include "graph/random.h"
 #include "graph/tensor.h"
 #include "graph/threads.h"
+
+#include "distributed/launch.h"
 
 #include "optim/adam.h"
 #include "optim/callbacks.h"
@@ -46,6 +50,7 @@
 #include "optim/objective.h"
 #include "optim/projected_gradient.h"
 #include "optim/result.h"
+#include "optim/sharded_graph_objective.h"
 #include "optim/step_schedule.h"
 #include "optim/update_rule.h"
 
@@ -71,6 +76,7 @@
 #include "models/classify/smo_solver.h"
 #include "models/classify/svc.h"
 #include "models/classify/svm_kernel_cache.h"
+#include "models/cluster/distributed_k_means.h"
 #include "models/cluster/gaussian_components.h"
 #include "models/cluster/gaussian_mixture.h"
 #include "models/cluster/gaussian_mixture_graph.h"

@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/partitioner.h>
 
 #include <algorithm>
 
 #include "autodiff/derivatives.h"
+#include "graph/chunked_sum.h"
 #include "graph/error.h"
 #include "graph/random.h"
 
@@ -22,9 +22,18 @@ DataParallelGradient::DataParallelGradient(Trainable& model, Index x_cols, Index
     throw ValueError(fmt::format("DataParallelGradient: batch_size must be >= 1, found {}", batch_size));
   if (x_cols < 1) throw ValueError(fmt::format("DataParallelGradient: inputs need >= 1 column, found {}", x_cols));
   const Index chunk_rows = (batch_size + options.chunks - 1) / options.chunks;
+  // Over p ranks a rank runs at most ⌈chunks/p⌉ chunks of a batch.
+  Index num_replicas = options.chunks;
+  if (options.communicator != nullptr) {
+    const Index p = options.communicator->size();
+    if (options.chunks < p)
+      throw ValueError(fmt::format("DataParallelGradient: {} chunks over {} ranks; expected chunks >= ranks",
+                                   options.chunks, p));
+    num_replicas = (options.chunks + p - 1) / p;
+  }
   BuildContext ctx(graph_, Mode::Train, derive_seed(options.seed, ~std::uint64_t{0}));
   const std::vector<Parameter*> parameters = model.parameters();
-  replicas_.resize(static_cast<std::size_t>(options.chunks));
+  replicas_.resize(static_cast<std::size_t>(num_replicas));
   std::vector<Var> wrt;
   for (std::size_t c = 0; c < replicas_.size(); ++c) {
     Replica& r = replicas_[c];
@@ -122,72 +131,77 @@ Scalar DataParallelGradient::compute(const Tensor& X, const Tensor& Y, std::span
     throw ShapeError(
         fmt::format("DataParallelGradient::compute: Y must have {} columns, found {}", first.y.cols(), Y.cols()));
 
-  const Index used = std::min(n, chunks());
-  const Index base = n / used, extra = n % used;
-  // Chunk c's rows, targets and noise. Feeding a replica whose row count changes moves the
-  // graph's shape version, so those feeds run first, serially; steady-state feeds (same row
-  // count) touch only the replica's own input nodes and run inside its parallel task.
-  auto feed = [&](Index c) {
-    Replica& r = replicas_[static_cast<std::size_t>(c)];
-    const Index begin = c * base + std::min(c, extra), m = base + (c < extra ? 1 : 0);
-    r.x_buffer.resize(m, X.cols());
-    for (Index i = 0; i < m; ++i) r.x_buffer.row(i) = X.row(rows[static_cast<std::size_t>(begin + i)]);
-    graph_.set_value(r.x, r.x_buffer);
-    if (r.y) {
-      r.y_buffer.resize(m, Y.cols());
-      for (Index i = 0; i < m; ++i) r.y_buffer.row(i) = Y.row(rows[static_cast<std::size_t>(begin + i)]);
-      graph_.set_value(r.y, r.y_buffer);
-    }
-    std::mt19937_64 rng(
-        derive_seed(options_.seed, step * static_cast<std::uint64_t>(chunks()) + static_cast<std::uint64_t>(c)));
-    for (const NoiseNode& noise : r.noise) {
-      draw_noise(noise, m, rng, r.noise_buffer);
-      graph_.set_value(noise.input, r.noise_buffer);
-    }
-  };
-  bool reshaped = false;
-  for (Index c = 0; c < used; ++c)
-    if (replicas_[static_cast<std::size_t>(c)].x.rows() != base + (c < extra ? 1 : 0)) reshaped = true;
-  if (reshaped)
-    for (Index c = 0; c < used; ++c) feed(c);
-  tbb::parallel_for(
-      tbb::blocked_range<Index>(0, used, 1),
-      [&](const tbb::blocked_range<Index>& range) {
-        for (Index c = range.begin(); c != range.end(); ++c) {
-          if (!reshaped) feed(c);
-          replicas_[static_cast<std::size_t>(c)].executor->run();
-        }
-      },
-      tbb::simple_partitioner());
+  SingleProcessCommunicator single_process;
+  return compute_over_ranks(options_.communicator != nullptr ? *options_.communicator : single_process, X, Y, rows,
+                            step, gradient);
+}
 
-  // Σ_c (n_c/n)·(loss, gradient, statistics), in chunk order.
-  gradient.resize(num_parameters_);
-  Scalar loss = 0;
-  for (Index c = 0; c < used; ++c) {
-    const Replica& r = replicas_[static_cast<std::size_t>(c)];
-    loss += (static_cast<Scalar>(r.x.rows()) / static_cast<Scalar>(n)) * r.loss.item();
+void DataParallelGradient::fold_statistics(std::size_t s, const Tensor& batch_mean) {
+  const Scalar momentum = replicas_.front().statistics[s].momentum;
+  Tensor& running = running_[s]->value;
+  running = (1 - momentum) * running + momentum * batch_mean;
+}
+
+void DataParallelGradient::feed(Replica& r, Index c, IndexRange chunk, const Tensor& X, const Tensor& Y,
+                                std::span<const Index> rows, std::uint64_t step) {
+  const Index m = chunk.size();
+  r.x_buffer.resize(m, X.cols());
+  for (Index i = 0; i < m; ++i) r.x_buffer.row(i) = X.row(rows[static_cast<std::size_t>(chunk.begin + i)]);
+  graph_.set_value(r.x, r.x_buffer);
+  if (r.y) {
+    r.y_buffer.resize(m, Y.cols());
+    for (Index i = 0; i < m; ++i) r.y_buffer.row(i) = Y.row(rows[static_cast<std::size_t>(chunk.begin + i)]);
+    graph_.set_value(r.y, r.y_buffer);
   }
-  for_each_piece([&](const Piece& piece) {
-    auto out = gradient.segment(piece.offset, piece.size);
-    out.setZero();
-    for (Index c = 0; c < used; ++c) {
-      const Replica& r = replicas_[static_cast<std::size_t>(c)];
-      const Scalar w = static_cast<Scalar>(r.x.rows()) / static_cast<Scalar>(n);
-      out += w * Eigen::Map<const Vector>(r.grads[piece.index].value().data() + piece.begin, piece.size);
-    }
+  std::mt19937_64 rng(
+      derive_seed(options_.seed, step * static_cast<std::uint64_t>(chunks()) + static_cast<std::uint64_t>(c)));
+  for (const NoiseNode& noise : r.noise) {
+    draw_noise(noise, m, rng, r.noise_buffer);
+    graph_.set_value(noise.input, r.noise_buffer);
+  }
+}
+
+// The chunk terms s_c = (n_c/n)·[ℓ_c, ∇ℓ_c, batch statistics] of this rank's chunks, summed over
+// every rank in chunk order (one process: comm is the one-rank communicator, the same code).
+// Feeding a replica whose row count changes moves the graph's shape version, so those feeds run
+// first, serially; steady-state feeds (same row count) touch only the replica's own input nodes
+// and run inside its parallel task.
+Scalar DataParallelGradient::compute_over_ranks(Communicator& comm, const Tensor& X, const Tensor& Y,
+                                                std::span<const Index> rows, std::uint64_t step, Vector& gradient) {
+  const Index n = static_cast<Index>(rows.size());
+  const ChunkLayout layout(n, chunks(), comm.size());
+  const IndexRange mine = layout.rank_chunks(comm.rank());
+  const auto replica = [&](Index c) -> Replica& { return replicas_[static_cast<std::size_t>(c - mine.begin)]; };
+  bool reshaped = false;
+  for (Index c = mine.begin; c < mine.end; ++c)
+    if (replica(c).x.rows() != layout.chunk_rows(c).size()) reshaped = true;
+  if (reshaped)
+    for (Index c = mine.begin; c < mine.end; ++c) feed(replica(c), c, layout.chunk_rows(c), X, Y, rows, step);
+  const std::vector<StatisticNode>& statistics = replicas_.front().statistics;
+  Index width = 1 + num_parameters_;
+  for (const StatisticNode& stat : statistics) width += stat.batch_value.value().size();
+  const Vector sum = deterministic_chunk_sum(comm, layout, width, [&](const ChunkRows& chunk, std::span<double> partial) {
+    Replica& r = replica(chunk.chunk);
+    if (!reshaped) feed(r, chunk.chunk, chunk.global, X, Y, rows, step);
+    r.executor->run();
+    const Scalar w = static_cast<Scalar>(chunk.global.size()) / static_cast<Scalar>(n);
+    Index at = 0;
+    partial[static_cast<std::size_t>(at++)] = w * r.loss.item();
+    const auto put = [&](const Tensor& t) {
+      Eigen::Map<Vector>(partial.data() + at, t.size()) = w * Eigen::Map<const Vector>(t.data(), t.size());
+      at += t.size();
+    };
+    for (const Var& g : r.grads) put(g.value());
+    for (const StatisticNode& stat : r.statistics) put(stat.batch_value.value());
   });
-  for (std::size_t s = 0; s < first.statistics.size(); ++s) {
-    const StatisticNode& stat = first.statistics[s];
-    Tensor& running = running_[s]->value;
-    statistic_sum_.setZero(running.rows(), running.cols());
-    for (Index c = 0; c < used; ++c) {
-      const Replica& r = replicas_[static_cast<std::size_t>(c)];
-      statistic_sum_ +=
-          (static_cast<Scalar>(r.x.rows()) / static_cast<Scalar>(n)) * r.statistics[s].batch_value.value();
-    }
-    running = (1 - stat.momentum) * running + stat.momentum * statistic_sum_;
+  gradient = sum.segment(1, num_parameters_);
+  Index at = 1 + num_parameters_;
+  for (std::size_t s = 0; s < statistics.size(); ++s) {
+    const Tensor& value = statistics[s].batch_value.value();
+    fold_statistics(s, Eigen::Map<const Tensor>(sum.data() + at, value.rows(), value.cols()));
+    at += value.size();
   }
-  return loss;
+  return sum(0);
 }
 
 }  // namespace dagml::nn

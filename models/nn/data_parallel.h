@@ -10,8 +10,17 @@
 // A batch of n rows is cut into min(chunks, n) consecutive chunks, the first n mod chunks of them
 // one row longer. With ℓ_c the mean loss of chunk c (n_c rows), the batch loss and gradient are
 //   L = Σ_c (n_c/n) ℓ_c,   ∇L = Σ_c (n_c/n) ∇ℓ_c,
-// summed for c = 0, 1, … in that order. The chunks do not depend on the thread count, so neither
-// does any floating-point sum. Steady-state steps replay the executors and allocate nothing.
+// summed for c = 0, 1, … in that order (deterministic_chunk_sum, graph/chunked_sum.h: each chunk
+// writes its terms (n_c/n)·(ℓ_c, ∇ℓ_c, batch statistics) into one fused buffer, and the buffers
+// are added in chunk order). The chunks do not depend on the thread count, so neither does any
+// floating-point sum. Steady-state steps replay the executors.
+//
+// Over ranks (DataParallelOptions::communicator): every rank holds the data and takes the same
+// batches; the batch's chunks are dealt to the ranks in contiguous blocks (ChunkLayout over the
+// batch rows), each rank runs the replicas of its own chunks only (chunk c's noise still comes
+// from derive_seed(seed, t·chunks + c)), and the chunk buffers of all ranks are gathered and added
+// in the same chunk order. One process is the one-rank case of the same code, so the step is
+// bitwise the same for any ranks × threads.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +28,8 @@
 #include <span>
 #include <vector>
 
+#include "graph/chunked_sum.h"
+#include "graph/communicator.h"
 #include "graph/executor.h"
 #include "models/nn/layer.h"
 
@@ -41,6 +52,8 @@ class Trainable {
 struct DataParallelOptions {
   Index chunks = 2;        // ≥ 1; fixed, whatever the number of threads
   std::uint64_t seed = 0;  // noise (dropout masks, ε) of step t, chunk c: derive_seed(seed, t·chunks + c)
+  // Spread the chunks over this communicator's ranks (see above); null: this process computes them all.
+  Communicator* communicator = nullptr;
 };
 
 class DataParallelGradient {
@@ -67,7 +80,7 @@ class DataParallelGradient {
   // than the one planned for.
   Scalar compute(const Tensor& X, const Tensor& Y, std::span<const Index> rows, std::uint64_t step, Vector& gradient);
 
-  Index chunks() const { return static_cast<Index>(replicas_.size()); }
+  Index chunks() const { return options_.chunks; }
   Graph& graph() { return graph_; }
 
  private:
@@ -89,6 +102,13 @@ class DataParallelGradient {
   };
   template <class F>
   void for_each_piece(F&& f) const;
+  // Feeds replica r with the batch rows `chunk` of chunk c (its rows, targets and noise of `step`).
+  void feed(Replica& r, Index c, IndexRange chunk, const Tensor& X, const Tensor& Y, std::span<const Index> rows,
+            std::uint64_t step);
+  // The step: Σ_c over the chunks of every rank of comm, in chunk order.
+  Scalar compute_over_ranks(Communicator& comm, const Tensor& X, const Tensor& Y, std::span<const Index> rows,
+                            std::uint64_t step, Vector& gradient);
+  void fold_statistics(std::size_t s, const Tensor& batch_mean);
 
   Graph graph_;
   std::vector<std::pair<Parameter*, Var>> parameter_nodes_;
@@ -99,7 +119,6 @@ class DataParallelGradient {
   Index num_parameters_ = 0;
   Index batch_size_;
   DataParallelOptions options_;
-  Tensor statistic_sum_;
 };
 
 }  // namespace dagml::nn

@@ -85,7 +85,7 @@ Result Trainer::fit(Trainable& model, const Tensor& X, const Tensor& Y, const Up
     check_finite(Y, "Trainer::fit");
   }
   const Index batch = std::min(options_.batch_size, X.rows());
-  DataParallelGradient engine(model, X.cols(), Y.cols(), batch, {.chunks = options_.chunks, .seed = options_.seed});
+  DataParallelGradient engine(model, X.cols(), Y.cols(), batch, {.chunks = options_.chunks, .seed = options_.seed, .communicator = options_.communicator});
   MinibatchIndices batches(
       X.rows(),
       {.batch_size = batch, .shuffle = options_.shuffle, .seed = options_.seed, .drop_last = options_.drop_last});

@@ -40,6 +40,12 @@ struct TrainerOptions {
   // (Note [Blocked updates] in trainer.cpp: the rules of optim/ act entry by entry, so this
   // changes nothing but speed). Rounded up to a multiple of 16; ≥ 1.
   Index update_block = 32768;
+  // Data-parallel over ranks: every rank holds X and Y and takes the same batches, each computes
+  // the chunks of every batch that fall to it, and the gradient is summed in chunk order over
+  // all ranks (Note [Data-parallel replicas], docs/distributed.md), so every rank makes the same
+  // updates and the weights are bitwise the same for any ranks × threads. Needs chunks ≥ ranks.
+  // Null: this process computes every chunk.
+  Communicator* communicator = nullptr;
 };
 
 class Trainer {

@@ -1,0 +1,93 @@
+#include "distributed/mpi_communicator.h"
+
+#include <fmt/format.h>
+
+#include <climits>
+#include <vector>
+
+namespace dagml {
+namespace {
+
+// Throws InternalError naming the MPI call when it did not succeed (MPI_ERRORS_RETURN is set on
+// the communicator, so errors come back here instead of aborting inside MPI).
+void check_mpi(int code, const char* call) {
+  if (code == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  throw InternalError(fmt::format("{} failed: {}", call, std::string(text, static_cast<std::size_t>(length))));
+}
+
+int mpi_count(std::size_t count, const char* who) {
+  if (count > static_cast<std::size_t>(INT_MAX))
+    throw ValueError(fmt::format("MpiCommunicator::{}: {} entries exceed MPI's int count", who, count));
+  return static_cast<int>(count);
+}
+
+}  // namespace
+
+MpiCommunicator::MpiCommunicator(MPI_Comm comm) : owner_(std::this_thread::get_id()) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) throw ValueError("MpiCommunicator: MPI is not initialised (use run_distributed)");
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&provided);
+  if (provided < MPI_THREAD_FUNNELED)
+    throw ValueError(fmt::format(
+        "MpiCommunicator: expected MPI initialised with at least MPI_THREAD_FUNNELED, found thread level {}",
+        provided));
+  check_mpi(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
+  check_mpi(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  check_mpi(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
+}
+
+MpiCommunicator::~MpiCommunicator() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (comm_ != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm_);
+}
+
+void MpiCommunicator::check_thread(const char* who) const {
+  if (std::this_thread::get_id() != owner_)
+    throw InternalError(fmt::format(
+        "MpiCommunicator::{}: called from a thread other than the rank's main thread (MPI_THREAD_FUNNELED: TBB "
+        "tasks must not call collectives)",
+        who));
+}
+
+void MpiCommunicator::allreduce_sum(std::span<double> buffer) {
+  check_thread("allreduce_sum");
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, buffer.data(), mpi_count(buffer.size(), "allreduce_sum"), MPI_DOUBLE, MPI_SUM,
+                          comm_),
+            "MPI_Allreduce");
+}
+
+void MpiCommunicator::allgather(std::span<const double> local, std::span<const Index> counts,
+                                std::span<double> gathered) {
+  check_thread("allgather");
+  check_allgather(local, counts, gathered);
+  std::vector<int> sizes(counts.size()), offsets(counts.size());
+  std::size_t at = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    sizes[r] = mpi_count(static_cast<std::size_t>(counts[r]), "allgather");
+    offsets[r] = mpi_count(at, "allgather");
+    at += static_cast<std::size_t>(counts[r]);
+  }
+  check_mpi(MPI_Allgatherv(local.data(), sizes[static_cast<std::size_t>(rank_)], MPI_DOUBLE, gathered.data(),
+                           sizes.data(), offsets.data(), MPI_DOUBLE, comm_),
+            "MPI_Allgatherv");
+}
+
+void MpiCommunicator::barrier() {
+  check_thread("barrier");
+  check_mpi(MPI_Barrier(comm_), "MPI_Barrier");
+}
+
+void MpiCommunicator::broadcast_bytes(void* data, std::size_t bytes, int root) {
+  check_thread("broadcast");
+  check_root(root, "broadcast");
+  check_mpi(MPI_Bcast(data, mpi_count(bytes, "broadcast"), MPI_BYTE, root, comm_), "MPI_Bcast");
+}
+
+}  // namespace dagml

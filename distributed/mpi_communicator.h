@@ -1,0 +1,48 @@
+// The MPI backend of Communicator (graph/communicator.h), built with the CMake option
+// DAGML_WITH_MPI. Ranks are the processes of an `mpirun` or `srun` job.
+//
+// Threads: MPI is initialised with MPI_THREAD_FUNNELED and only the thread that initialised it
+// (the one that runs run_distributed's rank function) may call a collective; a call from any
+// other thread, a TBB worker included, throws InternalError before touching MPI.
+//
+// allgather and broadcast move bytes unchanged, so deterministic_chunk_sum gives every rank the
+// same bits; allreduce_sum is MPI_Allreduce, whose order of additions MPI chooses.
+#pragma once
+
+#include <mpi.h>
+
+#include <thread>
+
+#include "graph/communicator.h"
+
+namespace dagml {
+
+class MpiCommunicator final : public Communicator {
+ public:
+  // A duplicate of `comm`, which must outlive it; MPI must be initialised with at least
+  // MPI_THREAD_FUNNELED (ValueError otherwise). The calling thread becomes the one that may
+  // call collectives.
+  explicit MpiCommunicator(MPI_Comm comm = MPI_COMM_WORLD);
+  ~MpiCommunicator() override;
+  MpiCommunicator(const MpiCommunicator&) = delete;
+  MpiCommunicator& operator=(const MpiCommunicator&) = delete;
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  void allreduce_sum(std::span<double> buffer) override;
+  void allgather(std::span<const double> local, std::span<const Index> counts, std::span<double> gathered) override;
+  void barrier() override;
+  MPI_Comm native() const { return comm_; }
+
+ protected:
+  void broadcast_bytes(void* data, std::size_t bytes, int root) override;
+
+ private:
+  void check_thread(const char* who) const;
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0, size_ = 1;
+  std::thread::id owner_;
+};
+
+}  // namespace dagml

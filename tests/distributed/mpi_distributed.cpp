@@ -1,0 +1,111 @@
+// The mpirun tests of the MPI backend (registered in tests/CMakeLists.txt, run with -np 2 and
+// -np 3). A plain program, not GoogleTest: every rank runs it, and a failed check throws, which
+// makes run_distributed print "rank R failed: …" and abort the job with a non-zero exit code.
+//
+//   mpi_distributed check   collectives against serial sums; a sharded logistic fit,
+//                           distributed k-means and the data-parallel trainer bitwise equal to
+//                           the serial recomputation each rank makes
+//   mpi_distributed throw   rank 1 throws while the others wait in a barrier: the job must end
+//                           (tests/distributed/expect_rank_failure.cmake checks how)
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "distributed/launch.h"
+#include "distributed/sharded_logistic.h"
+#include "distributed/small_network_training.h"
+#include "models/cluster/distributed_k_means.h"
+
+namespace dagml {
+namespace {
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw InternalError("check failed: " + what);
+}
+
+void check_collectives(Communicator& comm) {
+  const int p = comm.size(), r = comm.rank();
+  std::vector<double> buffer{10.0 * r, 10.0 * r + 1};
+  comm.allreduce_sum(buffer);
+  const double base = 10.0 * p * (p - 1) / 2;
+  require(buffer == std::vector<double>{base, base + p}, "allreduce_sum");
+  std::vector<Index> counts;
+  std::vector<double> expected;
+  for (int q = 0; q < p; ++q) {
+    counts.push_back(q + 1);
+    expected.insert(expected.end(), static_cast<std::size_t>(q + 1), q);
+  }
+  std::vector<double> mine(static_cast<std::size_t>(r + 1), r), all(expected.size());
+  comm.allgather(mine, counts, all);
+  require(all == expected, "allgather");
+  std::vector<std::int64_t> values{r, -r};
+  comm.broadcast(std::span<std::int64_t>(values), p - 1);
+  require(values == std::vector<std::int64_t>{p - 1, 1 - p}, "broadcast");
+  comm.barrier();
+}
+
+void check_logistic_fit(Communicator& comm) {
+  const auto data = testing::synthetic_logistic_data(500, 6, 11);
+  SingleProcessCommunicator single;
+  const Result serial = testing::fit_sharded_logistic(single, data, 8, testing::LogisticSolver::Lbfgs);
+  const Result fit = testing::fit_sharded_logistic(comm, data, 8, testing::LogisticSolver::Lbfgs);
+  require(bitwise_checksum(fit.x) == bitwise_checksum(serial.x) && fit.iterations == serial.iterations,
+          fmt::format("logistic fit: hash {:016x} after {} iterations, serial {:016x} after {}",
+                      bitwise_checksum(fit.x), fit.iterations, bitwise_checksum(serial.x), serial.iterations));
+  if (comm.rank() == 0)
+    std::printf("logistic fit on %d ranks: loss %.17g, %ld iterations, weights hash %016llx (serial: same)\n",
+                comm.size(), fit.value, static_cast<long>(fit.iterations),
+                static_cast<unsigned long long>(bitwise_checksum(fit.x)));
+}
+
+void check_k_means(Communicator& comm) {
+  const auto data = testing::synthetic_logistic_data(400, 3, 2);
+  const Tensor init = data.X.topRows(4);
+  SingleProcessCommunicator single;
+  const DistributedKMeansResult serial = distributed_k_means(single, data.X, ChunkLayout(400, 6, 1), init);
+  const ChunkLayout layout(400, 6, comm.size());
+  const IndexRange mine = layout.rank_rows(comm.rank());
+  const DistributedKMeansResult result = distributed_k_means(comm, data.X.middleRows(mine.begin, mine.size()), layout, init);
+  require(result.centers == serial.centers && result.inertia == serial.inertia &&
+              result.iterations == serial.iterations &&
+              result.local_labels == serial.local_labels.segment(mine.begin, mine.size()),
+          "distributed k-means");
+}
+
+void check_trainer(Communicator& comm) {
+  require(nn::testing::train_small_network(&comm) == nn::testing::train_small_network(nullptr),
+          "the data-parallel trainer");
+}
+
+void check(Communicator& comm) {
+  check_collectives(comm);
+  check_logistic_fit(comm);
+  check_k_means(comm);
+  check_trainer(comm);
+  comm.barrier();  // every rank has passed every check
+  if (comm.rank() == 0) std::printf("all checks passed on %d ranks\n", comm.size());
+}
+
+void throw_on_rank_1(Communicator& comm) {
+  if (comm.rank() == 1) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    throw ValueError("deliberate failure");
+  }
+  comm.barrier();  // never completes: rank 1 does not reach it
+  throw InternalError("the barrier returned although rank 1 never reached it");
+}
+
+}  // namespace
+}  // namespace dagml
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "check") return dagml::run_distributed(argc, argv, dagml::check);
+  if (mode == "throw") return dagml::run_distributed(argc, argv, dagml::throw_on_rank_1);
+  std::fprintf(stderr, "usage: mpi_distributed check|throw\n");
+  return 2;
+}
