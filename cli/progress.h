@@ -1,8 +1,12 @@
-// A progress line for long commands: while a ProgressLine lives, standard error shows
-// "fitting gradient_boosting_classifier on 60000 rows … 12.4 s", refreshed five times a second,
-// when standard error is a terminal and the command is not --quiet; the line is erased at the
-// end. It reports elapsed time, not a fraction done: the registry's fit does not say how far it
-// is.
+// A progress line for long commands: while a ProgressLine lives, standard error shows, refreshed
+// five times a second when it is a terminal and the command is not --quiet,
+//
+//   fitting mlp_classifier on 60000 rows × 784 columns [########----------] 41/100  12.4 s
+//
+// and the line is erased at the end. The bar is the latest iterative loop's iteration against its
+// budget (graph/progress.h: the optimizer, trainer, EM or boosting loop that reported last; an
+// early stop ends it before the budget), and a spinner with the elapsed time where no loop
+// reports (a closed form, a forest's trees).
 //
 // The refresh runs on one std::thread that only sleeps and prints, so it takes no TBB worker
 // from the fit (all computation stays on TBB).

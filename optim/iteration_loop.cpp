@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "graph/error.h"
+#include "graph/progress.h"
 
 namespace dagml {
 
@@ -35,6 +36,7 @@ void IterationLoop::fail_not_finite(const char* what) {
 bool IterationLoop::step(Scalar f, Scalar gradient_norm, const Vector& x) {
   DAGML_CHECK(running(), "IterationLoop::step outside a running run (started {}, ended {})", started_, ended_);
   ++t_;
+  record_progress(t_, stop_.max_iterations);
   gradient_norm_ = gradient_norm;
   if (options_.history) history_.push_back(f);
   if (session_->iteration(f, gradient_norm, x)) {

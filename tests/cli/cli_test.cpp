@@ -58,10 +58,15 @@ class Cli : public ::testing::Test {
 
   // Runs `dagml ARGS` in the scratch folder (with `input` on standard input when given).
   CliRun dagml(const std::string& args, const std::string& input = "") const {
+    return dagml_shell(fmt::format("'{}' {}", DAGML_CLI_PATH, args), input);
+  }
+
+  // Runs a shell command line in the scratch folder.
+  CliRun dagml_shell(const std::string& command_line, const std::string& input = "") const {
     const fs::path in = path("stdin.txt"), out = path("stdout.txt"), err = path("stderr.txt");
     write_text(in, input);
-    const std::string command = fmt::format("cd '{}' && '{}' {} < '{}' > '{}' 2> '{}'", dir_.string(), DAGML_CLI_PATH,
-                                            args, in.string(), out.string(), err.string());
+    const std::string command = fmt::format("cd '{}' && {} < '{}' > '{}' 2> '{}'", dir_.string(), command_line,
+                                            in.string(), out.string(), err.string());
     const int status = std::system(command.c_str());
     CliRun run;
     run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -221,6 +226,21 @@ TEST_F(Cli, SplitKeepsRecordsAsWrittenAndFollowsTrainTestIndices) {
   const CliRun evaluated = dagml("evaluate nb.dagml iris_test.csv --json");
   EXPECT_RUNS(evaluated);
   EXPECT_GT(nlohmann::json::parse(evaluated.out)["accuracy"].get<double>(), 0.85);
+}
+
+// On a terminal (here util-linux's `script`, which runs the command on a pseudo-terminal) fit
+// draws the iteration bar of its training loop; into a pipe or file it draws nothing.
+TEST_F(Cli, ProgressBarOnATerminalOnly) {
+  if (std::system("command -v script > /dev/null") != 0) GTEST_SKIP() << "util-linux's script is not installed";
+  const std::string fit = fmt::format("{} fit mlp_classifier digits --set training.num_epochs=300 -o m.dagml", DAGML_CLI_PATH);
+  const CliRun on_terminal = dagml_shell(fmt::format("script -qfc '{}' /dev/null", fit));
+  EXPECT_RUNS(on_terminal);
+  EXPECT_NE(on_terminal.out.find("/300  "), std::string::npos) << on_terminal.out;
+  EXPECT_NE(on_terminal.out.find("[#"), std::string::npos) << on_terminal.out;
+  const CliRun piped = dagml("fit mlp_classifier digits --set training.num_epochs=300 -o m.dagml");
+  EXPECT_RUNS(piped);
+  EXPECT_EQ(piped.err.find("/300"), std::string::npos) << piped.err;
+  EXPECT_NE(piped.err.find("fitted mlp_classifier"), std::string::npos) << piped.err;
 }
 
 TEST_F(Cli, ConfigFileAndSetOverrideIt) {

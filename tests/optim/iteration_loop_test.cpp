@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "graph/error.h"
+#include "graph/progress.h"
 
 namespace dagml {
 namespace {
@@ -100,6 +101,16 @@ TEST(IterationLoop, StoppingRulesInTheirOrder) {
   Probe p5;
   EXPECT_EQ(halving({.max_iterations = 100, .gradient_tolerance = 1.5, .step_tolerance = 1}, p5).status,
             Status::GradientTolerance);
+}
+
+// Every iteration records (done, budget) for a progress display (graph/progress.h).
+TEST(IterationLoop, RecordsItsProgress) {
+  reset_progress();
+  EXPECT_EQ(latest_progress().total, 0);
+  Probe probe(3);  // the callback stops the run after iteration 3
+  halving({.max_iterations = 10}, probe);
+  EXPECT_EQ(latest_progress().done, 3);
+  EXPECT_EQ(latest_progress().total, 10);
 }
 
 TEST(IterationLoop, GradientTestAtTheStartRunsNoIteration) {
