@@ -32,6 +32,17 @@ concept SupervisedEstimator = std::copy_constructible<E> && requires(E e, const 
   { ce.score(X, y) } -> std::convertible_to<Scalar>;
 };
 
+// Fits `model` on the fold's training rows and returns its score on the test rows (and, when
+// train_score is given, writes its score on the training rows there).
+template <class Model>
+Scalar fold_score(Model& model, const Tensor& X, const Vector& y, const Fold& fold, Scalar* train_score = nullptr) {
+  const Tensor X_train = take_rows(X, fold.train);
+  const Vector y_train = take_rows(y, fold.train);
+  model.fit(X_train, y_train);
+  if (train_score != nullptr) *train_score = model.score(X_train, y_train);
+  return model.score(take_rows(X, fold.test), take_rows(y, fold.test));
+}
+
 namespace detail {
 
 struct GridScores {
@@ -59,13 +70,8 @@ GridScores evaluate_grid(Index count, Make make, const Tensor& X, const Vector& 
   tbb::parallel_for(tbb::blocked_range<Index>(0, count * k, 1), [&](const tbb::blocked_range<Index>& range) {
     for (Index t = range.begin(); t < range.end(); ++t) {
       const Index c = t / k, f = t % k;
-      const Fold& fold = parts[static_cast<std::size_t>(f)];
-      const Tensor X_train = take_rows(X, fold.train);
-      const Vector y_train = take_rows(y, fold.train);
       auto model = make(c);
-      model.fit(X_train, y_train);
-      out.validation(c, f) = model.score(take_rows(X, fold.test), take_rows(y, fold.test));
-      if (with_train) out.train(c, f) = model.score(X_train, y_train);
+      out.validation(c, f) = fold_score(model, X, y, parts[static_cast<std::size_t>(f)], with_train ? &out.train(c, f) : nullptr);
     }
   });
   return out;

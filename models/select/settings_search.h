@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "graph/communicator.h"
 #include "graph/tensor.h"
 #include "models/data/folds.h"
 #include "models/io/registry.h"
@@ -37,5 +38,14 @@ struct SettingsSearch {
 // (clustering, transformation); ShapeError when X, y and the folds disagree.
 SettingsSearch search_settings(std::string_view estimator, const OptionSettings& base, const SettingsGrid& grid,
                                const Tensor& X, const Vector& y, const Folds& folds);
+
+// The same with the (configuration, fold) pairs spread over the ranks of `comm`
+// (graph/communicator.h): pair t = c·k + f goes to the rank whose block of the pairs (cut into
+// comm.size() consecutive blocks) holds t; each rank fits its pairs in parallel (TBB), and one
+// allgather gives every rank every score. Each score is computed on its own from the same data, so
+// the result is bitwise the same for any number of ranks and threads, and equal to the call
+// above. Every rank passes the same arguments (each holds X and y: the folds need every row).
+SettingsSearch search_settings(Communicator& comm, std::string_view estimator, const OptionSettings& base,
+                               const SettingsGrid& grid, const Tensor& X, const Vector& y, const Folds& folds);
 
 }  // namespace dagml

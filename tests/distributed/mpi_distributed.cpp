@@ -3,8 +3,8 @@
 // makes run_distributed print "rank R failed: …" and abort the job with a non-zero exit code.
 //
 //   mpi_distributed check   collectives against serial sums; a sharded logistic fit,
-//                           distributed k-means and the data-parallel trainer bitwise equal to
-//                           the serial recomputation each rank makes
+//                           distributed k-means, the data-parallel trainer and a cross-validated
+//                           grid search bitwise equal to the serial recomputation each rank makes
 //   mpi_distributed throw   rank 1 throws while the others wait in a barrier: the job must end
 //                           (tests/distributed/expect_rank_failure.cmake checks how)
 #include <fmt/format.h>
@@ -19,6 +19,7 @@
 #include "distributed/sharded_logistic.h"
 #include "distributed/small_network_training.h"
 #include "models/cluster/distributed_k_means.h"
+#include "models/select/settings_search.h"
 
 namespace dagml {
 namespace {
@@ -81,11 +82,22 @@ void check_trainer(Communicator& comm) {
           "the data-parallel trainer");
 }
 
+void check_settings_search(Communicator& comm) {
+  const auto data = testing::synthetic_logistic_data(200, 3, 4);
+  const Vector y = data.y.col(0);
+  const StratifiedKFold folds(y, {.k = 3});
+  const SettingsGrid grid = {{"C", {"0.1", "10"}}};
+  require(search_settings(comm, "logistic_regression", {}, grid, data.X, y, folds).fold_scores ==
+              search_settings("logistic_regression", {}, grid, data.X, y, folds).fold_scores,
+          "cross-validated grid search over ranks");
+}
+
 void check(Communicator& comm) {
   check_collectives(comm);
   check_logistic_fit(comm);
   check_k_means(comm);
   check_trainer(comm);
+  check_settings_search(comm);
   comm.barrier();  // every rank has passed every check
   if (comm.rank() == 0) std::printf("all checks passed on %d ranks\n", comm.size());
 }

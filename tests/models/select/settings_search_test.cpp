@@ -37,6 +37,31 @@ TEST(SettingsSearch, EveryCombinationLastKeyFastestOverTheBaseSettings) {
   EXPECT_EQ(s.fold_scores(3, 0), fourth.score(take_rows(data.Z, first.test), take_rows(data.y, first.test)));
 }
 
+// Spread over 1, 2 or 3 in-process ranks (× 1 or 2 threads each), every rank gets the serial
+// search's scores bit for bit.
+TEST(SettingsSearch, OverRanksEqualsTheSerialSearchBitwise) {
+  const auto data = testing::load_diabetes();
+  const KFold folds(data.Z.rows(), {.k = 4, .shuffle = true, .seed = 5});
+  const SettingsGrid grid = {{"lambda", {"0.01", "1", "100"}}, {"fit_intercept", {"true", "false"}}};
+  const SettingsSearch serial = search_settings("ridge", {}, grid, data.Z, data.y, folds);
+  for (const int ranks : {1, 2, 3}) {
+    for (const int threads : {1, 2}) {
+      std::vector<SettingsSearch> results(static_cast<std::size_t>(ranks));
+      run_in_process(
+          ranks,
+          [&](Communicator& comm) {
+            results[static_cast<std::size_t>(comm.rank())] = search_settings(comm, "ridge", {}, grid, data.Z, data.y, folds);
+          },
+          {.threads_per_rank = threads});
+      for (const SettingsSearch& r : results) {
+        EXPECT_EQ(r.fold_scores, serial.fold_scores) << ranks << " ranks × " << threads << " threads";
+        EXPECT_EQ(r.best_index, serial.best_index);
+        EXPECT_EQ(r.configurations, serial.configurations);
+      }
+    }
+  }
+}
+
 TEST(SettingsSearch, BadRequestsAreValueErrors) {
   const auto data = testing::load_diabetes();
   const KFold folds(data.Z.rows(), {.k = 3});
