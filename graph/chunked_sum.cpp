@@ -1,9 +1,6 @@
 #include "graph/chunked_sum.h"
 
 #include <fmt/format.h>
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-#include <tbb/partitioner.h>
 
 #include <algorithm>
 #include <vector>
@@ -33,33 +30,33 @@ IndexRange ChunkLayout::rank_rows(int rank) const {
   return {chunk_rows(chunks.begin).begin, chunk_rows(chunks.end - 1).end};
 }
 
-Vector deterministic_chunk_sum(Communicator& comm, const ChunkLayout& layout, Index width,
-                               const std::function<void(const ChunkRows& chunk, std::span<double> partial)>& per_chunk) {
+namespace detail {
+
+void begin_chunk_sum(Communicator& comm, const ChunkLayout& layout, Index width, ChunkSumWorkspace& workspace) {
   if (layout.num_ranks() != comm.size())
     throw ValueError(fmt::format("deterministic_chunk_sum: the layout is for {} ranks, the communicator has {}",
                                  layout.num_ranks(), comm.size()));
   if (width < 0) throw ValueError(fmt::format("deterministic_chunk_sum: expected width ≥ 0, found {}", width));
-  const IndexRange mine = layout.rank_chunks(comm.rank());
-  const Index first_row = layout.rank_rows(comm.rank()).begin;
-  std::vector<double> partials(static_cast<std::size_t>(mine.size() * width), 0.0);
-  // One task per chunk: a chunk's partial is computed whole by one call, whatever the threads.
-  tbb::parallel_for(
-      tbb::blocked_range<Index>(mine.begin, mine.end, 1),
-      [&](const tbb::blocked_range<Index>& range) {
-        for (Index c = range.begin(); c != range.end(); ++c) {
-          const IndexRange rows = layout.chunk_rows(c);
-          const std::span<double> partial(partials.data() + (c - mine.begin) * width, static_cast<std::size_t>(width));
-          per_chunk({c, rows, rows.begin - first_row}, partial);
-        }
-      },
-      tbb::simple_partitioner());
-  std::vector<Index> counts(static_cast<std::size_t>(comm.size()));
-  for (int r = 0; r < comm.size(); ++r) counts[static_cast<std::size_t>(r)] = layout.rank_chunks(r).size() * width;
-  std::vector<double> all(static_cast<std::size_t>(layout.num_chunks() * width));
-  comm.allgather(partials, counts, all);
+  workspace.partials.assign(static_cast<std::size_t>(layout.rank_chunks(comm.rank()).size() * width), 0.0);
+}
+
+void end_chunk_sum(Communicator& comm, const ChunkLayout& layout, Index width, ChunkSumWorkspace& workspace, Vector& sum) {
+  workspace.counts.resize(static_cast<std::size_t>(comm.size()));
+  for (int r = 0; r < comm.size(); ++r) workspace.counts[static_cast<std::size_t>(r)] = layout.rank_chunks(r).size() * width;
+  workspace.gathered.resize(static_cast<std::size_t>(layout.num_chunks() * width));
+  comm.allgather(workspace.partials, workspace.counts, workspace.gathered);
   // S = (…(s_0 + s_1) + …) + s_{C−1}: chunk order, entry by entry.
-  Vector sum = Vector::Zero(width);
-  for (Index c = 0; c < layout.num_chunks(); ++c) sum += Eigen::Map<const Vector>(all.data() + c * width, width);
+  sum.setZero(width);
+  for (Index c = 0; c < layout.num_chunks(); ++c) sum += Eigen::Map<const Vector>(workspace.gathered.data() + c * width, width);
+}
+
+}  // namespace detail
+
+Vector deterministic_chunk_sum(Communicator& comm, const ChunkLayout& layout, Index width,
+                               const std::function<void(const ChunkRows& chunk, std::span<double> partial)>& per_chunk) {
+  ChunkSumWorkspace workspace;
+  Vector sum;
+  deterministic_chunk_sum(comm, layout, width, per_chunk, workspace, sum);
   return sum;
 }
 

@@ -22,6 +22,12 @@
 #include <functional>
 #include <span>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
+
+#include <vector>
+
 #include "graph/communicator.h"
 #include "graph/tensor.h"
 
@@ -65,11 +71,49 @@ struct ChunkRows {
   Index local_begin;  // its first row among the rank's own rows (rank_rows)
 };
 
-// S = Σ_c s_c in chunk order (Note [Fixed-order chunk sums]), on every rank: per_chunk(chunk,
-// partial) writes s_c, w = `width` numbers (zeroed before the call), for each chunk of this
-// rank, in parallel over its chunks: it must be safe to call for different chunks at once, and
-// must not call collectives. layout.num_ranks() must be comm.size() (ValueError otherwise).
-// Every rank must call it with the same layout and width.
+// The buffers of a chunk sum, kept by a caller that sums at every step (the network trainer), so
+// that a step allocates nothing once they have their sizes.
+struct ChunkSumWorkspace {
+  std::vector<double> partials;  // this rank's chunks × width
+  std::vector<double> gathered;  // every chunk × width
+  std::vector<Index> counts;     // per rank
+};
+
+namespace detail {
+// Checks the layout against comm and sizes the workspace's partials (zeroed) for this rank.
+void begin_chunk_sum(Communicator& comm, const ChunkLayout& layout, Index width, ChunkSumWorkspace& workspace);
+// Gathers every rank's partials and adds them in chunk order into `sum` (width entries).
+void end_chunk_sum(Communicator& comm, const ChunkLayout& layout, Index width, ChunkSumWorkspace& workspace, Vector& sum);
+}  // namespace detail
+
+// S = Σ_c s_c in chunk order (Note [Fixed-order chunk sums]), on every rank, written into `sum`:
+// per_chunk(chunk, partial) writes s_c, w = `width` numbers (zeroed before the call), for each
+// chunk of this rank, in parallel over its chunks: it must be safe to call for different chunks
+// at once, and must not call collectives. layout.num_ranks() must be comm.size() (ValueError
+// otherwise). Every rank must call it with the same layout and width. With the workspace (and
+// `sum`) kept between calls of one width, nothing is allocated but by the communicator.
+template <class PerChunk>
+void deterministic_chunk_sum(Communicator& comm, const ChunkLayout& layout, Index width, PerChunk&& per_chunk,
+                             ChunkSumWorkspace& workspace, Vector& sum) {
+  detail::begin_chunk_sum(comm, layout, width, workspace);
+  const IndexRange mine = layout.rank_chunks(comm.rank());
+  const Index first_row = layout.rank_rows(comm.rank()).begin;
+  // One task per chunk: a chunk's partial is computed whole by one call, whatever the threads.
+  tbb::parallel_for(
+      tbb::blocked_range<Index>(mine.begin, mine.end, 1),
+      [&](const tbb::blocked_range<Index>& range) {
+        for (Index c = range.begin(); c != range.end(); ++c) {
+          const IndexRange rows = layout.chunk_rows(c);
+          const std::span<double> partial(workspace.partials.data() + (c - mine.begin) * width,
+                                          static_cast<std::size_t>(width));
+          per_chunk(ChunkRows{c, rows, rows.begin - first_row}, partial);
+        }
+      },
+      tbb::simple_partitioner());
+  detail::end_chunk_sum(comm, layout, width, workspace, sum);
+}
+
+// The same with buffers of its own, returning S.
 Vector deterministic_chunk_sum(Communicator& comm, const ChunkLayout& layout, Index width,
                                const std::function<void(const ChunkRows& chunk, std::span<double> partial)>& per_chunk);
 

@@ -180,7 +180,8 @@ Scalar DataParallelGradient::compute_over_ranks(Communicator& comm, const Tensor
   const std::vector<StatisticNode>& statistics = replicas_.front().statistics;
   Index width = 1 + num_parameters_;
   for (const StatisticNode& stat : statistics) width += stat.batch_value.value().size();
-  const Vector sum = deterministic_chunk_sum(comm, layout, width, [&](const ChunkRows& chunk, std::span<double> partial) {
+  Vector& sum = step_sum_;
+  deterministic_chunk_sum(comm, layout, width, [&](const ChunkRows& chunk, std::span<double> partial) {
     Replica& r = replica(chunk.chunk);
     if (!reshaped) feed(r, chunk.chunk, chunk.global, X, Y, rows, step);
     r.executor->run();
@@ -193,7 +194,7 @@ Scalar DataParallelGradient::compute_over_ranks(Communicator& comm, const Tensor
     };
     for (const Var& g : r.grads) put(g.value());
     for (const StatisticNode& stat : r.statistics) put(stat.batch_value.value());
-  });
+  }, step_workspace_, sum);
   gradient = sum.segment(1, num_parameters_);
   Index at = 1 + num_parameters_;
   for (std::size_t s = 0; s < statistics.size(); ++s) {

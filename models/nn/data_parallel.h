@@ -116,6 +116,8 @@ class DataParallelGradient {
   std::vector<Piece> pieces_;
   std::vector<Scalar*> parameter_data_;  // each parameter node's value, written by set_parameters
   std::vector<Replica> replicas_;
+  ChunkSumWorkspace step_workspace_;  // kept between steps: a step allocates nothing
+  Vector step_sum_;                   // Σ_c (n_c/n)·[ℓ_c, ∇ℓ_c, statistics]
   Index num_parameters_ = 0;
   Index batch_size_;
   DataParallelOptions options_;
