@@ -30,9 +30,19 @@ IndexRange ChunkLayout::rank_rows(int rank) const {
   return {chunk_rows(chunks.begin).begin, chunk_rows(chunks.end - 1).end};
 }
 
+void check_shard(const Communicator& comm, const ChunkLayout& layout, Index local_rows, const char* who) {
+  if (layout.num_ranks() != comm.size())
+    throw ValueError(fmt::format("{}: the layout is for {} ranks, the communicator has {}", who, layout.num_ranks(),
+                                 comm.size()));
+  const IndexRange mine = layout.rank_rows(comm.rank());
+  if (local_rows != mine.size())
+    throw ValueError(fmt::format("{}: rank {} holds rows [{}, {}) of {}: expected {} rows of data, found {}", who,
+                                 comm.rank(), mine.begin, mine.end, layout.num_rows(), mine.size(), local_rows));
+}
+
 namespace detail {
 
-void begin_chunk_sum(Communicator& comm, const ChunkLayout& layout, Index width, ChunkSumWorkspace& workspace) {
+void begin_chunk_results(Communicator& comm, const ChunkLayout& layout, Index width, ChunkSumWorkspace& workspace) {
   if (layout.num_ranks() != comm.size())
     throw ValueError(fmt::format("deterministic_chunk_sum: the layout is for {} ranks, the communicator has {}",
                                  layout.num_ranks(), comm.size()));
@@ -40,11 +50,14 @@ void begin_chunk_sum(Communicator& comm, const ChunkLayout& layout, Index width,
   workspace.partials.assign(static_cast<std::size_t>(layout.rank_chunks(comm.rank()).size() * width), 0.0);
 }
 
-void end_chunk_sum(Communicator& comm, const ChunkLayout& layout, Index width, ChunkSumWorkspace& workspace, Vector& sum) {
+void gather_chunk_partials(Communicator& comm, const ChunkLayout& layout, Index width, ChunkSumWorkspace& workspace) {
   workspace.counts.resize(static_cast<std::size_t>(comm.size()));
   for (int r = 0; r < comm.size(); ++r) workspace.counts[static_cast<std::size_t>(r)] = layout.rank_chunks(r).size() * width;
   workspace.gathered.resize(static_cast<std::size_t>(layout.num_chunks() * width));
   comm.allgather(workspace.partials, workspace.counts, workspace.gathered);
+}
+
+void add_in_chunk_order(const ChunkLayout& layout, Index width, const ChunkSumWorkspace& workspace, Vector& sum) {
   // S = (…(s_0 + s_1) + …) + s_{C−1}: chunk order, entry by entry.
   sum.setZero(width);
   for (Index c = 0; c < layout.num_chunks(); ++c) sum += Eigen::Map<const Vector>(workspace.gathered.data() + c * width, width);

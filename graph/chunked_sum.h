@@ -21,6 +21,7 @@
 
 #include <functional>
 #include <span>
+#include <utility>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -64,6 +65,10 @@ class ChunkLayout {
   int num_ranks_;
 };
 
+// ValueError naming `who` unless `layout` is for comm.size() ranks and local_rows is the number of
+// rows this rank holds, layout.rank_rows(comm.rank()).size().
+void check_shard(const Communicator& comm, const ChunkLayout& layout, Index local_rows, const char* who);
+
 // The chunk a per-chunk function works on.
 struct ChunkRows {
   Index chunk;        // c
@@ -81,21 +86,25 @@ struct ChunkSumWorkspace {
 
 namespace detail {
 // Checks the layout against comm and sizes the workspace's partials (zeroed) for this rank.
-void begin_chunk_sum(Communicator& comm, const ChunkLayout& layout, Index width, ChunkSumWorkspace& workspace);
-// Gathers every rank's partials and adds them in chunk order into `sum` (width entries).
-void end_chunk_sum(Communicator& comm, const ChunkLayout& layout, Index width, ChunkSumWorkspace& workspace, Vector& sum);
+void begin_chunk_results(Communicator& comm, const ChunkLayout& layout, Index width, ChunkSumWorkspace& workspace);
+// Gathers every rank's partials into workspace.gathered, in chunk order.
+void gather_chunk_partials(Communicator& comm, const ChunkLayout& layout, Index width, ChunkSumWorkspace& workspace);
+// S = (…(s_0 + s_1) + …) + s_{C−1} from workspace.gathered into `sum` (width entries).
+void add_in_chunk_order(const ChunkLayout& layout, Index width, const ChunkSumWorkspace& workspace, Vector& sum);
 }  // namespace detail
 
-// S = Σ_c s_c in chunk order (Note [Fixed-order chunk sums]), on every rank, written into `sum`:
-// per_chunk(chunk, partial) writes s_c, w = `width` numbers (zeroed before the call), for each
-// chunk of this rank, in parallel over its chunks: it must be safe to call for different chunks
-// at once, and must not call collectives. layout.num_ranks() must be comm.size() (ValueError
-// otherwise). Every rank must call it with the same layout and width. With the workspace (and
-// `sum`) kept between calls of one width, nothing is allocated but by the communicator.
+// Every chunk's partial result s_c on every rank: per_chunk(chunk, partial) writes s_c, w =
+// `width` numbers (zeroed before the call), for each chunk of this rank, in parallel over its
+// chunks: it must be safe to call for different chunks at once, and must not call collectives.
+// Afterwards workspace.gathered holds s_0, s_1, …, s_{C−1} one after the other (C·w numbers), the
+// same bits on every rank and for every ranks × threads. For results combined otherwise than by a
+// sum (the stacked QR factors of a sharded least-squares fit); sums use deterministic_chunk_sum.
+// layout.num_ranks() must be comm.size() (ValueError otherwise); every rank must call it with the
+// same layout and width.
 template <class PerChunk>
-void deterministic_chunk_sum(Communicator& comm, const ChunkLayout& layout, Index width, PerChunk&& per_chunk,
-                             ChunkSumWorkspace& workspace, Vector& sum) {
-  detail::begin_chunk_sum(comm, layout, width, workspace);
+void gather_chunk_results(Communicator& comm, const ChunkLayout& layout, Index width, PerChunk&& per_chunk,
+                          ChunkSumWorkspace& workspace) {
+  detail::begin_chunk_results(comm, layout, width, workspace);
   const IndexRange mine = layout.rank_chunks(comm.rank());
   const Index first_row = layout.rank_rows(comm.rank()).begin;
   // One task per chunk: a chunk's partial is computed whole by one call, whatever the threads.
@@ -110,7 +119,17 @@ void deterministic_chunk_sum(Communicator& comm, const ChunkLayout& layout, Inde
         }
       },
       tbb::simple_partitioner());
-  detail::end_chunk_sum(comm, layout, width, workspace, sum);
+  detail::gather_chunk_partials(comm, layout, width, workspace);
+}
+
+// S = Σ_c s_c in chunk order (Note [Fixed-order chunk sums]), on every rank, written into `sum`:
+// the partials as in gather_chunk_results, then added in chunk order. With the workspace (and
+// `sum`) kept between calls of one width, nothing is allocated but by the communicator.
+template <class PerChunk>
+void deterministic_chunk_sum(Communicator& comm, const ChunkLayout& layout, Index width, PerChunk&& per_chunk,
+                             ChunkSumWorkspace& workspace, Vector& sum) {
+  gather_chunk_results(comm, layout, width, std::forward<PerChunk>(per_chunk), workspace);
+  detail::add_in_chunk_order(layout, width, workspace, sum);
 }
 
 // The same with buffers of its own, returning S.

@@ -35,6 +35,7 @@ class Adam final : public UpdateRule {
     m_ = Vector::Zero(p);
     v_ = Vector::Zero(p);
   }
+  std::vector<const Vector*> state_vectors() const override { return {&m_, &v_}; }
 
  private:
   AdamOptions options_;

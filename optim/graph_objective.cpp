@@ -231,6 +231,9 @@ void GraphObjective::residuals(const Vector& x, Vector& r, Tensor* jac) {
     value_exec_->run();  // the loss depends on every residual
   } else {
     if (!jacobian_exec_) {
+      // The Jacobian's nodes are built for the shapes of the nodes' values: those of the data
+      // just fed, which may differ from the values the graph was built with (a sharded chunk).
+      value_exec_->run();
       for (const Var& p : parameters_) jacobian_blocks_.push_back(jacobian(residuals_, p));
       std::vector<Var> outs{residuals_};  // a Jacobian need not depend on r itself (linear r)
       outs.insert(outs.end(), jacobian_blocks_.begin(), jacobian_blocks_.end());

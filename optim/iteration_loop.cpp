@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "graph/error.h"
 #include "graph/progress.h"
 
@@ -12,6 +14,12 @@ IterationLoop::IterationLoop(const StopOptions& stop, const CallbackList& callba
 
 IterationLoop::IterationLoop(const StopOptions& stop, CallbackRunner& session, IterationLoopOptions options)
     : stop_(stop), options_(options), session_(&session) {}
+
+void IterationLoop::resume(Index iterations, std::vector<Scalar> history) {
+  DAGML_CHECK(!started_ && iterations >= 0, "IterationLoop::resume after start or with {} iterations", iterations);
+  t_ = iterations;
+  if (options_.history) history_ = std::move(history);
+}
 
 bool IterationLoop::start(const Vector& x0, Scalar f0, Scalar gradient_norm0) {
   DAGML_CHECK(!started_ && !ended_, "IterationLoop::start called twice or after the run ended");

@@ -90,6 +90,12 @@ class IterationLoop {
   // gradient_tolerance. Returns running().
   bool start(const Vector& x0, Scalar f0, Scalar gradient_norm0 = kNotComputed);
 
+  // A run continued from a checkpoint (nn::Trainer's resume_from): `iterations` were done before,
+  // with their history entries. Called before start(); the budget counts them.
+  void resume(Index iterations, std::vector<Scalar> history);
+  // f of every iteration recorded so far.
+  const std::vector<Scalar>& history() const { return history_; }
+
   // The NaN guard: true when every value given — scalars and Eigen arrays, e.g.
   // guard("f or gradient", f, g, x) — is finite. Otherwise ends the run with NumericalFailure and
   // the message "NaN or infinite <what> at x0" (before start) or "… at iteration t+1; the last

@@ -38,6 +38,7 @@ class Momentum final : public UpdateRule {
  protected:
   void update(Eigen::Ref<Vector> x, const Eigen::Ref<const Vector>& gradient, Index t) override;
   void init_state(Index p) override { v_ = Vector::Zero(p); }
+  std::vector<const Vector*> state_vectors() const override { return {&v_}; }
 
  private:
   MomentumOptions options_;

@@ -39,6 +39,7 @@ class Nesterov final : public UpdateRule {
  protected:
   void update(Eigen::Ref<Vector> y, const Eigen::Ref<const Vector>& gradient, Index t) override;
   void init_state(Index p) override { v_ = Vector::Zero(p); }
+  std::vector<const Vector*> state_vectors() const override { return {&v_}; }
 
  private:
   NesterovOptions options_;

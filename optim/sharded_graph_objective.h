@@ -26,9 +26,28 @@
 // fused buffer per chunk: [f_c, ∇f_c] (value and gradient), [f_c, ∇f_c, ∇²f_c] (with the
 // Hessian), or H_c v.
 //
-// Not offered: residuals (f = ½‖r‖² with r spread over ranks is not a sum of chunk results, so
-// Gauss-Newton and Levenberg–Marquardt need JᵀJ and Jᵀr reduced instead: not built yet) and
-// minibatches.
+// Not offered: minibatches.
+//
+// Note [Sharded least squares]
+// least_squares(comm, r, …) makes f = ½‖r‖² with r = (r_0; r_1; …; r_{C−1}) the residuals of all
+// chunks stacked (here each chunk's term has weight 1: f = Σ_c ½‖r_c‖²), for Gauss–Newton and
+// Levenberg–Marquardt. Every residual must come from the chunk's own rows: a residual that does not
+// depend on the data (a penalty written as residuals) would be repeated by every chunk. Those solve ‖J δ + r‖² by QR and need the residual system, whose m rows
+// are spread over the ranks. They need it only up to an orthogonal transformation of its rows:
+// with the thin QR factorisation [J r] = Q R, R upper triangular (p+1)×(p+1),
+//   ‖J δ + r‖ = ‖R_J δ + R_r‖ for every δ      (R_J = the first p columns of R, R_r the last),
+// so the (p+1)-row system (R_J, R_r) has the same f = ½‖R_r‖², gradient R_Jᵀ R_r = Jᵀr, Gauss–
+// Newton matrix R_JᵀR_J = JᵀJ and column norms ‖J_j‖ as (J, r). It is computed as a TSQR (tall-
+// skinny QR; Demmel et al. 2012): each chunk factors its own [J_c r_c] = Q_c R_c (Householder, on
+// the thread that owns the chunk), the C factors R_c ((p+1)² numbers each, whatever the rows) are
+// gathered in chunk order, and every rank factors the stacked (R_0; …; R_{C−1}) = Q' R the same
+// way: R has the same bits on every rank and for every ranks × threads, and it is never JᵀJ, so the
+// condition number is not squared (NIST's Hahn1 and MGH10 need that). residuals(x, r, J) returns
+// r = R_r and J = R_J. What is lost is the residuals' own basis: R_r at two points are in two
+// different rotated bases, so differences of residuals at two points mean nothing and residuals
+// without the Jacobian are not offered (Levenberg–Marquardt's geodesic acceleration needs them;
+// turn it off). Levenberg–Marquardt's test for residuals at the rounding of the data uses ‖|J||x|‖
+// and so sees R_J instead of J: a scale of the same size.
 #pragma once
 
 #include <memory>
@@ -57,6 +76,11 @@ class ShardedGraphObjective final : public Objective {
   // comm.size() ranks, or if a data tensor does not have this rank's row count.
   ShardedGraphObjective(Communicator& comm, Var loss, std::vector<Var> parameters,
                         ShardedGraphObjectiveOptions options);
+  // f = ½‖r‖², r = `residuals` (flattened row-major) of every chunk stacked, for Gauss–Newton and
+  // Levenberg–Marquardt (Note [Sharded least squares]). Throws as the constructor.
+  static std::unique_ptr<ShardedGraphObjective> least_squares(Communicator& comm, Var residuals,
+                                                              std::vector<Var> parameters,
+                                                              ShardedGraphObjectiveOptions options);
   ~ShardedGraphObjective() override;
 
   Index dimension() const override { return dimension_; }
@@ -67,6 +91,10 @@ class ShardedGraphObjective final : public Objective {
   Scalar value_gradient_and_hessian(const Vector& x, Vector& gradient, Tensor& hessian) override;
   bool has_hessian_vector_product() const override { return true; }
   void hessian_vector_product(const Vector& x, const Vector& v, Vector& product) override;
+  // For least_squares: the (p+1)-row system R_r, R_J of Note [Sharded least squares]. ValueError
+  // when `jacobian` is null (the rotated residuals alone mean nothing).
+  bool has_residuals() const override { return residual_form_; }
+  void residuals(const Vector& x, Vector& r, Tensor* jacobian) override;
 
   // The parameters' current values in the caller's graph, as one flat vector (a natural x0).
   Vector parameters_vector() const;
@@ -76,6 +104,8 @@ class ShardedGraphObjective final : public Objective {
 
  private:
   struct Replica;
+  ShardedGraphObjective(Communicator& comm, Var output, std::vector<Var> parameters,
+                        ShardedGraphObjectiveOptions options, bool residual_form);
   // Σ_c (n_c/n) s_c over every chunk of every rank, s_c written by `evaluate` for chunk c's objective.
   template <class Evaluate>
   Vector chunk_sum(Index width, Evaluate&& evaluate);
@@ -85,6 +115,8 @@ class ShardedGraphObjective final : public Objective {
   ShardedGraphObjectiveOptions options_;
   std::vector<std::unique_ptr<Replica>> replicas_;  // one per chunk of this rank
   Index dimension_ = 0;
+  bool residual_form_ = false;
+  ChunkSumWorkspace factors_;  // the chunks' triangular factors R_c, gathered
 };
 
 }  // namespace dagml

@@ -14,6 +14,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "graph/tensor.h"
 #include "optim/options.h"
@@ -36,6 +37,20 @@ class UpdateRule {
   // The iterate that x stands for (x itself except for Nesterov).
   virtual Vector position(const Vector& x) const { return x; }
 
+  // Everything a step reads besides x and g: the step count, the dimension (−1 before the first
+  // step) and the state vectors (momentum's velocity, Adam's two moments). A rule of the same kind
+  // and options given a rule's state() by set_state() makes the same steps on the same bits, so a
+  // training checkpoint can continue a run (Note [Resuming training], models/nn/training_checkpoint.h).
+  struct State {
+    Index steps = 0;
+    Index dimension = -1;
+    std::vector<Vector> vectors;
+  };
+  State state() const;
+  // ValueError, naming the rule, unless the state has this rule's number of vectors, each of
+  // `dimension` entries (none before the first step).
+  void set_state(const State& state);
+
   virtual std::unique_ptr<UpdateRule> clone() const = 0;
   virtual std::string name() const = 0;
 
@@ -44,8 +59,12 @@ class UpdateRule {
   virtual void update(Eigen::Ref<Vector> x, const Eigen::Ref<const Vector>& gradient, Index t) = 0;
   // Allocates zero state for dimension p.
   virtual void init_state(Index p) = 0;
+  // The state vectors, in a fixed order (none for plain gradient descent).
+  virtual std::vector<const Vector*> state_vectors() const { return {}; }
 
  private:
+  std::vector<Vector*> mutable_state_vectors();
+
   Index t_ = 0;
   Index dimension_ = -1;
 };

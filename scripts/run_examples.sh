@@ -32,6 +32,10 @@ if command -v mpirun >/dev/null; then
        mpirun --oversubscribe --mca btl self,vader -np 2 "../examples/$e")
   done
 fi
+# Training resumed from the checkpoint the last run wrote after its 2 epochs, on one process:
+# the third epoch of the run, whatever the ranks that wrote it.
+echo "=== nn_mlp_distributed 3 5000 resume ==="
+(cd "$out" && ../examples/nn_mlp_distributed 3 5000 resume)
 # The command line (docs/cli.md): the README's session on a bundled dataset.
 echo "=== dagml command line ==="
 (

@@ -66,13 +66,7 @@ DistributedKMeansResult distributed_k_means(Communicator& comm, const Tensor& X_
     throw ValueError(fmt::format("{}: expected max_iterations ≥ 1, found {}", who, options.max_iterations));
   if (!(options.tolerance >= 0))
     throw ValueError(fmt::format("{}: expected tolerance ≥ 0, found {}", who, options.tolerance));
-  if (layout.num_ranks() != comm.size())
-    throw ValueError(fmt::format("{}: the layout is for {} ranks, the communicator has {}", who, layout.num_ranks(),
-                                 comm.size()));
-  const IndexRange mine = layout.rank_rows(comm.rank());
-  if (X_local.rows() != mine.size())
-    throw ValueError(fmt::format("{}: rank {} holds rows [{}, {}) of {}: expected {} rows, found {}", who, comm.rank(),
-                                 mine.begin, mine.end, layout.num_rows(), mine.size(), X_local.rows()));
+  check_shard(comm, layout, X_local.rows(), who);
   check_finite(X_local, who);
   check_not_empty(initial_centers, who);
   check_finite(initial_centers, who);

@@ -13,6 +13,7 @@
 
 #include <random>
 #include <utility>
+#include <vector>
 
 #include "graph/enum_names.h"
 #include "graph/tensor.h"
@@ -71,6 +72,15 @@ Vector normalize_log_rows(Tensor& log_prob);
 // NumericalError as factorize_covariances.
 GaussianComponents fit_gaussian_components(const Tensor& X, const Tensor& R, CovarianceType type, Scalar reg_covar,
                                            const char* who);
+
+// The two halves of that fit, for statistics reduced elsewhere (distributed_gaussian_mixture.h):
+// the scatter of one component about `mean`, Σ_i r_i (x_i − μ)(x_i − μ)ᵀ (d×d) for full and
+// tied, its diagonal (1×d) for diagonal and spherical; and the components from n_k (guard
+// included), the means and every component's scatter.
+Tensor component_scatter(const Eigen::Ref<const Tensor>& X, const Eigen::Ref<const Vector>& r,
+                         const Eigen::Ref<const Eigen::RowVectorXd>& mean, CovarianceType type);
+GaussianComponents components_from_scatter(const Vector& nk, Tensor means, const std::vector<Tensor>& scatter,
+                                           CovarianceType type, Scalar reg_covar, const char* who);
 
 // Σ_k as d×d (0 ≤ k < K, not checked).
 Tensor component_covariance(const GaussianComponents& c, CovarianceType type, Index k);

@@ -6,12 +6,15 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "graph/error.h"
 #include "models/data/minibatch_indices.h"
 #include "models/data/validate.h"
 #include "models/nn/inference.h"
+#include "models/nn/training_checkpoint.h"
 #include "optim/iteration_loop.h"
 
 namespace dagml::nn {
@@ -50,6 +53,17 @@ class BlockedUpdate {
                         }
                       });
   }
+  std::vector<UpdateRule::State> states() const {
+    std::vector<UpdateRule::State> states;
+    for (const auto& rule : rules_) states.push_back(rule->state());
+    return states;
+  }
+  void set_states(const std::vector<UpdateRule::State>& states) {
+    if (states.size() != rules_.size())
+      throw ValueError(fmt::format("Trainer: the checkpoint holds the rule state of {} update blocks, this fit has {}",
+                                   states.size(), rules_.size()));
+    for (std::size_t b = 0; b < rules_.size(); ++b) rules_[b]->set_state(states[b]);
+  }
   Vector position(const Vector& theta) const {
     Vector x(theta.size());
     for (std::size_t b = 0; b < blocks_.size(); ++b) {
@@ -64,6 +78,61 @@ class BlockedUpdate {
   std::vector<std::unique_ptr<UpdateRule>> rules_;
 };
 
+// The fields of a checkpoint that shape the steps (Note [Resuming training]), for this fit.
+TrainingCheckpoint run_signature(const TrainerOptions& options, Index batch, const Tensor& X, const Tensor& Y,
+                                 const UpdateRule& rule) {
+  TrainingCheckpoint signature;
+  signature.rows = X.rows();
+  signature.x_cols = X.cols();
+  signature.y_cols = Y.cols();
+  signature.batch_size = batch;
+  signature.chunks = options.chunks;
+  signature.update_block = options.update_block;
+  signature.shuffle = options.shuffle;
+  signature.drop_last = options.drop_last;
+  signature.seed = options.seed;
+  signature.rule = rule.name();
+  return signature;
+}
+
+// ValueError naming the first field in which the checkpoint differs from this fit.
+void check_resumable(const TrainingCheckpoint& saved, const TrainingCheckpoint& now, Index epochs,
+                     const std::string& path) {
+  const auto same = [&](const char* what, const auto& in_file, const auto& in_fit) {
+    if (in_file != in_fit)
+      throw ValueError(fmt::format("Trainer: cannot resume from {}: it was written with {} = {}, this fit has {}", path,
+                                   what, in_file, in_fit));
+  };
+  same("rows of X", saved.rows, now.rows);
+  same("columns of X", saved.x_cols, now.x_cols);
+  same("columns of Y", saved.y_cols, now.y_cols);
+  same("batch size", saved.batch_size, now.batch_size);
+  same("chunks", saved.chunks, now.chunks);
+  same("update_block", saved.update_block, now.update_block);
+  same("shuffle", saved.shuffle, now.shuffle);
+  same("drop_last", saved.drop_last, now.drop_last);
+  same("seed", saved.seed, now.seed);
+  same("update rule", saved.rule, now.rule);
+  if (saved.epochs_done >= epochs)
+    throw ValueError(fmt::format("Trainer: cannot resume from {}: it already holds {} epochs and this fit's budget is {}",
+                                 path, saved.epochs_done, epochs));
+}
+
+// Sets the model's running statistics from the checkpoint's (ValueError if they do not fit).
+void restore_buffers(Trainable& model, const TrainingCheckpoint& saved, const std::string& path) {
+  const std::vector<Parameter*> buffers = model.buffers();
+  if (buffers.size() != saved.buffers.size())
+    throw ValueError(fmt::format("Trainer: cannot resume from {}: it holds {} running statistics, the model has {}", path,
+                                 saved.buffers.size(), buffers.size()));
+  for (std::size_t k = 0; k < buffers.size(); ++k) {
+    if (buffers[k]->value.rows() != saved.buffers[k].rows() || buffers[k]->value.cols() != saved.buffers[k].cols())
+      throw ValueError(fmt::format("Trainer: cannot resume from {}: running statistic {} is {}×{} there, {}×{} in the model",
+                                   path, k, saved.buffers[k].rows(), saved.buffers[k].cols(), buffers[k]->value.rows(),
+                                   buffers[k]->value.cols()));
+    buffers[k]->value = saved.buffers[k];
+  }
+}
+
 }  // namespace
 
 Trainer::Trainer(const TrainerOptions& options) : options_(options) {
@@ -73,6 +142,10 @@ Trainer::Trainer(const TrainerOptions& options) : options_(options) {
   if (options.chunks < 1) throw ValueError(fmt::format("Trainer: chunks must be >= 1, found {}", options.chunks));
   if (options.update_block < 1)
     throw ValueError(fmt::format("Trainer: update_block must be >= 1, found {}", options.update_block));
+  if (options.checkpoint_every < 0)
+    throw ValueError(fmt::format("Trainer: checkpoint_every must be >= 0, found {}", options.checkpoint_every));
+  if (options.checkpoint_every > 0 && options.checkpoint_path.empty())
+    throw ValueError("Trainer: checkpoint_every > 0 needs a checkpoint_path");
 }
 
 Result Trainer::fit(Trainable& model, const Tensor& X, const Tensor& Y, const UpdateRule& rule,
@@ -85,6 +158,13 @@ Result Trainer::fit(Trainable& model, const Tensor& X, const Tensor& Y, const Up
     check_finite(Y, "Trainer::fit");
   }
   const Index batch = std::min(options_.batch_size, X.rows());
+  const TrainingCheckpoint signature = run_signature(options_, batch, X, Y, rule);
+  std::optional<TrainingCheckpoint> resumed;
+  if (!options_.resume_from.empty()) {
+    resumed = load_checkpoint(options_.resume_from);
+    check_resumable(*resumed, signature, options_.epochs, options_.resume_from);
+    restore_buffers(model, *resumed, options_.resume_from);
+  }
   DataParallelGradient engine(model, X.cols(), Y.cols(), batch, {.chunks = options_.chunks, .seed = options_.seed, .communicator = options_.communicator});
   MinibatchIndices batches(
       X.rows(),
@@ -92,16 +172,29 @@ Result Trainer::fit(Trainable& model, const Tensor& X, const Tensor& Y, const Up
   Vector theta = engine.parameters();
   BlockedUpdate update(rule, theta.size(), options_.update_block);
   Vector gradient(theta.size());
-  Vector last_good = theta;
   // One iteration is one epoch; no convergence test, the budget is `epochs`. The callbacks begin
   // once the first step has evaluated the loss at θ₀ (on its minibatch), so on_begin receives a
   // measured f₀ at no extra cost; the history holds one mean loss per epoch.
   IterationLoop loop({.max_iterations = options_.epochs, .gradient_tolerance = 0}, callbacks,
                      {.record_start = false});
-  Scalar gradient_norm = std::nan("");    // ‖∇L‖₂ of the last successful step's minibatch
+  Scalar gradient_norm = std::nan("");  // ‖∇L‖₂ of the last successful step's minibatch
+  std::uint64_t step = 0;
+  if (resumed) {
+    if (resumed->theta.size() != theta.size())
+      throw ValueError(fmt::format("Trainer: cannot resume from {}: it holds {} parameters, the model has {}",
+                                   options_.resume_from, resumed->theta.size(), theta.size()));
+    theta = resumed->theta;
+    engine.set_parameters(theta);
+    update.set_states(resumed->rule_states);
+    loop.resume(resumed->epochs_done, resumed->history);
+    step = resumed->steps_done;
+    gradient_norm = resumed->gradient_norm;
+  }
+  const bool writes_checkpoints =
+      options_.checkpoint_every > 0 && (options_.communicator == nullptr || options_.communicator->rank() == 0);
+  Vector last_good = theta;
   Scalar last_good_norm = gradient_norm;  // … as of the end of the last finished epoch
   Result result;
-  std::uint64_t step = 0;
   do {
     batches.set_epoch(loop.iteration());
     Scalar total = 0;
@@ -126,6 +219,19 @@ Result Trainer::fit(Trainable& model, const Tensor& X, const Tensor& Y, const Up
     last_good_norm = gradient_norm;
     result.value = total / static_cast<Scalar>(seen);  // the epoch's mean loss
     engine.write_back();                                // callbacks may evaluate the model as it is after this epoch
+    const Index epochs_done = loop.iteration() + 1;
+    if (writes_checkpoints && epochs_done % options_.checkpoint_every == 0) {
+      TrainingCheckpoint checkpoint = signature;
+      checkpoint.epochs_done = epochs_done;
+      checkpoint.steps_done = step;
+      checkpoint.theta = theta;
+      for (const Parameter* buffer : model.buffers()) checkpoint.buffers.push_back(buffer->value);
+      checkpoint.rule_states = update.states();
+      checkpoint.history = loop.history();
+      checkpoint.history.push_back(result.value);
+      checkpoint.gradient_norm = gradient_norm;
+      save_checkpoint(checkpoint, options_.checkpoint_path);
+    }
   } while (!loop.step(result.value, gradient_norm, theta) && !loop.exhausted());
   result.x = update.position(theta);
   result.gradient_norm = gradient_norm;

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "models/nn/data_parallel.h"
 #include "optim/callbacks.h"
@@ -46,6 +47,16 @@ struct TrainerOptions {
   // updates and the weights are bitwise the same for any ranks × threads. Needs chunks ≥ ranks.
   // Null: this process computes every chunk.
   Communicator* communicator = nullptr;
+  // Checkpoints (Note [Resuming training], training_checkpoint.h): after every `checkpoint_every`
+  // finished epochs (0: never) the training state is written to `checkpoint_path` (over ranks,
+  // by rank 0 alone: every rank holds the same state), replacing the previous one atomically.
+  Index checkpoint_every = 0;
+  std::string checkpoint_path = {};
+  // Continue the run saved in this checkpoint (empty: start afresh): the model's parameters and
+  // running statistics, the rule's state and the counts of epochs and steps come from it, and
+  // training goes on to `epochs` epochs in all, making the steps the uninterrupted run would have
+  // made. Over ranks, every rank reads it.
+  std::string resume_from = {};
 };
 
 class Trainer {
@@ -60,7 +71,10 @@ class Trainer {
   // the finished epochs). The result's gradient_norm is that of the last step taken (NaN if the
   // very first step already failed); its history holds the mean loss of every finished epoch
   // (no entry for θ₀). The books are kept by IterationLoop (optim/iteration_loop.h): one
-  // iteration is one epoch, status MaxIterations after all epochs.
+  // iteration is one epoch, status MaxIterations after all epochs. A resumed run counts the
+  // checkpoint's epochs and steps, and its history starts with the checkpoint's. Resuming throws
+  // IoError or ParseError for an unreadable checkpoint, ValueError when its options, data shape,
+  // rule or parameter count differ from this fit's or it already holds `epochs` epochs.
   Result fit(Trainable& model, const Tensor& X, const Tensor& Y, const UpdateRule& rule,
              const CallbackList& callbacks = {}) const;
 

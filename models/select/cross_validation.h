@@ -17,6 +17,8 @@
 #include <functional>
 #include <vector>
 
+#include "graph/chunked_sum.h"
+#include "graph/communicator.h"
 #include "graph/error.h"
 #include "graph/tensor.h"
 #include "models/data/folds.h"
@@ -52,28 +54,45 @@ struct GridScores {
 
 // Fits make(c) on the training rows of every fold for every configuration c in [0, count) and
 // scores it on the test rows (and on the training rows when with_train). Parallel over the
-// count × k pairs (Note [Deterministic model selection]).
+// count × k pairs (Note [Deterministic model selection]). Over the ranks of `comm` (null: this
+// process alone), pair t = c·k + f goes to the rank whose block of the pairs (cut into
+// comm.size() consecutive blocks) holds t; each rank fits its pairs in parallel and one allgather
+// gives every rank every score. Each score is computed on its own, so the scores are bitwise the
+// same for any ranks × threads.
 template <class Make>
 GridScores evaluate_grid(Index count, Make make, const Tensor& X, const Vector& y, const Folds& folds, bool with_train,
-                         const char* who) {
+                         const char* who, Communicator* comm = nullptr) {
   if (folds.num_samples() != X.rows() || y.size() != X.rows()) {
     throw ShapeError(fmt::format("{}: expected X ({} rows), y ({}) and the folds ({} samples) to agree", who, X.rows(),
                                  y.size(), folds.num_samples()));
   }
   if (count < 1) throw ValueError(fmt::format("{}: expected at least one configuration, found none", who));
-  const Index k = folds.num_folds();
+  SingleProcessCommunicator single;
+  Communicator& world = comm != nullptr ? *comm : single;
+  const Index k = folds.num_folds(), pairs = count * k, width = with_train ? 2 : 1;
   std::vector<Fold> parts;
   for (const Fold& f : folds) parts.push_back(f);
-  GridScores out;
-  out.validation = Tensor::Zero(count, k);
-  if (with_train) out.train = Tensor::Zero(count, k);
-  tbb::parallel_for(tbb::blocked_range<Index>(0, count * k, 1), [&](const tbb::blocked_range<Index>& range) {
+  // This rank's pairs, each as [validation score, training score when with_train].
+  const IndexRange mine = even_split(pairs, world.size(), world.rank());
+  std::vector<double> local(static_cast<std::size_t>(mine.size() * width));
+  tbb::parallel_for(tbb::blocked_range<Index>(mine.begin, mine.end, 1), [&](const tbb::blocked_range<Index>& range) {
     for (Index t = range.begin(); t < range.end(); ++t) {
-      const Index c = t / k, f = t % k;
-      auto model = make(c);
-      out.validation(c, f) = fold_score(model, X, y, parts[static_cast<std::size_t>(f)], with_train ? &out.train(c, f) : nullptr);
+      auto model = make(t / k);
+      double* slot = local.data() + (t - mine.begin) * width;
+      slot[0] = fold_score(model, X, y, parts[static_cast<std::size_t>(t % k)], with_train ? slot + 1 : nullptr);
     }
   });
+  std::vector<Index> counts;
+  for (int r = 0; r < world.size(); ++r) counts.push_back(even_split(pairs, world.size(), r).size() * width);
+  std::vector<double> all(static_cast<std::size_t>(pairs * width));
+  world.allgather(local, counts, all);
+  GridScores out;
+  out.validation.resize(count, k);
+  if (with_train) out.train.resize(count, k);
+  for (Index t = 0; t < pairs; ++t) {
+    out.validation(t / k, t % k) = all[static_cast<std::size_t>(t * width)];
+    if (with_train) out.train(t / k, t % k) = all[static_cast<std::size_t>(t * width + 1)];
+  }
   return out;
 }
 
@@ -93,6 +112,16 @@ Vector cross_val_score(const E& estimator, const Tensor& X, const Vector& y, con
 template <SupervisedEstimator E>
 Vector cross_val_score(const E& estimator, const Tensor& X, const Vector& y, const KFoldOptions& options = {}) {
   return cross_val_score(estimator, X, y, KFold(X.rows(), options));
+}
+
+// The same with the folds spread over the ranks of `comm` (detail::evaluate_grid): the same scores,
+// bit for bit, on every rank. Every rank passes the same arguments and holds X and y (the folds
+// need every row).
+template <SupervisedEstimator E>
+Vector cross_val_score(Communicator& comm, const E& estimator, const Tensor& X, const Vector& y, const Folds& folds) {
+  const auto scores = detail::evaluate_grid(
+      1, [&](Index) { return estimator; }, X, y, folds, false, "cross_val_score", &comm);
+  return scores.validation.row(0).transpose();
 }
 
 }  // namespace dagml

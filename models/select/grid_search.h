@@ -27,9 +27,13 @@ struct GridSearchResult {
 // and folds run in parallel with results identical to a serial run (Note [Deterministic model
 // selection]). Throws ValueError for an empty grid, ShapeError as cross_val_score, and whatever
 // constructing, fitting or scoring the estimator throws (e.g. a bad option value).
+//
+// With `comm`, the (value, fold) pairs are spread over its ranks (detail::evaluate_grid): the same
+// result, bit for bit, on every rank; every rank passes the same arguments and holds X and y.
 template <SupervisedEstimator E, class Options, class T>
 GridSearchResult<Options, T> grid_search(const Options& base, T Options::*field, const std::vector<T>& values,
-                                         const Tensor& X, const Vector& y, const Folds& folds) {
+                                         const Tensor& X, const Vector& y, const Folds& folds,
+                                         Communicator* comm = nullptr) {
   const auto make = [&](Index c) {
     Options options = base;
     options.*field = values[static_cast<std::size_t>(c)];
@@ -38,7 +42,7 @@ GridSearchResult<Options, T> grid_search(const Options& base, T Options::*field,
   GridSearchResult<Options, T> result;
   result.values = values;
   result.fold_scores =
-      detail::evaluate_grid(static_cast<Index>(values.size()), make, X, y, folds, false, "grid_search").validation;
+      detail::evaluate_grid(static_cast<Index>(values.size()), make, X, y, folds, false, "grid_search", comm).validation;
   result.mean_scores = result.fold_scores.rowwise().mean();
   result.mean_scores.maxCoeff(&result.best_index);
   result.best_value = values[static_cast<std::size_t>(result.best_index)];

@@ -1,10 +1,7 @@
 #include "models/select/settings_search.h"
 
 #include <fmt/format.h>
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 
-#include "graph/chunked_sum.h"
 #include "graph/error.h"
 #include "models/select/cross_validation.h"
 
@@ -53,30 +50,15 @@ SettingsSearch search_settings(Communicator& comm, std::string_view estimator, c
       }
     }
   }
-  if (folds.num_samples() != X.rows() || y.size() != X.rows()) {
-    throw ShapeError(fmt::format("search_settings: expected X ({} rows), y ({}) and the folds ({} samples) to agree",
-                                 X.rows(), y.size(), folds.num_samples()));
-  }
   SettingsSearch out;
   out.configurations = grid_configurations(base, grid);
   std::vector<AnyEstimator> prototypes;  // made up front: a bad value fails before any fit
   for (const OptionSettings& c : out.configurations) prototypes.push_back(info.make(info, c));
 
-  const Index k = folds.num_folds(), pairs = static_cast<Index>(prototypes.size()) * k;
-  std::vector<Fold> parts;
-  for (const Fold& f : folds) parts.push_back(f);
-  const IndexRange mine = even_split(pairs, comm.size(), comm.rank());
-  std::vector<double> my_scores(static_cast<std::size_t>(mine.size()));
-  tbb::parallel_for(tbb::blocked_range<Index>(mine.begin, mine.end, 1), [&](const tbb::blocked_range<Index>& range) {
-    for (Index t = range.begin(); t < range.end(); ++t) {
-      AnyEstimator model = prototypes[static_cast<std::size_t>(t / k)];
-      my_scores[static_cast<std::size_t>(t - mine.begin)] = fold_score(model, X, y, parts[static_cast<std::size_t>(t % k)]);
-    }
-  });
-  std::vector<Index> counts;
-  for (int r = 0; r < comm.size(); ++r) counts.push_back(even_split(pairs, comm.size(), r).size());
-  out.fold_scores.resize(static_cast<Index>(prototypes.size()), k);  // row-major: pair t at (t / k, t % k)
-  comm.allgather(my_scores, counts, std::span<double>(out.fold_scores.data(), static_cast<std::size_t>(pairs)));
+  out.fold_scores = detail::evaluate_grid(
+                        static_cast<Index>(prototypes.size()), [&](Index c) { return prototypes[static_cast<std::size_t>(c)]; },
+                        X, y, folds, false, "search_settings", &comm)
+                        .validation;
   out.mean_scores = out.fold_scores.rowwise().mean();
   out.mean_scores.maxCoeff(&out.best_index);
   return out;

@@ -3,13 +3,16 @@
 // makes run_distributed print "rank R failed: …" and abort the job with a non-zero exit code.
 //
 //   mpi_distributed check   collectives against serial sums; a sharded logistic fit,
-//                           distributed k-means, the data-parallel trainer and a cross-validated
-//                           grid search bitwise equal to the serial recomputation each rank makes
+//                           distributed k-means, the data-parallel trainer (and its resumption
+//                           from a checkpoint), Levenberg–Marquardt on sharded residuals and a
+//                           cross-validated grid search bitwise equal to the serial recomputation
+//                           each rank makes
 //   mpi_distributed throw   rank 1 throws while the others wait in a barrier: the job must end
 //                           (tests/distributed/expect_rank_failure.cmake checks how)
 #include <fmt/format.h>
 
 #include <chrono>
+#include <filesystem>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -17,6 +20,7 @@
 
 #include "distributed/launch.h"
 #include "distributed/sharded_logistic.h"
+#include "distributed/sharded_nist.h"
 #include "distributed/small_network_training.h"
 #include "models/cluster/distributed_k_means.h"
 #include "models/select/settings_search.h"
@@ -82,6 +86,38 @@ void check_trainer(Communicator& comm) {
           "the data-parallel trainer");
 }
 
+// The training stopped after 2 epochs by a checkpoint the ranks write (rank 0 does), resumed by
+// every rank to 4 epochs: the weights of the uninterrupted one-process run.
+void check_checkpoint_resume(Communicator& comm) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / fmt::format("dagml_mpi_checkpoint_np{}.ckpt", comm.size())).string();
+  nn::TrainerOptions first = nn::testing::small_network_options(&comm);
+  first.epochs = 2;
+  first.checkpoint_every = 2;
+  first.checkpoint_path = path;
+  nn::testing::train_small_network(first);
+  comm.barrier();  // rank 0 has written the checkpoint
+  nn::TrainerOptions resumed = nn::testing::small_network_options(&comm), whole = nn::testing::small_network_options(nullptr);
+  resumed.epochs = whole.epochs = 4;
+  resumed.resume_from = path;
+  require(nn::testing::train_small_network(resumed) == nn::testing::train_small_network(whole),
+          "training resumed from a checkpoint over ranks");
+  comm.barrier();  // every rank has read it
+  if (comm.rank() == 0) std::filesystem::remove(path);
+}
+
+// Levenberg–Marquardt on NIST's Hahn1 spread over the ranks (Note [Sharded least squares]).
+void check_least_squares(Communicator& comm) {
+  const NistProblem p = load_nist_problem("Hahn1");
+  SingleProcessCommunicator single;
+  const Result serial = testing::fit_sharded_nist(single, p, p.starts[0], 9, testing::LeastSquaresSolver::LevenbergMarquardt);
+  const Result fit = testing::fit_sharded_nist(comm, p, p.starts[0], 9, testing::LeastSquaresSolver::LevenbergMarquardt);
+  require(bitwise_checksum(fit.x) == bitwise_checksum(serial.x) && fit.iterations == serial.iterations &&
+              log_relative_error(fit.x, p.certified) >= 6,
+          fmt::format("Levenberg–Marquardt on Hahn1: hash {:016x} after {} iterations, serial {:016x} after {}",
+                      bitwise_checksum(fit.x), fit.iterations, bitwise_checksum(serial.x), serial.iterations));
+}
+
 void check_settings_search(Communicator& comm) {
   const auto data = testing::synthetic_logistic_data(200, 3, 4);
   const Vector y = data.y.col(0);
@@ -97,6 +133,8 @@ void check(Communicator& comm) {
   check_logistic_fit(comm);
   check_k_means(comm);
   check_trainer(comm);
+  check_checkpoint_resume(comm);
+  check_least_squares(comm);
   check_settings_search(comm);
   comm.barrier();  // every rank has passed every check
   if (comm.rank() == 0) std::printf("all checks passed on %d ranks\n", comm.size());

@@ -16,10 +16,18 @@
 
 namespace dagml::nn::testing {
 
-// Trains a fresh 5 → 16 → 3 network (batch norm, ReLU, dropout) for 3 epochs of batches of 20 of
-// 70 rows (the last batch of each epoch has 10), and returns its parameters and running
-// statistics, flattened.
-inline Vector train_small_network(Communicator* comm) {
+// The trainer's options of the small network's training: 3 epochs of batches of 20 of 70 rows (the
+// last batch of each epoch has 10), 4 chunks, seed 5.
+inline TrainerOptions small_network_options(Communicator* comm) {
+  return {.epochs = 3, .batch_size = 20, .chunks = 4, .seed = 5, .communicator = comm};
+}
+
+// Trains a fresh 5 → 16 → 3 network (batch norm, ReLU, dropout) with `options` and `rule` (Adam
+// with step 1e-2 by default), and returns its parameters and running statistics, flattened; the
+// fit's result goes to `result` when given.
+inline Vector train_small_network(const TrainerOptions& options,
+                                  const UpdateRule& rule = Adam({.schedule = StepSchedule::constant(1e-2)}),
+                                  Result* result = nullptr) {
   const Tensor X = test_data::random_tensor(70, 5, 8);
   Tensor Y(70, 1);
   for (Index i = 0; i < 70; ++i) Y(i, 0) = static_cast<double>((i * 7) % 3);
@@ -30,13 +38,15 @@ inline Vector train_small_network(Communicator* comm) {
   net.add(Dropout(0.25));
   net.add(Linear({.in = 16, .out = 3, .seed = 2}));
   SupervisedNetwork model(net, LossKind::SoftmaxCrossEntropy, 1e-3);
-  Trainer({.epochs = 3, .batch_size = 20, .chunks = 4, .seed = 5, .communicator = comm})
-      .fit(model, X, Y, Adam({.schedule = StepSchedule::constant(1e-2)}));
+  const Result fit = Trainer(options).fit(model, X, Y, rule);
+  if (result != nullptr) *result = fit;
   std::vector<double> flat;
   std::vector<Parameter*> tensors = model.parameters();
   for (Parameter* b : model.buffers()) tensors.push_back(b);
   for (const Parameter* p : tensors) flat.insert(flat.end(), p->value.data(), p->value.data() + p->value.size());
   return Eigen::Map<const Vector>(flat.data(), static_cast<Index>(flat.size()));
 }
+
+inline Vector train_small_network(Communicator* comm) { return train_small_network(small_network_options(comm)); }
 
 }  // namespace dagml::nn::testing

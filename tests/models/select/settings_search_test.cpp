@@ -1,11 +1,13 @@
 // search_settings: the registry's grid search equals grid_search over the same options struct,
-// combinations in order, errors before any fit.
+// combinations in order, errors before any fit; it and the typed cross_val_score and grid_search
+// over ranks equal the one-process calls bitwise.
 #include "models/select/settings_search.h"
 
 #include <gtest/gtest.h>
 
 #include "models/linear/regression_data.h"
 #include "models/linear/ridge.h"
+#include "models/select/cross_validation.h"
 #include "models/select/grid_search.h"
 
 namespace dagml {
@@ -58,6 +60,34 @@ TEST(SettingsSearch, OverRanksEqualsTheSerialSearchBitwise) {
         EXPECT_EQ(r.best_index, serial.best_index);
         EXPECT_EQ(r.configurations, serial.configurations);
       }
+    }
+  }
+}
+
+// The typed forms over ranks (4 ranks for 5 folds: uneven blocks): cross_val_score and
+// grid_search, each bitwise equal to its one-process call on every rank.
+TEST(SettingsSearch, TypedCrossValidationAndGridSearchOverRanksEqualTheSerialOnes) {
+  const auto data = testing::load_diabetes();
+  const KFold folds(data.Z.rows(), {.k = 5, .shuffle = true, .seed = 3});
+  const Ridge ridge({.lambda = 0.5});
+  const Vector serial_scores = cross_val_score(ridge, data.Z, data.y, folds);
+  const std::vector<Scalar> lambdas = {1e-2, 1, 100};
+  const auto serial_grid = grid_search<Ridge>(RidgeOptions{}, &RidgeOptions::lambda, lambdas, data.Z, data.y, folds);
+  for (const auto& [ranks, threads] : std::vector<std::pair<int, int>>{{2, 1}, {3, 2}, {4, 1}}) {
+    std::vector<Vector> scores(static_cast<std::size_t>(ranks));
+    std::vector<Tensor> grid_scores(static_cast<std::size_t>(ranks));
+    run_in_process(
+        ranks,
+        [&](Communicator& comm) {
+          const auto r = static_cast<std::size_t>(comm.rank());
+          scores[r] = cross_val_score(comm, ridge, data.Z, data.y, folds);
+          grid_scores[r] =
+              grid_search<Ridge>(RidgeOptions{}, &RidgeOptions::lambda, lambdas, data.Z, data.y, folds, &comm).fold_scores;
+        },
+        {.threads_per_rank = threads});
+    for (int r = 0; r < ranks; ++r) {
+      EXPECT_EQ(scores[static_cast<std::size_t>(r)], serial_scores) << ranks << " ranks, rank " << r;
+      EXPECT_EQ(grid_scores[static_cast<std::size_t>(r)], serial_grid.fold_scores) << ranks << " ranks, rank " << r;
     }
   }
 }

@@ -1,0 +1,152 @@
+// Checkpoints and resumed training (Note [Resuming training]): a run stopped after some epochs and
+// resumed from its checkpoint ends with the weights, running statistics and history of the run
+// that never stopped, bit for bit, for every update rule and across ranks; a checkpoint that does
+// not fit the fit is refused.
+#include "models/nn/training_checkpoint.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "distributed/launch.h"
+#include "distributed/small_network_training.h"
+#include "optim/momentum.h"
+#include "optim/nesterov.h"
+
+namespace dagml::nn {
+namespace {
+
+std::string checkpoint_file(const std::string& name) {
+  return (std::filesystem::path(::testing::TempDir()) / ("dagml_" + name + ".ckpt")).string();
+}
+
+// The run of `epochs` epochs, stopped after `stop_after` (writing its checkpoint) and resumed.
+Vector stopped_and_resumed(const UpdateRule& rule, Index stop_after, Index epochs, const std::string& path,
+                           Result* result) {
+  TrainerOptions first = testing::small_network_options(nullptr);
+  first.epochs = stop_after;
+  first.checkpoint_every = stop_after;
+  first.checkpoint_path = path;
+  testing::train_small_network(first, rule);
+  TrainerOptions second = testing::small_network_options(nullptr);
+  second.epochs = epochs;
+  second.resume_from = path;
+  return testing::train_small_network(second, rule, result);
+}
+
+TEST(TrainingCheckpoint, ResumedRunEqualsTheUninterruptedOneForEveryRule) {
+  const Adam adam({.schedule = StepSchedule::constant(1e-2)});
+  const Momentum momentum({.schedule = StepSchedule::constant(1e-2), .beta = 0.9});
+  const Nesterov nesterov({.schedule = StepSchedule::constant(1e-2), .beta = 0.9});
+  const GradientStep plain({.schedule = StepSchedule::inverse_time(0.05)});
+  for (const UpdateRule* rule : std::vector<const UpdateRule*>{&adam, &momentum, &nesterov, &plain}) {
+    SCOPED_TRACE(rule->name());
+    TrainerOptions options = testing::small_network_options(nullptr);
+    options.epochs = 5;
+    Result uninterrupted_fit, resumed_fit;
+    const Vector uninterrupted = testing::train_small_network(options, *rule, &uninterrupted_fit);
+    const Vector resumed = stopped_and_resumed(*rule, 2, 5, checkpoint_file("every_rule"), &resumed_fit);
+    EXPECT_EQ(bitwise_checksum(resumed), bitwise_checksum(uninterrupted));
+    EXPECT_EQ(resumed_fit.history, uninterrupted_fit.history);
+    EXPECT_EQ(resumed_fit.iterations, 5);
+    EXPECT_EQ(resumed_fit.evaluations, uninterrupted_fit.evaluations);
+    EXPECT_EQ(resumed_fit.value, uninterrupted_fit.value);
+  }
+}
+
+TEST(TrainingCheckpoint, TheLatestCheckpointIsKeptAndResumesToo) {
+  // Checkpoints after epochs 2 and 4 of a 4-epoch run; the file holds epoch 4, and a run of 6
+  // resumed from it equals the uninterrupted 6-epoch run.
+  const std::string path = checkpoint_file("latest");
+  TrainerOptions options = testing::small_network_options(nullptr);
+  options.epochs = 4;
+  options.checkpoint_every = 2;
+  options.checkpoint_path = path;
+  testing::train_small_network(options);
+  const TrainingCheckpoint saved = load_checkpoint(path);
+  EXPECT_EQ(saved.epochs_done, 4);
+  EXPECT_EQ(saved.steps_done, 16u);  // 4 batches per epoch (20, 20, 20, 10)
+  EXPECT_EQ(saved.history.size(), 4u);
+  EXPECT_EQ(saved.buffers.size(), 2u);  // batch normalisation's running mean and variance
+  TrainerOptions longer = testing::small_network_options(nullptr);
+  longer.epochs = 6;
+  const Vector uninterrupted = testing::train_small_network(longer);
+  longer.resume_from = path;
+  EXPECT_EQ(bitwise_checksum(testing::train_small_network(longer)), bitwise_checksum(uninterrupted));
+}
+
+// A checkpoint written by 2 ranks after 2 epochs, resumed on 1, 2 and 3 ranks × 1, 2 threads: the
+// steps do not depend on the ranks, so every resumed run equals the uninterrupted one-process run.
+TEST(TrainingCheckpoint, ResumesOnAnyNumberOfRanks) {
+  TrainerOptions options = testing::small_network_options(nullptr);
+  options.epochs = 4;
+  const Vector uninterrupted = testing::train_small_network(options);
+  const std::string path = checkpoint_file("ranks");
+  run_in_process(2, [&](Communicator& comm) {
+    TrainerOptions first = testing::small_network_options(&comm);
+    first.epochs = 2;
+    first.checkpoint_every = 1;
+    first.checkpoint_path = path;
+    testing::train_small_network(first);
+  });
+  for (const auto& [ranks, threads] : std::vector<std::pair<int, int>>{{1, 1}, {2, 2}, {3, 1}}) {
+    std::vector<Vector> weights(static_cast<std::size_t>(ranks));
+    run_in_process(
+        ranks,
+        [&](Communicator& comm) {
+          TrainerOptions second = testing::small_network_options(&comm);
+          second.epochs = 4;
+          second.resume_from = path;
+          weights[static_cast<std::size_t>(comm.rank())] = testing::train_small_network(second);
+        },
+        {.threads_per_rank = threads});
+    for (int r = 0; r < ranks; ++r) {
+      SCOPED_TRACE(::testing::Message() << ranks << " ranks × " << threads << " threads, rank " << r);
+      EXPECT_EQ(bitwise_checksum(weights[static_cast<std::size_t>(r)]), bitwise_checksum(uninterrupted));
+    }
+  }
+}
+
+TEST(TrainingCheckpoint, RefusesACheckpointThatDoesNotFitTheFit) {
+  const std::string path = checkpoint_file("refused");
+  TrainerOptions first = testing::small_network_options(nullptr);
+  first.epochs = 2;
+  first.checkpoint_every = 1;
+  first.checkpoint_path = path;
+  testing::train_small_network(first);
+  TrainerOptions resume = testing::small_network_options(nullptr);
+  resume.resume_from = path;
+  TrainerOptions other_batch = resume;
+  other_batch.batch_size = 10;
+  EXPECT_THROW(testing::train_small_network(other_batch), ValueError);
+  TrainerOptions other_seed = resume;
+  other_seed.seed = 6;
+  EXPECT_THROW(testing::train_small_network(other_seed), ValueError);
+  EXPECT_THROW(testing::train_small_network(resume, Momentum({})), ValueError);  // written by Adam
+  TrainerOptions done = resume;
+  done.epochs = 2;  // the checkpoint already holds 2 epochs
+  EXPECT_THROW(testing::train_small_network(done), ValueError);
+  TrainerOptions missing = resume;
+  missing.resume_from = checkpoint_file("no_such_checkpoint");
+  EXPECT_THROW(testing::train_small_network(missing), IoError);
+  // One flipped byte in the body fails the checksum.
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  bytes[bytes.size() / 2] ^= 0x20;
+  const std::string damaged = checkpoint_file("damaged");
+  std::ofstream(damaged, std::ios::binary) << bytes;
+  TrainerOptions broken = resume;
+  broken.resume_from = damaged;
+  EXPECT_THROW(testing::train_small_network(broken), ParseError);
+  EXPECT_THROW(Trainer({.checkpoint_every = 1}), ValueError);  // no path
+  EXPECT_THROW(Trainer({.checkpoint_every = -1, .checkpoint_path = path}), ValueError);
+}
+
+}  // namespace
+}  // namespace dagml::nn
