@@ -95,44 +95,6 @@ TrainingCheckpoint run_signature(const TrainerOptions& options, Index batch, con
   return signature;
 }
 
-// ValueError naming the first field in which the checkpoint differs from this fit.
-void check_resumable(const TrainingCheckpoint& saved, const TrainingCheckpoint& now, Index epochs,
-                     const std::string& path) {
-  const auto same = [&](const char* what, const auto& in_file, const auto& in_fit) {
-    if (in_file != in_fit)
-      throw ValueError(fmt::format("Trainer: cannot resume from {}: it was written with {} = {}, this fit has {}", path,
-                                   what, in_file, in_fit));
-  };
-  same("rows of X", saved.rows, now.rows);
-  same("columns of X", saved.x_cols, now.x_cols);
-  same("columns of Y", saved.y_cols, now.y_cols);
-  same("batch size", saved.batch_size, now.batch_size);
-  same("chunks", saved.chunks, now.chunks);
-  same("update_block", saved.update_block, now.update_block);
-  same("shuffle", saved.shuffle, now.shuffle);
-  same("drop_last", saved.drop_last, now.drop_last);
-  same("seed", saved.seed, now.seed);
-  same("update rule", saved.rule, now.rule);
-  if (saved.epochs_done >= epochs)
-    throw ValueError(fmt::format("Trainer: cannot resume from {}: it already holds {} epochs and this fit's budget is {}",
-                                 path, saved.epochs_done, epochs));
-}
-
-// Sets the model's running statistics from the checkpoint's (ValueError if they do not fit).
-void restore_buffers(Trainable& model, const TrainingCheckpoint& saved, const std::string& path) {
-  const std::vector<Parameter*> buffers = model.buffers();
-  if (buffers.size() != saved.buffers.size())
-    throw ValueError(fmt::format("Trainer: cannot resume from {}: it holds {} running statistics, the model has {}", path,
-                                 saved.buffers.size(), buffers.size()));
-  for (std::size_t k = 0; k < buffers.size(); ++k) {
-    if (buffers[k]->value.rows() != saved.buffers[k].rows() || buffers[k]->value.cols() != saved.buffers[k].cols())
-      throw ValueError(fmt::format("Trainer: cannot resume from {}: running statistic {} is {}×{} there, {}×{} in the model",
-                                   path, k, saved.buffers[k].rows(), saved.buffers[k].cols(), buffers[k]->value.rows(),
-                                   buffers[k]->value.cols()));
-    buffers[k]->value = saved.buffers[k];
-  }
-}
-
 }  // namespace
 
 Trainer::Trainer(const TrainerOptions& options) : options_(options) {
@@ -163,7 +125,7 @@ Result Trainer::fit(Trainable& model, const Tensor& X, const Tensor& Y, const Up
   if (!options_.resume_from.empty()) {
     resumed = load_checkpoint(options_.resume_from);
     check_resumable(*resumed, signature, options_.epochs, options_.resume_from);
-    restore_buffers(model, *resumed, options_.resume_from);
+    restore_buffers(*resumed, model.buffers(), options_.resume_from);
   }
   DataParallelGradient engine(model, X.cols(), Y.cols(), batch, {.chunks = options_.chunks, .seed = options_.seed, .communicator = options_.communicator});
   MinibatchIndices batches(

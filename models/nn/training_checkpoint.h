@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "graph/tensor.h"
+#include "models/nn/layer.h"
 #include "optim/update_rule.h"
 
 namespace dagml::nn {
@@ -55,6 +56,14 @@ struct TrainingCheckpoint {
     ar(epochs_done, steps_done, theta, buffers, rule_states, history, gradient_norm);
   }
 };
+
+// ValueError naming the first of the fields that shape the steps in which the checkpoint `saved`
+// (read from `path`) differs from this fit's (`now`), or when it already holds `epochs` epochs.
+void check_resumable(const TrainingCheckpoint& saved, const TrainingCheckpoint& now, Index epochs,
+                     const std::string& path);
+// Sets the model's running statistics (Trainable::buffers()) from the checkpoint's; ValueError
+// when their number or shapes differ.
+void restore_buffers(const TrainingCheckpoint& saved, const std::vector<Parameter*>& buffers, const std::string& path);
 
 // Writes `checkpoint` to `path` atomically (IoError when it cannot).
 void save_checkpoint(const TrainingCheckpoint& checkpoint, const std::string& path);
