@@ -17,6 +17,7 @@
 
 #include "distributed/launch.h"
 #include "distributed/sharded_logistic.h"
+#include "distributed/sharded_reading.h"
 #include "distributed/small_network_training.h"
 #include "models/cluster/distributed_k_means.h"
 #include "models/select/settings_search.h"
@@ -98,6 +99,7 @@ void check(Communicator& comm) {
   check_k_means(comm);
   check_trainer(comm);
   check_settings_search(comm);
+  testing::check_sharded_reading(comm);
   comm.barrier();  // every rank has passed every check
   if (comm.rank() == 0) std::printf("all checks passed on %d ranks\n", comm.size());
 }
