@@ -45,7 +45,7 @@ void check_delimiter(char d, const char* who) {
 
 // Splits CSV text into records of fields, tracking line and column for error messages. The text
 // is either all in memory or a file read in blocks of kBlockBytes (count_csv_records,
-// read_csv_rows), of which only the current record and the block it ends in are kept: the
+// read_csv_rows), of which only the current record and at most two blocks are kept: the
 // record's bytes (Record::begin, end) are then valid until the next call of next().
 class Tokenizer {
  public:
@@ -104,10 +104,11 @@ class Tokenizer {
     return got > 0;
   }
 
-  // Drops the bytes of the records already read from a file's buffer.
+  // Drops the bytes of the records already read from a file's buffer, once they fill a block (so
+  // that each byte is moved at most once).
   void discard_read_blocks() {
-    if (file_ == nullptr) return;
     const std::size_t drop = std::min(pos_, line_start_);
+    if (file_ == nullptr || drop < kBlockBytes) return;
     buffer_.erase(0, drop);
     pos_ -= drop;
     line_start_ -= drop;

@@ -25,7 +25,7 @@
 //
 // Reading a row range (count_csv_records, read_csv_rows: a rank's shard of a distributed data
 // set, models/data/sharded_dataset.h) streams the file in fixed-size blocks, never holding more
-// than the current record and one block: the records are split exactly as read_csv splits them
+// than the current record and two blocks: the records are split exactly as read_csv splits them
 // (quotes, line breaks inside quotes, CRLF, the byte-order mark, empty lines), those before the
 // range are skipped unparsed and those after it not read, and the range is parsed and checked by
 // read_csv's own code, errors naming the file's true line. Text categories cannot be read so:
@@ -73,8 +73,8 @@ Index count_csv_records(const std::filesystem::path& path, const CsvOptions& opt
 // the names. Only the records up to the end of the range are read (see above), so a fault after
 // it goes unnoticed. Throws as read_csv for the records read, and ValueError for a range outside
 // [0, count_csv_records(path, options)] (saying the range and the count), for
-// options.categorical or categorical_auto, and for text in the range's first record's target
-// (or any) column: the reader of a range needs numeric columns.
+// options.categorical or categorical_auto, and for a target that is text in the range's first
+// record (read_csv would code it as class names): the reader of a range needs numeric columns.
 Dataset read_csv_rows(const std::filesystem::path& path, const CsvOptions& options, IndexRange rows);
 
 // The same for CSV text in memory; `source` names it in errors.
