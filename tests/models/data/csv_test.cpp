@@ -392,7 +392,7 @@ void expect_rows_equal(const Dataset& whole, const Dataset& range, IndexRange ro
 std::string tricky_csv(int rows, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> uniform(-1, 1);
-  std::string text = "\xEF\xBB\xBF\"a, first\",\"b\nsecond\"\r\n\r\n\"say \"\"c\"\"\",y\n";
+  std::string text = "\xEF\xBB\xBF\"a, first\",\"b\r\nsecond\",\"say \"\"c\"\"\",y\r\n\r\n";
   char number[32];
   for (int i = 0; i < rows; ++i) {
     for (int j = 0; j < 4; ++j) {
