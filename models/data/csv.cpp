@@ -85,8 +85,6 @@ class Tokenizer {
     }
   }
 
-  std::string_view text() const { return text_; }
-
  private:
   void skip_byte_order_mark() {
     if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = line_start_ = 3;
