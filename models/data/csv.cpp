@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <system_error>
+#include <utility>
 #include <unordered_map>
 
 #include "graph/error.h"
@@ -42,16 +43,28 @@ void check_delimiter(char d, const char* who) {
   }
 }
 
-// Splits CSV text into records of fields, tracking line and column for error messages.
+// Splits CSV text into records of fields, tracking line and column for error messages. The text
+// is either all in memory or a file read in blocks of kBlockBytes (count_csv_records,
+// read_csv_rows), of which only the current record and at most two blocks are kept: the
+// record's bytes (Record::begin, end) are then valid until the next call of next().
 class Tokenizer {
  public:
+  static constexpr std::size_t kBlockBytes = std::size_t{1} << 16;
+
   Tokenizer(std::string_view text, char delimiter, const std::string& source)
       : text_(text), delimiter_(delimiter), source_(source) {
-    if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = line_start_ = 3;  // byte-order mark
+    skip_byte_order_mark();
+  }
+  Tokenizer(FileReader& file, char delimiter, const std::string& source)
+      : delimiter_(delimiter), source_(source), file_(&file) {
+    while (buffer_.size() < 3 && read_block()) {
+    }
+    skip_byte_order_mark();
   }
 
   // Reads the next non-empty record into `record`; false at the end of the text.
   bool next(Record& record) {
+    discard_read_blocks();
     skip_empty_lines();
     if (at_end()) return false;
     record.fields.clear();
@@ -73,7 +86,41 @@ class Tokenizer {
   }
 
  private:
-  bool at_end() const { return pos_ >= text_.size(); }
+  void skip_byte_order_mark() {
+    if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = line_start_ = 3;
+  }
+
+  // Appends the file's next block to the buffer; false at the end of the file (or for text in memory).
+  bool read_block() {
+    if (file_ == nullptr || file_done_) return false;
+    const std::size_t old = buffer_.size();
+    buffer_.resize(old + kBlockBytes);
+    const std::size_t got = file_->read(std::span(reinterpret_cast<unsigned char*>(buffer_.data()) + old, kBlockBytes));
+    buffer_.resize(old + got);
+    file_done_ = got < kBlockBytes;
+    text_ = buffer_;
+    return got > 0;
+  }
+
+  // Drops the bytes of the records already read from a file's buffer, once they fill a block (so
+  // that each byte is moved at most once).
+  void discard_read_blocks() {
+    const std::size_t drop = std::min(pos_, line_start_);
+    if (file_ == nullptr || drop < kBlockBytes) return;
+    buffer_.erase(0, drop);
+    pos_ -= drop;
+    line_start_ -= drop;
+    text_ = buffer_;
+  }
+
+  // True if the text has a byte at `i`, reading blocks of the file as far as needed.
+  bool has_byte(std::size_t i) {
+    while (i >= text_.size()) {
+      if (!read_block()) return false;
+    }
+    return true;
+  }
+  bool at_end() { return !has_byte(pos_); }
   long column() const { return static_cast<long>(pos_ - line_start_) + 1; }
   bool is_blank(char c) const { return (c == ' ' || c == '\t') && c != delimiter_; }
 
@@ -89,9 +136,8 @@ class Tokenizer {
     new_line();
   }
 
-  bool at_line_break() const {
-    return text_[pos_] == '\n' ||
-           (text_[pos_] == '\r' && (pos_ + 1 == text_.size() || text_[pos_ + 1] == '\n'));
+  bool at_line_break() {
+    return text_[pos_] == '\n' || (text_[pos_] == '\r' && (!has_byte(pos_ + 1) || text_[pos_ + 1] == '\n'));
   }
 
   void skip_empty_lines() {
@@ -124,7 +170,7 @@ class Tokenizer {
       }
       const char c = text_[pos_];
       if (c == kQuote) {
-        if (pos_ + 1 < text_.size() && text_[pos_ + 1] == kQuote) {  // "" is an escaped quote
+        if (has_byte(pos_ + 1) && text_[pos_ + 1] == kQuote) {  // "" is an escaped quote
           field.text.push_back(kQuote);
           pos_ += 2;
           continue;
@@ -151,6 +197,9 @@ class Tokenizer {
   std::size_t pos_ = 0;
   std::size_t line_start_ = 0;
   long line_ = 1;
+  FileReader* file_ = nullptr;  // null for text in memory
+  std::string buffer_;          // the file's blocks not yet discarded
+  bool file_done_ = false;
 };
 
 // A field for an error message: at most 40 characters.
@@ -283,11 +332,14 @@ class CategoryCodes {
   std::vector<std::string> texts_;
 };
 
-}  // namespace
+// "[b, e)" for messages.
+std::string range_text(IndexRange rows) { return fmt::format("[{}, {})", rows.begin, rows.end); }
 
-Dataset parse_csv(std::string_view text, const CsvOptions& options, const std::string& source) {
-  check_delimiter(options.delimiter, "CsvOptions::delimiter");
-  Tokenizer tokenizer(text, options.delimiter, source);
+// The Dataset of the records of `tokenizer` (parse_csv), or with `rows` only of its data records
+// rows->begin … rows->end − 1 (read_csv_rows): the records before are split (so a malformed one
+// is a ParseError as in read_csv) but not parsed, those after are not read.
+Dataset parse_records(Tokenizer& tokenizer, const CsvOptions& options, const std::string& source,
+                      const IndexRange* rows = nullptr) {
   Record record;
   if (!tokenizer.next(record)) {
     throw ParseError(source, 1, 1,
@@ -301,20 +353,50 @@ Dataset parse_csv(std::string_view text, const CsvOptions& options, const std::s
   }
   const std::size_t target = options.no_target ? ncols : target_column(names, options, source);
   // Without a header the first record is data; with one, the first data record follows.
-  bool have_row = !options.header || tokenizer.next(record);
-  if (!have_row) {
+  bool pending = !options.header;
+  Index records_read = 0;  // data records, skipped ones included
+  const auto next_data_record = [&] {
+    const bool have = std::exchange(pending, false) || tokenizer.next(record);
+    records_read += have ? 1 : 0;
+    return have;
+  };
+  const auto range_beyond_the_file = [&] {
+    return ValueError(fmt::format("{}: expected a row range within [0, {}] (the file's data records), found {}",
+                                  source, records_read, range_text(*rows)));
+  };
+  if (rows != nullptr) {
+    while (records_read < rows->begin) {
+      if (!next_data_record()) throw range_beyond_the_file();
+    }
+  }
+  const Index max_rows = rows != nullptr ? rows->size() : std::numeric_limits<Index>::max();
+  bool have_row = max_rows > 0 && next_data_record();
+  if (!have_row && rows == nullptr) {
     throw ParseError(source, record.end_line + 1, 1,
                      "expected at least one data row after the header, found none");
   }
-  const std::vector<bool> categorical = categorical_columns(names, record, target, options, source);
+  if (!have_row && max_rows > 0) throw range_beyond_the_file();
+  const std::vector<bool> categorical =
+      have_row ? categorical_columns(names, record, target, options, source) : std::vector<bool>(ncols, false);
+  if (rows != nullptr && std::find(categorical.begin(), categorical.end(), true) != categorical.end()) {
+    throw ValueError(fmt::format("{}: reading rows {} of the file needs numeric columns, found text in column '{}' on "
+                                 "line {} (the codes of text categories depend on the whole file: encode them first)",
+                                 source, range_text(*rows),
+                                 names[static_cast<std::size_t>(std::find(categorical.begin(), categorical.end(), true) -
+                                                                categorical.begin())],
+                                 record.line));
+  }
   std::vector<CategoryCodes> codes(ncols);
 
   std::vector<double> values;  // row-major, ncols per row
   Index nrows = 0;
   // Note [File allocation limit] (file_io.h): an empty field becomes an 8-byte NaN.
   const std::size_t max_values = file_allocation_limit() / sizeof(double);
-  for (;;) {
-    if (!have_row && !tokenizer.next(record)) break;
+  while (nrows < max_rows) {
+    if (!have_row && !next_data_record()) {
+      if (rows != nullptr) throw range_beyond_the_file();
+      break;
+    }
     have_row = false;
     if (record.fields.size() != ncols) {
       const bool too_many = record.fields.size() > ncols;
@@ -384,6 +466,14 @@ Dataset parse_csv(std::string_view text, const CsvOptions& options, const std::s
   return out;
 }
 
+}  // namespace
+
+Dataset parse_csv(std::string_view text, const CsvOptions& options, const std::string& source) {
+  check_delimiter(options.delimiter, "CsvOptions::delimiter");
+  Tokenizer tokenizer(text, options.delimiter, source);
+  return parse_records(tokenizer, options, source);
+}
+
 std::vector<std::string> parse_csv_header(std::string_view text, char delimiter, const std::string& source) {
   check_delimiter(delimiter, "parse_csv_header");
   Tokenizer tokenizer(text, delimiter, source);
@@ -409,6 +499,34 @@ Dataset read_csv(const std::filesystem::path& path, const CsvOptions& options) {
   const std::vector<unsigned char> bytes = read_file_bytes(path);
   const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   return parse_csv(text, options, path.string());
+}
+
+Index count_csv_records(const std::filesystem::path& path, const CsvOptions& options) {
+  check_delimiter(options.delimiter, "CsvOptions::delimiter");
+  FileReader file(path);
+  const std::string source = path.string();
+  Tokenizer tokenizer(file, options.delimiter, source);
+  Record record;
+  Index records = 0;
+  while (tokenizer.next(record)) ++records;
+  return options.header && records > 0 ? records - 1 : records;
+}
+
+Dataset read_csv_rows(const std::filesystem::path& path, const CsvOptions& options, IndexRange rows) {
+  check_delimiter(options.delimiter, "CsvOptions::delimiter");
+  const std::string source = path.string();
+  if (!options.categorical.empty() || options.categorical_auto) {
+    throw ValueError(fmt::format("{}: reading rows {} of the file needs numeric columns, found CsvOptions::{} set "
+                                 "(the codes of text categories depend on the whole file: encode them first)",
+                                 source, range_text(rows), options.categorical_auto ? "categorical_auto" : "categorical"));
+  }
+  if (rows.begin < 0 || rows.end < rows.begin) {
+    throw ValueError(fmt::format("{}: expected a row range within [0, {}] (the file's data records), found {}", source,
+                                 count_csv_records(path, options), range_text(rows)));
+  }
+  FileReader file(path);
+  Tokenizer tokenizer(file, options.delimiter, source);
+  return parse_records(tokenizer, options, source, &rows);
 }
 
 // Quotes a field if the reader would otherwise split, trim or drop it: an empty name (a lone

@@ -22,6 +22,14 @@
 // unterminated quote, text after a closing quote, a non-numeric or out-of-range value, a
 // missing value (unless missing_as_nan). A target column that does not exist is a ValueError; a
 // file that cannot be opened is an IoError.
+//
+// Reading a row range (count_csv_records, read_csv_rows: a rank's shard of a distributed data
+// set, models/data/sharded_dataset.h) streams the file in fixed-size blocks, never holding more
+// than the current record and two blocks: the records are split exactly as read_csv splits them
+// (quotes, line breaks inside quotes, CRLF, the byte-order mark, empty lines), those before the
+// range are skipped unparsed and those after it not read, and the range is parsed and checked by
+// read_csv's own code, errors naming the file's true line. Text categories cannot be read so:
+// their codes come from the distinct values of the whole file.
 #pragma once
 
 #include <filesystem>
@@ -29,6 +37,7 @@
 #include <string_view>
 #include <vector>
 
+#include "graph/chunked_sum.h"
 #include "graph/tensor.h"
 #include "models/data/dataset.h"
 
@@ -53,6 +62,20 @@ struct CsvOptions {
 // of `target_names`), the other columns, in file order, to `features` and `feature_names`.
 // Throws IoError, ParseError or ValueError as described above.
 Dataset read_csv(const std::filesystem::path& path, const CsvOptions& options = {});
+
+// The number of data records of a CSV file (the header excluded, empty lines skipped), reading it
+// in blocks as read_csv_rows does. Throws IoError, and ParseError for a record read_csv could not
+// split (an unterminated quote, text after a closing quote); 0 for an empty file.
+Index count_csv_records(const std::filesystem::path& path, const CsvOptions& options = {});
+
+// Data records [rows.begin, rows.end) of a CSV file (0-based, the header excluded), bitwise rows
+// rows.begin… of read_csv(path, options), with the same names; an empty range gives no rows and
+// the names. Only the records up to the end of the range are read (see above), so a fault after
+// it goes unnoticed. Throws as read_csv for the records read, and ValueError for a range outside
+// [0, count_csv_records(path, options)] (saying the range and the count), for
+// options.categorical or categorical_auto, and for a target that is text in the range's first
+// record (read_csv would code it as class names): the reader of a range needs numeric columns.
+Dataset read_csv_rows(const std::filesystem::path& path, const CsvOptions& options, IndexRange rows);
 
 // The same for CSV text in memory; `source` names it in errors.
 Dataset parse_csv(std::string_view text, const CsvOptions& options = {},

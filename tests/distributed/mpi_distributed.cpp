@@ -21,6 +21,7 @@
 #include "distributed/launch.h"
 #include "distributed/sharded_logistic.h"
 #include "distributed/sharded_nist.h"
+#include "distributed/sharded_reading.h"
 #include "distributed/small_network_training.h"
 #include "models/cluster/distributed_k_means.h"
 #include "models/select/settings_search.h"
@@ -136,6 +137,7 @@ void check(Communicator& comm) {
   check_checkpoint_resume(comm);
   check_least_squares(comm);
   check_settings_search(comm);
+  testing::check_sharded_reading(comm);
   comm.barrier();  // every rank has passed every check
   if (comm.rank() == 0) std::printf("all checks passed on %d ranks\n", comm.size());
 }

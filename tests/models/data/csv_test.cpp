@@ -1,10 +1,12 @@
 // Tests for read_csv / parse_csv / write_csv.
 #include "models/data/csv.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <limits>
@@ -360,6 +362,154 @@ TEST(CsvRecordsTest, RecordsKeepTheirTextAndSkipBlankLines) {
   EXPECT_EQ(r.rows, (std::vector<std::string>{"\"x,\n y\",2", " 3 ,4"}));
   EXPECT_THROW(split_csv_records(""), ParseError);
   EXPECT_THROW(split_csv_records("a\n\"open\n"), ParseError);
+}
+
+// Reading a row range (count_csv_records, read_csv_rows).
+
+// Rows [b, e) of a dataset, every member compared bitwise (NaN included) with the reader of the range.
+void expect_rows_equal(const Dataset& whole, const Dataset& range, IndexRange rows) {
+  ASSERT_EQ(range.features.rows(), rows.size());
+  ASSERT_EQ(range.features.cols(), whole.features.cols());
+  for (Index i = 0; i < rows.size(); ++i) {
+    for (Index j = 0; j < whole.features.cols(); ++j) {
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(range.features(i, j)),
+                std::bit_cast<std::uint64_t>(whole.features(rows.begin + i, j)))
+          << "row " << rows.begin + i << " column " << j;
+    }
+    if (whole.target.size() > 0) {
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(range.target(i)), std::bit_cast<std::uint64_t>(whole.target(rows.begin + i)));
+    }
+  }
+  EXPECT_EQ(range.target.size(), whole.target.size() > 0 ? rows.size() : 0);
+  EXPECT_EQ(range.feature_names, whole.feature_names);
+  EXPECT_EQ(range.target_names, whole.target_names);
+  EXPECT_EQ(range.target_column, whole.target_column);
+}
+
+// A CSV file with every way of splitting records: a byte-order mark, a header with quoted
+// delimiters and line breaks, CRLF and LF, runs of empty lines, quoted numbers with spaces around,
+// NA and empty fields, and a last line ending in a lone CR. Values of all magnitudes in %.17g.
+std::string tricky_csv(int rows, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  std::string text = "\xEF\xBB\xBF\"a, first\",\"b\r\nsecond\",\"say \"\"c\"\"\",y\r\n\r\n";
+  char number[32];
+  for (int i = 0; i < rows; ++i) {
+    for (int j = 0; j < 4; ++j) {
+      if (j > 0) text += ',';
+      const auto kind = rng() % 10;
+      std::snprintf(number, sizeof number, "%.17g", uniform(rng) * std::pow(10.0, static_cast<double>(rng() % 9) - 4));
+      if (kind == 0 && j < 3) {
+        text += "NA";
+      } else if (kind == 1 && j < 3) {
+        text += "";
+      } else if (kind == 2) {
+        text += std::string(" \"") + number + "\" ";
+      } else {
+        text += number;
+      }
+    }
+    const auto ending = rng() % 6;
+    text += ending == 0 ? "\r\n" : ending == 1 ? "\n\n\r\n" : "\n";
+  }
+  while (text.back() == '\n' || text.back() == '\r') text.pop_back();
+  text += '\r';  // the last record ends in a lone CR: a line break at the end of the file
+  return text;
+}
+
+TEST(CsvRowsTest, EveryRangeEqualsTheRowsOfReadCsv) {
+  TempDir dir;
+  const auto path = dir / "tricky.csv";
+  ::dagml::testing::write_text(path, tricky_csv(23, 1));
+  const CsvOptions options{.missing_as_nan = true};
+  const Dataset whole = read_csv(path, options);
+  ASSERT_EQ(whole.features.rows(), 23);
+  ASSERT_EQ(count_csv_records(path, options), 23);
+  for (Index b = 0; b <= 23; ++b) {
+    for (Index e = b; e <= 23; ++e) expect_rows_equal(whole, read_csv_rows(path, options, {b, e}), {b, e});
+  }
+}
+
+TEST(CsvRowsTest, RangesAcrossManyBlocksEqualTheRowsOfReadCsv) {
+  // About 300 kB: records, quoted fields and CRLF pairs fall across the reader's 64 KiB blocks.
+  TempDir dir;
+  const auto path = dir / "large.csv";
+  const int n = 4000;
+  ::dagml::testing::write_text(path, tricky_csv(n, 2));
+  const CsvOptions options{.target = "y", .missing_as_nan = true};
+  const Dataset whole = read_csv(path, options);
+  ASSERT_EQ(count_csv_records(path, options), n);
+  for (const IndexRange rows : {IndexRange{0, n}, IndexRange{0, 1}, IndexRange{n - 1, n}, IndexRange{n, n},
+                                IndexRange{1234, 3210}, IndexRange{2999, 3001}}) {
+    SCOPED_TRACE(::testing::Message() << "rows [" << rows.begin << ", " << rows.end << ")");
+    expect_rows_equal(whole, read_csv_rows(path, options, rows), rows);
+  }
+}
+
+TEST(CsvRowsTest, HeaderlessFilesCountEveryRecord) {
+  TempDir dir;
+  const auto path = dir / "raw.csv";
+  ::dagml::testing::write_text(path, "1;2\n\n3;4\r\n5;6");
+  const CsvOptions options{.delimiter = ';', .header = false};
+  EXPECT_EQ(count_csv_records(path, options), 3);
+  expect_rows_equal(read_csv(path, options), read_csv_rows(path, options, {0, 2}), {0, 2});
+  expect_rows_equal(read_csv(path, options), read_csv_rows(path, options, {1, 3}), {1, 3});
+}
+
+TEST(CsvRowsTest, QuotedLineBreaksBeforeTheRangeAreSkippedAsRecords) {
+  // The first data record is text over three lines (read_csv would reject it; the range skips it
+  // unparsed); a fault in the range is reported on its true line of the file.
+  TempDir dir;
+  const auto path = dir / "skipped.csv";
+  ::dagml::testing::write_text(path, "a,b\n\"x\n\ny\",1\n\n2,3\n4,oops\n");
+  EXPECT_EQ(count_csv_records(path, {}), 3);
+  const Dataset d = read_csv_rows(path, {}, {1, 2});
+  ASSERT_EQ(d.features.rows(), 1);
+  EXPECT_EQ(d.features(0, 0), 2);
+  EXPECT_EQ(d.target(0), 3);
+  expect_parse_error([&] { read_csv_rows(path, {}, {1, 3}); }, 7, 3, "column 'b' (field 2): expected a number");
+  // A record that cannot be split before the range is an error, as in read_csv.
+  ::dagml::testing::write_text(path, "a,b\n\"x\"y,1\n2,3\n");
+  expect_parse_error([&] { read_csv_rows(path, {}, {1, 2}); }, 2, 4, "after a closing quote");
+  ::dagml::testing::write_text(path, "a,b\n2,3\n\"open,1\n");
+  expect_parse_error([&] { count_csv_records(path, {}); }, 3, 1, "unterminated quoted field");
+}
+
+TEST(CsvRowsTest, RangesOutsideTheFileAreValueErrors) {
+  TempDir dir;
+  const auto path = dir / "small.csv";
+  ::dagml::testing::write_text(path, "a,b\n1,2\n3,4\n5,6\n");
+  for (const IndexRange rows : {IndexRange{0, 4}, IndexRange{4, 4}, IndexRange{-1, 2}, IndexRange{2, 1}}) {
+    try {
+      read_csv_rows(path, {}, rows);
+      ADD_FAILURE() << "expected a ValueError";
+    } catch (const ValueError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("within [0, 3]"), std::string::npos) << what;
+      EXPECT_NE(what.find(fmt::format("found [{}, {})", rows.begin, rows.end)), std::string::npos) << what;
+    }
+  }
+  EXPECT_EQ(read_csv_rows(path, {}, {3, 3}).features.rows(), 0);
+  EXPECT_EQ(read_csv_rows(path, {}, {3, 3}).feature_names, std::vector<std::string>{"a"});
+  EXPECT_THROW(read_csv_rows(dir / "missing.csv", {}, {0, 1}), IoError);
+}
+
+TEST(CsvRowsTest, TextCategoriesNeedTheWholeFile) {
+  TempDir dir;
+  const auto path = dir / "labels.csv";
+  ::dagml::testing::write_text(path, "x,label\n1,cat\n2,dog\n");
+  for (const CsvOptions& options : {CsvOptions{.categorical = {"label"}}, CsvOptions{.categorical_auto = true},
+                                    CsvOptions{}}) {
+    try {
+      read_csv_rows(path, options, {0, 2});
+      ADD_FAILURE() << "expected a ValueError";
+    } catch (const ValueError& e) {
+      EXPECT_NE(std::string(e.what()).find("needs numeric columns"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("encode them first"), std::string::npos) << e.what();
+    }
+  }
+  // The count does not parse values.
+  EXPECT_EQ(count_csv_records(path, {}), 2);
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 // Tests for the IDX reader: every element type, gzip, and each malformed input.
 #include "models/data/idx.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cstdint>
 #include <functional>
 
 #include "graph/error.h"
@@ -187,6 +189,125 @@ TEST(IdxTest, ErrorsNameTheFile) {
   } catch (const ParseError& e) {
     EXPECT_EQ(e.file(), (dir / "short.idx").string());
   }
+}
+
+// Reading a row range (read_idx_header, read_idx_rows).
+
+// 5 images of 2 × 3 int16 elements, each element's value distinct.
+Bytes shorts_5x2x3() {
+  Bytes payload;
+  for (int k = 0; k < 30; ++k) {
+    const auto v = static_cast<std::uint16_t>(k * 997 - 12000);
+    payload.push_back(static_cast<unsigned char>(v >> 8));
+    payload.push_back(static_cast<unsigned char>(v));
+  }
+  return make_idx(0x0B, {5, 2, 3}, payload);
+}
+
+TEST(IdxRowsTest, HeaderWithoutTheData) {
+  TempDir dir;
+  write_bytes(dir / "plain", shorts_5x2x3());
+  write_bytes(dir / "file.gz", gzip_bytes(shorts_5x2x3()));
+  for (const char* name : {"plain", "file.gz"}) {
+    const IdxHeader h = read_idx_header(dir / name);
+    EXPECT_EQ(h.type, IdxType::Short);
+    EXPECT_EQ(h.dims, (std::vector<Index>{5, 2, 3}));
+    EXPECT_EQ(h.header_bytes, 16u);
+    EXPECT_EQ(h.inner, 6u);
+    EXPECT_EQ(h.data_bytes, 60u);
+  }
+  // Only the header is read: a file cut after it still has one.
+  Bytes cut = shorts_5x2x3();
+  cut.resize(16);
+  write_bytes(dir / "cut", cut);
+  EXPECT_EQ(read_idx_header(dir / "cut").dims, (std::vector<Index>{5, 2, 3}));
+  write_bytes(dir / "short", Bytes{0, 0, 0x0B, 3, 0, 0});
+  expect_parse_error([&] { read_idx_header(dir / "short"); }, 6, "3 dimensions need 16 bytes");
+}
+
+TEST(IdxRowsTest, EveryRangeEqualsTheRowsOfReadIdxPlainAndGzip) {
+  TempDir dir;
+  write_bytes(dir / "plain", shorts_5x2x3());
+  write_bytes(dir / "file.gz", gzip_bytes(shorts_5x2x3()));
+  // Two gzip members, split inside the third image.
+  const Bytes whole = shorts_5x2x3();
+  Bytes two = gzip_bytes(Bytes(whole.begin(), whole.begin() + 43));
+  const Bytes second = gzip_bytes(Bytes(whole.begin() + 43, whole.end()));
+  two.insert(two.end(), second.begin(), second.end());
+  write_bytes(dir / "two.gz", two);
+  const IdxArray all = read_idx(dir / "plain");
+  for (const char* name : {"plain", "file.gz", "two.gz"}) {
+    for (Index b = 0; b <= 5; ++b) {
+      for (Index e = b; e <= 5; ++e) {
+        const IdxArray rows = read_idx_rows(dir / name, {b, e});
+        EXPECT_EQ(rows.type, IdxType::Short);
+        EXPECT_EQ(rows.dims, (std::vector<Index>{e - b, 2, 3}));
+        EXPECT_EQ(rows.values, all.values.middleRows(b, e - b)) << name << " [" << b << ", " << e << ")";
+      }
+    }
+  }
+  write_bytes(dir / "labels", make_idx(0x08, {5}, {9, 8, 7, 6, 5}));
+  EXPECT_EQ(read_idx_label_rows(dir / "labels", {1, 3}), (Vector(2) << 8, 7).finished());
+  EXPECT_EQ(read_idx_image_rows(dir / "file.gz", {4, 5}), all.values.middleRows(4, 1));
+  EXPECT_THROW(read_idx_image_rows(dir / "labels", {0, 1}), ParseError);
+  EXPECT_THROW(read_idx_label_rows(dir / "plain", {0, 1}), ParseError);
+}
+
+TEST(IdxRowsTest, RangesOutsideTheFileAreValueErrors) {
+  TempDir dir;
+  write_bytes(dir / "plain", shorts_5x2x3());
+  for (const IndexRange rows : {IndexRange{0, 6}, IndexRange{-1, 2}, IndexRange{3, 2}, IndexRange{6, 6}}) {
+    try {
+      read_idx_rows(dir / "plain", rows);
+      ADD_FAILURE() << "expected a ValueError";
+    } catch (const ValueError& e) {
+      EXPECT_NE(std::string(e.what()).find(fmt::format("within [0, 5] (the file's 5 rows), found [{}, {})", rows.begin,
+                                                       rows.end)),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_THROW(read_idx_rows(dir / "missing", {0, 1}), IoError);
+}
+
+TEST(IdxRowsTest, TruncatedAndMalformedFiles) {
+  TempDir dir;
+  // A plain file's size is checked against its header, as read_idx does, whatever the range.
+  Bytes b = shorts_5x2x3();
+  b.pop_back();
+  write_bytes(dir / "short", b);
+  expect_parse_error([&] { read_idx_rows(dir / "short", {0, 1}); }, 4 + 12 + 59, "need 60 bytes after the header, the data has 59");
+  b = shorts_5x2x3();
+  b.push_back(0);
+  write_bytes(dir / "long", b);
+  expect_parse_error([&] { read_idx_rows(dir / "long", {0, 1}); }, 16 + 60, "1 more");
+  b = shorts_5x2x3();
+  b[0] = 1;
+  write_bytes(dir / "magic", b);
+  expect_parse_error([&] { read_idx_rows(dir / "magic", {0, 1}); }, 0, "wrong magic number");
+  // A gzip stream that ends inside the range: the offset counts the decompressed bytes.
+  Bytes cut = shorts_5x2x3();
+  cut.resize(16 + 30);  // two and a half images
+  write_bytes(dir / "cut.gz", gzip_bytes(cut));
+  EXPECT_EQ(read_idx_rows(dir / "cut.gz", {0, 2}).values, parse_idx(shorts_5x2x3()).values.topRows(2));
+  expect_parse_error([&] { read_idx_rows(dir / "cut.gz", {1, 3}); }, 46,
+                     "in the decompressed data: truncated IDX data: dimensions 5×2×3 of 2-byte elements need 60 bytes "
+                     "after the header, the data has 30");
+  expect_parse_error([&] { read_idx_rows(dir / "cut.gz", {4, 5}); }, 46, "the data has 30");
+  // A corrupt gzip stream.
+  Bytes gz = gzip_bytes(shorts_5x2x3());
+  gz.resize(gz.size() / 2);
+  write_bytes(dir / "torn.gz", gz);
+  EXPECT_THROW(read_idx_rows(dir / "torn.gz", {4, 5}), ParseError);
+}
+
+TEST(IdxRowsTest, TheLimitAppliesToTheRangeRead) {
+  TempDir dir;
+  write_bytes(dir / "plain", shorts_5x2x3());
+  const AllocationLimit limit(2 * 6 * sizeof(double));  // two rows of doubles
+  EXPECT_EQ(read_idx_rows(dir / "plain", {1, 3}).values.rows(), 2);
+  EXPECT_THROW(read_idx_rows(dir / "plain", {1, 4}), LimitError);
+  EXPECT_THROW(read_idx(dir / "plain"), LimitError);
 }
 
 }  // namespace
