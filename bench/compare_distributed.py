@@ -1,7 +1,8 @@
 """Distributed-training workloads of issue 17 (bench/distributed_bench.cpp under mpirun), in the
 format of compare.py. The reference of each line is dagml's own one-process, one-thread run of the
 same workload (no library offers a bitwise-deterministic data-parallel fit to compare with):
-  distributed_mlp_epoch_2x1, _1x2:       one epoch of the MLP 784-256-128-10, 469 steps
+  distributed_mlp_epoch_{2,8}chunks_2x1, _1x2:  one epoch of the MLP 784-256-128-10, 469 steps of
+                                          batches of 128 in 2 or 8 chunks
   distributed_lbfgs_logistic_2x1, _1x2:  30 L-BFGS iterations of softmax regression on 60,000 rows
 (ranks x threads). Each line gives the scaling efficiency T(1x1) / (2 T), the time spent in
 collectives per step, and whether the result's checksum equals the 1x1 run's. Then the cost model
@@ -23,12 +24,13 @@ NETWORKS = {"InfiniBand HDR (assumed: 2 us, 20 GB/s)": (2e-6, 1 / 20e9),
             "10 Gb Ethernet (assumed: 25 us, 1.1 GB/s)": (25e-6, 1 / 1.1e9)}
 
 
-def bench(build_dir, ranks, threads, workload):
+def bench(build_dir, ranks, threads, workload, chunks=None):
     program = os.path.join(build_dir, "bench", "distributed_bench")
     mpirun = shutil.which("mpirun")
-    command = [program, workload, str(threads)]
+    command = [program, workload, str(threads)] + ([str(chunks)] if chunks else [])
     if mpirun:
-        command = [mpirun, "-np", str(ranks), "--oversubscribe", "--mca", "btl", "self,vader", *command]
+        # No binding: Open MPI would bind a lone rank to one core, and its threads with it.
+        command = [mpirun, "-np", str(ranks), "--bind-to", "none", "--mca", "btl", "self,vader", *command]
     elif ranks > 1:
         raise RuntimeError("mpirun is not installed: the distributed benchmark needs Open MPI")
     out = subprocess.run(command, check=True, capture_output=True, text=True, env={**os.environ, **MPI_ENV}).stdout
@@ -51,34 +53,35 @@ def reduce_scatter_model(alpha, beta, ranks, width):
 
 
 def run(build_dir, wanted):
-    workloads = {"mlp_epoch": ("distributed_mlp_epoch", 8, 235_146 + 1),
-                 "lbfgs_logistic": ("distributed_lbfgs_logistic", 16, 7_850 + 1)}
-    chosen = [w for w, (name, _, _) in workloads.items() if wanted in name]
+    # (name, program workload, chunks, numbers per chunk partial: the loss and the gradient)
+    workloads = [("distributed_mlp_epoch_2chunks", "mlp_epoch", 2, 235_146 + 1),
+                 ("distributed_mlp_epoch_8chunks", "mlp_epoch", 8, 235_146 + 1),
+                 ("distributed_lbfgs_logistic", "lbfgs_logistic", 16, 7_850 + 1)]
+    chosen = [w for w in workloads if wanted in w[0]]
     if not chosen:
         return
     model = {}
-    for workload in chosen:
-        name, chunks, width = workloads[workload]
-        one = bench(build_dir, 1, 1, workload)
+    for name, workload, chunks, width in chosen:
+        one = bench(build_dir, 1, 1, workload, chunks)
         per_step = one["seconds"] / one["reductions"]
-        model[workload] = (per_step, chunks, width)
+        model[name] = (per_step, chunks, width)
         for ranks, threads in ((2, 1), (1, 2)):
-            r = bench(build_dir, ranks, threads, workload)
+            r = bench(build_dir, ranks, threads, workload, chunks)
             efficiency = one["seconds"] / (2 * r["seconds"])
             comm_ms = 1e3 * r["comm_seconds"] / r["reductions"]
             same = "same checksum as 1x1" if r["checksum"] == one["checksum"] else \
                 f"CHECKSUM DIFFERS from 1x1 ({r['checksum']} vs {one['checksum']})"
             line(f"{name}_{ranks}x{threads}", r["seconds"], one["seconds"],
-                 f" (ranks x threads {ranks}x{threads} against 1x1; scaling efficiency {efficiency:.2f}, target >= 0.85 "
-                 f"at 2 ranks; {r['reductions']} reductions, {comm_ms:.3f} ms per reduction in collectives "
-                 f"({100 * r['comm_seconds'] / r['seconds']:.1f}% of the time); {same})")
+                 f" (ranks x threads {ranks}x{threads} against 1x1, {chunks} chunks; scaling efficiency "
+                 f"{efficiency:.2f}, target >= 0.85 at 2 ranks; {r['reductions']} reductions, {comm_ms:.3f} ms per "
+                 f"reduction in collectives ({100 * r['comm_seconds'] / r['seconds']:.1f}% of the time); {same})")
     c = bench(build_dir, 2, 1, "collectives")
     alpha, beta = c["alpha"], c["beta"]
     print(f"# cost model: allgather between 2 ranks on this machine (shared memory): alpha = {alpha * 1e6:.2f} us, "
           f"beta = {beta * 1e9:.3f} ns/byte ({1 / beta / 1e9 if beta > 0 else float('inf'):.1f} GB/s)", flush=True)
     networks = {"this machine (measured)": (alpha, beta), **NETWORKS}
-    for workload, (per_step, chunks, width) in model.items():
-        print(f"# {workloads[workload][0]}: computation {per_step * 1e3:.2f} ms per step on 1 rank x 1 thread, "
+    for name, (per_step, chunks, width) in model.items():
+        print(f"# {name}: computation {per_step * 1e3:.2f} ms per step on 1 rank x 1 thread, "
               f"{width} numbers per chunk partial", flush=True)
         for net, (a, b) in networks.items():
             cells = []

@@ -1,15 +1,16 @@
 // The distributed-training benchmark (issue 17), run by bench/compare_distributed.py under mpirun
 // with 1 rank × 1 thread, 2 ranks × 1 thread and 1 rank × 2 threads:
 //
-//   distributed_bench mlp_epoch THREADS     one epoch of the MLP 784-256-128-10 (ReLU), Adam
-//                                           lr 1e-3, batches of 128 in 8 chunks, over the 60,000
+//   distributed_bench mlp_epoch THREADS [CHUNKS]  one epoch of the MLP 784-256-128-10 (ReLU), Adam
+//                                           lr 1e-3, batches of 128 in 8 chunks (or CHUNKS), over the 60,000
 //                                           Fashion-MNIST training images (every rank holds them)
-//   distributed_bench lbfgs_logistic THREADS  30 L-BFGS iterations of softmax regression (7,850
-//                                           parameters, ½·1e-4‖W‖²) over the 60,000 images in 16
-//                                           chunks, each rank holding its rows
+//   distributed_bench lbfgs_logistic THREADS [CHUNKS]  30 L-BFGS iterations of softmax regression
+//                                           (7,850 parameters, ½·1e-4‖W‖²) over the 60,000 images in
+//                                           16 chunks (or CHUNKS), each rank holding its rows
 //   distributed_bench collectives 1        the α and β of the cost model (docs/distributed.md):
 //                                           the mean time of an allgather of w doubles from every
-//                                           rank, w = 1 and w = 2¹⁸, 200 and 20 repetitions
+//                                           rank, w = 1 and w = 2²⁰ (8 MB, the size of the MLP's
+//                                           chunk partials per rank), 200 and 10 repetitions
 //
 // Rank 0 prints one JSON line: the wall time of the workload (for L-BFGS after one untimed
 // evaluation, which builds the graphs' plans), the reductions (steps or objective evaluations), the time every rank spent inside
@@ -91,7 +92,7 @@ struct Measurement {
   std::uint64_t checksum = 0;
 };
 
-Measurement mlp_epoch(TimedCommunicator& comm, const Dataset& data) {
+Measurement mlp_epoch(TimedCommunicator& comm, const Dataset& data, Index chunks) {
   using namespace dagml::nn;
   Sequential net = make_mlp(784, 10, {.hidden_widths = {256, 128}}, /*seed=*/1);
   SupervisedNetwork model(net, LossKind::SoftmaxCrossEntropy);
@@ -99,13 +100,13 @@ Measurement mlp_epoch(TimedCommunicator& comm, const Dataset& data) {
   const Adam adam({.schedule = StepSchedule::constant(1e-3)});
   comm.restart();
   const Clock::time_point start = Clock::now();
-  const Result r = Trainer({.epochs = 1, .batch_size = 128, .chunks = 8, .seed = 1, .communicator = &comm})
+  const Result r = Trainer({.epochs = 1, .batch_size = 128, .chunks = chunks, .seed = 1, .communicator = &comm})
                        .fit(model, data.features, Y, adam);
   return {seconds_since(start), static_cast<long>(r.evaluations), bitwise_checksum(r.x)};
 }
 
-Measurement lbfgs_logistic(TimedCommunicator& comm, const Dataset& data) {
-  const ChunkLayout layout(data.features.rows(), 16, comm.size());
+Measurement lbfgs_logistic(TimedCommunicator& comm, const Dataset& data, Index chunks) {
+  const ChunkLayout layout(data.features.rows(), chunks, comm.size());
   const IndexRange mine = layout.rank_rows(comm.rank());
   const Tensor X_mine = data.features.middleRows(mine.begin, mine.size());
   const Tensor y_mine = Tensor(data.target.segment(mine.begin, mine.size()));
@@ -125,7 +126,7 @@ Measurement lbfgs_logistic(TimedCommunicator& comm, const Dataset& data) {
 }
 
 // t(w) = α + β·(bytes received) for an allgather of w doubles from each of p ranks, which
-// receives (p − 1)·w·8 bytes: α from w = 1, β from w = 2¹⁸.
+// receives (p − 1)·w·8 bytes: α from w = 1, β from w = 2²⁰.
 void collectives(Communicator& comm) {
   const auto mean_time = [&](Index w, int repetitions) {
     std::vector<double> local(static_cast<std::size_t>(w), 1.0), gathered(static_cast<std::size_t>(w * comm.size()));
@@ -134,9 +135,10 @@ void collectives(Communicator& comm) {
     for (int k = 0; k < repetitions; ++k) comm.allgather(local, gathered);
     return seconds_since(start) / repetitions;
   };
-  mean_time(1 << 18, 2);  // warm-up: the transport's buffers
-  const double small = mean_time(1, 200), large = mean_time(1 << 18, 20);
-  const double received = static_cast<double>(comm.size() - 1) * (1 << 18) * 8;
+  constexpr Index kLarge = Index{1} << 20;
+  mean_time(kLarge, 2);  // warm-up: the transport's buffers
+  const double small = mean_time(1, 200), large = mean_time(kLarge, 10);
+  const double received = static_cast<double>(comm.size() - 1) * static_cast<double>(kLarge) * 8;
   if (comm.rank() == 0)
     fmt::print("{{\"alpha\": {:.9f}, \"beta\": {:.6e}, \"ranks\": {}}}\n", small,
                comm.size() > 1 ? (large - small) / received : 0.0, comm.size());
@@ -147,8 +149,9 @@ void collectives(Communicator& comm) {
 int main(int argc, char** argv) {
   const std::string workload = argc > 1 ? argv[1] : "";
   const int threads = argc > 2 ? std::atoi(argv[2]) : 1;
+  const Index chunks = argc > 3 ? std::atoi(argv[3]) : (workload == "mlp_epoch" ? 8 : 16);
   if (workload != "mlp_epoch" && workload != "lbfgs_logistic" && workload != "collectives") {
-    std::fprintf(stderr, "usage: distributed_bench mlp_epoch|lbfgs_logistic|collectives THREADS\n");
+    std::fprintf(stderr, "usage: distributed_bench mlp_epoch|lbfgs_logistic|collectives THREADS [CHUNKS]\n");
     return 2;
   }
   set_num_threads(threads);
@@ -156,7 +159,7 @@ int main(int argc, char** argv) {
   return run_distributed(argc, argv, [&](Communicator& world) {
     const Dataset data = load_fashion_mnist();
     TimedCommunicator comm(world);
-    const Measurement m = workload == "mlp_epoch" ? mlp_epoch(comm, data) : lbfgs_logistic(comm, data);
+    const Measurement m = workload == "mlp_epoch" ? mlp_epoch(comm, data, chunks) : lbfgs_logistic(comm, data, chunks);
     // The slowest rank's time in collectives, and the wall time as rank 0 saw it.
     std::vector<double> comm_seconds(static_cast<std::size_t>(world.size()));
     world.allgather(std::span<const double>(&comm.seconds, 1), comm_seconds);
@@ -164,7 +167,7 @@ int main(int argc, char** argv) {
     for (double s : comm_seconds) slowest = std::max(slowest, s);
     if (world.rank() == 0)
       fmt::print("{{\"seconds\": {:.6f}, \"reductions\": {}, \"comm_seconds\": {:.6f}, \"bytes_per_rank\": {:.0f}, "
-                 "\"ranks\": {}, \"threads\": {}, \"checksum\": \"{:016x}\"}}\n",
-                 m.seconds, m.reductions, slowest, comm.bytes, world.size(), threads, m.checksum);
+                 "\"ranks\": {}, \"threads\": {}, \"chunks\": {}, \"checksum\": \"{:016x}\"}}\n",
+                 m.seconds, m.reductions, slowest, comm.bytes, world.size(), threads, chunks, m.checksum);
   });
 }

@@ -39,10 +39,18 @@ ShardedGraphObjective::ShardedGraphObjective(Communicator& comm, Var loss, std::
   if (chunks.size() == 0)
     throw ValueError(fmt::format("{}: {} ranks but only {} chunks; expected at least one chunk per rank", who,
                                  comm.size(), layout.num_chunks()));
+  // Each clone is made while the caller's graph holds the values of the chunk's rows alone
+  // (inputs set, then a forward pass), so that no replica copies the rank's whole data and every
+  // replica's nodes have its chunk's shapes; the caller's graph gets its values back afterwards.
+  Graph& caller = loss.graph();
+  Executor forward(caller, {loss});
   for (Index c = chunks.begin; c < chunks.end; ++c) {
     auto replica = std::make_unique<Replica>();
-    replica->graph = loss.graph().clone();
     const IndexRange rows = layout.chunk_rows(c);
+    for (const auto& [input, value] : options_.data)
+      caller.set_value(input, value.middleRows(rows.begin - mine.begin, rows.size()));
+    forward.run();
+    replica->graph = caller.clone();
     // f = Σ_c (n_c/n) f_c for a mean; f = Σ_c ½‖r_c‖² for residuals.
     replica->weight = residual_form ? 1 : static_cast<Scalar>(rows.size()) / static_cast<Scalar>(layout.num_rows());
     GraphObjectiveOptions chunk_data;
@@ -57,6 +65,8 @@ ShardedGraphObjective::ShardedGraphObjective(Communicator& comm, Var loss, std::
                                                                           std::move(chunk_data));
     replicas_.push_back(std::move(replica));
   }
+  for (const auto& [input, value] : options_.data) caller.set_value(input, value);
+  forward.run();
   // After the clones, so that they do not copy this objective's gradient nodes.
   caller_ = residual_form ? GraphObjective::least_squares(loss, std::move(parameters))
                           : std::make_unique<GraphObjective>(loss, std::move(parameters));
