@@ -23,18 +23,29 @@ std::string checkpoint_file(const std::string& name) {
   return (std::filesystem::path(::testing::TempDir()) / ("dagml_" + name + ".ckpt")).string();
 }
 
+// The small network's training of `epochs` epochs, writing a checkpoint to `path` every
+// `every` epochs (0: none).
+TrainerOptions checkpointing(Communicator* comm, Index epochs, Index every, const std::string& path) {
+  TrainerOptions options = testing::small_network_options(comm);
+  options.epochs = epochs;
+  options.checkpoint_every = every;
+  options.checkpoint_path = path;
+  return options;
+}
+
+// The same training to `epochs` epochs in all, resumed from the checkpoint at `path`.
+TrainerOptions resuming(Communicator* comm, Index epochs, const std::string& path) {
+  TrainerOptions options = testing::small_network_options(comm);
+  options.epochs = epochs;
+  options.resume_from = path;
+  return options;
+}
+
 // The run of `epochs` epochs, stopped after `stop_after` (writing its checkpoint) and resumed.
 Vector stopped_and_resumed(const UpdateRule& rule, Index stop_after, Index epochs, const std::string& path,
                            Result* result) {
-  TrainerOptions first = testing::small_network_options(nullptr);
-  first.epochs = stop_after;
-  first.checkpoint_every = stop_after;
-  first.checkpoint_path = path;
-  testing::train_small_network(first, rule);
-  TrainerOptions second = testing::small_network_options(nullptr);
-  second.epochs = epochs;
-  second.resume_from = path;
-  return testing::train_small_network(second, rule, result);
+  testing::train_small_network(checkpointing(nullptr, stop_after, stop_after, path), rule);
+  return testing::train_small_network(resuming(nullptr, epochs, path), rule, result);
 }
 
 TEST(TrainingCheckpoint, ResumedRunEqualsTheUninterruptedOneForEveryRule) {
@@ -44,10 +55,8 @@ TEST(TrainingCheckpoint, ResumedRunEqualsTheUninterruptedOneForEveryRule) {
   const GradientStep plain({.schedule = StepSchedule::inverse_time(0.05)});
   for (const UpdateRule* rule : std::vector<const UpdateRule*>{&adam, &momentum, &nesterov, &plain}) {
     SCOPED_TRACE(rule->name());
-    TrainerOptions options = testing::small_network_options(nullptr);
-    options.epochs = 5;
     Result uninterrupted_fit, resumed_fit;
-    const Vector uninterrupted = testing::train_small_network(options, *rule, &uninterrupted_fit);
+    const Vector uninterrupted = testing::train_small_network(checkpointing(nullptr, 5, 0, ""), *rule, &uninterrupted_fit);
     const Vector resumed = stopped_and_resumed(*rule, 2, 5, checkpoint_file("every_rule"), &resumed_fit);
     EXPECT_EQ(bitwise_checksum(resumed), bitwise_checksum(uninterrupted));
     EXPECT_EQ(resumed_fit.history, uninterrupted_fit.history);
@@ -61,46 +70,28 @@ TEST(TrainingCheckpoint, TheLatestCheckpointIsKeptAndResumesToo) {
   // Checkpoints after epochs 2 and 4 of a 4-epoch run; the file holds epoch 4, and a run of 6
   // resumed from it equals the uninterrupted 6-epoch run.
   const std::string path = checkpoint_file("latest");
-  TrainerOptions options = testing::small_network_options(nullptr);
-  options.epochs = 4;
-  options.checkpoint_every = 2;
-  options.checkpoint_path = path;
-  testing::train_small_network(options);
+  testing::train_small_network(checkpointing(nullptr, 4, 2, path));
   const TrainingCheckpoint saved = load_checkpoint(path);
   EXPECT_EQ(saved.epochs_done, 4);
   EXPECT_EQ(saved.steps_done, 16u);  // 4 batches per epoch (20, 20, 20, 10)
   EXPECT_EQ(saved.history.size(), 4u);
   EXPECT_EQ(saved.buffers.size(), 2u);  // batch normalisation's running mean and variance
-  TrainerOptions longer = testing::small_network_options(nullptr);
-  longer.epochs = 6;
-  const Vector uninterrupted = testing::train_small_network(longer);
-  longer.resume_from = path;
-  EXPECT_EQ(bitwise_checksum(testing::train_small_network(longer)), bitwise_checksum(uninterrupted));
+  const Vector uninterrupted = testing::train_small_network(checkpointing(nullptr, 6, 0, ""));
+  EXPECT_EQ(bitwise_checksum(testing::train_small_network(resuming(nullptr, 6, path))), bitwise_checksum(uninterrupted));
 }
 
 // A checkpoint written by 2 ranks after 2 epochs, resumed on 1, 2 and 3 ranks × 1, 2 threads: the
 // steps do not depend on the ranks, so every resumed run equals the uninterrupted one-process run.
 TEST(TrainingCheckpoint, ResumesOnAnyNumberOfRanks) {
-  TrainerOptions options = testing::small_network_options(nullptr);
-  options.epochs = 4;
-  const Vector uninterrupted = testing::train_small_network(options);
+  const Vector uninterrupted = testing::train_small_network(checkpointing(nullptr, 4, 0, ""));
   const std::string path = checkpoint_file("ranks");
-  run_in_process(2, [&](Communicator& comm) {
-    TrainerOptions first = testing::small_network_options(&comm);
-    first.epochs = 2;
-    first.checkpoint_every = 1;
-    first.checkpoint_path = path;
-    testing::train_small_network(first);
-  });
+  run_in_process(2, [&](Communicator& comm) { testing::train_small_network(checkpointing(&comm, 2, 1, path)); });
   for (const auto& [ranks, threads] : std::vector<std::pair<int, int>>{{1, 1}, {2, 2}, {3, 1}}) {
     std::vector<Vector> weights(static_cast<std::size_t>(ranks));
     run_in_process(
         ranks,
         [&](Communicator& comm) {
-          TrainerOptions second = testing::small_network_options(&comm);
-          second.epochs = 4;
-          second.resume_from = path;
-          weights[static_cast<std::size_t>(comm.rank())] = testing::train_small_network(second);
+          weights[static_cast<std::size_t>(comm.rank())] = testing::train_small_network(resuming(&comm, 4, path));
         },
         {.threads_per_rank = threads});
     for (int r = 0; r < ranks; ++r) {
@@ -112,13 +103,8 @@ TEST(TrainingCheckpoint, ResumesOnAnyNumberOfRanks) {
 
 TEST(TrainingCheckpoint, RefusesACheckpointThatDoesNotFitTheFit) {
   const std::string path = checkpoint_file("refused");
-  TrainerOptions first = testing::small_network_options(nullptr);
-  first.epochs = 2;
-  first.checkpoint_every = 1;
-  first.checkpoint_path = path;
-  testing::train_small_network(first);
-  TrainerOptions resume = testing::small_network_options(nullptr);
-  resume.resume_from = path;
+  testing::train_small_network(checkpointing(nullptr, 2, 1, path));
+  const TrainerOptions resume = resuming(nullptr, 3, path);
   TrainerOptions other_batch = resume;
   other_batch.batch_size = 10;
   EXPECT_THROW(testing::train_small_network(other_batch), ValueError);
