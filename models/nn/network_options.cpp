@@ -42,7 +42,12 @@ std::unique_ptr<UpdateRule> make_update_rule(const TrainingOptions& o) {
 }
 
 TrainerOptions trainer_options(const TrainingOptions& o) {
-  return {.epochs = o.num_epochs, .batch_size = o.batch_size, .chunks = o.num_chunks, .shuffle = true, .seed = o.seed};
+  return {.epochs = o.num_epochs,
+          .batch_size = o.batch_size,
+          .chunks = o.num_chunks,
+          .shuffle = true,
+          .seed = o.seed,
+          .communicator = o.communicator};
 }
 
 Result train_network(Trainable& model, const Tensor& X, const Tensor& Y, const TrainingOptions& options,

@@ -37,6 +37,11 @@ struct TrainingOptions {
   Index num_chunks = 2;         // data-parallel chunks per minibatch, ≥ 1
   std::uint64_t seed = 0;       // initial weights, shuffling, noise
   bool verbose = false;         // a progress bar (on a terminal) and one line per epoch
+  // Data-parallel over the ranks of this communicator (TrainerOptions::communicator,
+  // docs/distributed.md): every rank fits the same network on the same data and gets the same
+  // weights, bit for bit, as one process. Set by the program, not an option of the model file
+  // (not visited: a loaded model has none). Needs num_chunks ≥ ranks.
+  Communicator* communicator = nullptr;
 
   template <class V>
   void visit(V&& v) {

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "distributed/small_network_training.h"
+#include "models/data/datasets.h"
+#include "models/nn/mlp_classifier.h"
 
 namespace dagml::nn {
 namespace {
@@ -26,6 +28,35 @@ TEST(DistributedTrainer, BitwiseEqualToOneProcessForAnyRanksAndThreads) {
       EXPECT_EQ(trained[static_cast<std::size_t>(r)], reference);
     }
   }
+}
+
+// The estimators train over ranks through TrainingOptions::communicator: an MlpClassifier fitted
+// by 2 and 3 in-process ranks predicts the probabilities of the one-process fit, bit for bit.
+TEST(DistributedTrainer, EstimatorsTrainOverRanksThroughTheirTrainingOptions) {
+  const Dataset digits = load_dataset("digits");
+  const Tensor X = digits.features.topRows(300) / 16.0;
+  const Vector y = digits.target.head(300);
+  const MlpClassifierOptions options{.architecture = {.hidden_widths = {16}},
+                                     .training = {.num_epochs = 3, .batch_size = 50, .num_chunks = 6, .seed = 4}};
+  const Tensor reference = MlpClassifier(options).fit(X, y).predict_proba(X);
+  for (const int p : {2, 3}) {
+    std::vector<Tensor> probabilities(static_cast<std::size_t>(p));
+    run_in_process(p, [&](Communicator& comm) {
+      MlpClassifierOptions over_ranks = options;
+      over_ranks.training.communicator = &comm;
+      probabilities[static_cast<std::size_t>(comm.rank())] = MlpClassifier(over_ranks).fit(X, y).predict_proba(X);
+    });
+    for (int r = 0; r < p; ++r) EXPECT_EQ(probabilities[static_cast<std::size_t>(r)], reference) << p << " ranks, rank " << r;
+  }
+  // The communicator reaches the trainer: one chunk cannot be spread over two ranks.
+  EXPECT_THROW(run_in_process(2,
+                              [&](Communicator& comm) {
+                                MlpClassifierOptions one_chunk = options;
+                                one_chunk.training.num_chunks = 1;
+                                one_chunk.training.communicator = &comm;
+                                MlpClassifier(one_chunk).fit(X, y);
+                              }),
+               RankFailedError);
 }
 
 TEST(DistributedTrainer, NeedsAChunkPerRank) {
