@@ -11,7 +11,7 @@
 # never into the repository's seeds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-harnesses=(csv_fuzz idx_fuzz dataset_fuzz model_file_fuzz nist_fuzz)
+harnesses=(csv_fuzz idx_fuzz dataset_fuzz model_file_fuzz nist_fuzz row_range_fuzz)
 
 if [ "${1:-}" = "--seeds" ]; then
   scripts/build.sh build -DDAGML_BUILD_TESTS=ON -- models_io_tests
