@@ -47,6 +47,7 @@
 #include "models/io/estimator.h"
 #include "models/tree/feature_binning.h"
 #include "models/tree/gradient_tree.h"
+#include "models/tree/tree_export.h"
 #include "optim/callbacks.h"
 #include "optim/result.h"
 
@@ -166,6 +167,15 @@ class GradientBoosting : public Estimator<Derived, Options> {
   const std::vector<tree::GradientTree>& trees() const { return this->fitted_value(ensemble_).trees; }
   const Vector& baseline() const { return this->fitted_value(ensemble_).baseline; }
   BoostingLink link() const { return this->fitted_value(ensemble_).link; }
+  // Tree t of trees() (round t / K, output t mod K) as indented text or a Graphviz DOT graph
+  // (tree_export.h: tests show where missing values go, leaves the value they add to F).
+  // ValueError unless 0 ≤ t < trees().size(); NotFittedError before fit.
+  std::string export_text(Index t, const TreeExportOptions& options = {}) const {
+    return tree::export_text(tree_at(t), this->num_features(), options);
+  }
+  std::string export_dot(Index t, const TreeExportOptions& options = {}) const {
+    return tree::export_dot(tree_at(t), this->num_features(), options);
+  }
   // Gain importances (Ensemble::feature_importances).
   Vector feature_importances() const { return this->fitted_value(ensemble_).feature_importances(this->num_features()); }
   // How the last fit's loop ended (status, message, rounds); not saved in model files.
@@ -173,6 +183,13 @@ class GradientBoosting : public Estimator<Derived, Options> {
 
  protected:
   using Estimator<Derived, Options>::Estimator;
+
+  const tree::GradientTree& tree_at(Index t) const {
+    const std::vector<tree::GradientTree>& all = trees();
+    if (t < 0 || t >= static_cast<Index>(all.size()))
+      throw ValueError(fmt::format("{}: expected a tree index in [0, {}), found {}", Derived::kTypeName, all.size(), t));
+    return all[static_cast<std::size_t>(t)];
+  }
 
   void check(const Tensor& X, SourceLocation where = SourceLocation::current()) const {
     this->check_input(X, this->options_.boosting.allow_missing, where);

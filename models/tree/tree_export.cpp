@@ -52,24 +52,21 @@ std::string escape(std::string_view s) {
   return out;
 }
 
-}  // namespace
-
-std::string export_text(const Tree& tree, Index num_features, bool classifier, const TreeExportOptions& o) {
-  check_names(o, num_features, classifier ? tree.outputs : 0, "export_text");
+// The text of any flat tree (Tree, GradientTree), one line per node in pre-order, with an explicit
+// stack: a split prints its left test, its left subtree, its right test, then its right subtree.
+// leaf(t) is a leaf's line, test(t, right) a split's test for its left (right = false) or right
+// side.
+template <class FlatTree, class Leaf, class Test>
+std::string pre_order_text(const FlatTree& tree, Leaf&& leaf, Test&& test) {
   std::string out;
   auto indent = [](Index depth) {
     std::string s;
     for (Index i = 0; i < depth; ++i) s += "|   ";
     return s + "|--- ";
   };
-  auto leaf = [&](Index t) {
-    return classifier ? "class: " + class_name(o, majority_class(tree, t)) : "value: " + values(tree, t, o.precision);
-  };
-  // Pre-order walk with an explicit stack: a split prints its "<" line, its left subtree, its
-  // ">=" line, then its right subtree.
   struct Task {
     Index node, depth;
-    bool second_test;  // print the ">=" line of `node`
+    bool right_test;  // print the right-side test of `node`
   };
   std::vector<Task> stack{{0, 0, false}};
   while (!stack.empty()) {
@@ -81,10 +78,8 @@ std::string export_text(const Tree& tree, Index num_features, bool classifier, c
       out += indent(task.depth) + leaf(t) + "\n";
       continue;
     }
-    const std::string test = feature_name(o, tree.feature[u]) + (task.second_test ? " >= " : " < ") +
-                             number(tree.threshold[u], o.precision);
-    out += indent(task.depth) + test + "\n";
-    if (task.second_test) {
+    out += indent(task.depth) + test(t, task.right_test) + "\n";
+    if (task.right_test) {
       stack.push_back({tree.right[u], task.depth + 1, false});
     } else {
       stack.push_back({t, task.depth, true});
@@ -94,10 +89,71 @@ std::string export_text(const Tree& tree, Index num_features, bool classifier, c
   return out;
 }
 
+// The DOT edges of any flat tree: True (left) and False labels on the root's.
+template <class FlatTree>
+std::string dot_edges(const FlatTree& tree) {
+  std::string out;
+  for (Index t = 0; t < tree.num_nodes(); ++t) {
+    if (tree.is_leaf(t)) continue;
+    const auto u = static_cast<std::size_t>(t);
+    const std::string left_attr = t == 0 ? " [labeldistance=2.5, labelangle=45, headlabel=\"True\"]" : "";
+    const std::string right_attr = t == 0 ? " [labeldistance=2.5, labelangle=-45, headlabel=\"False\"]" : "";
+    out += fmt::format("{} -> {}{} ;\n{} -> {}{} ;\n", t, tree.left[u], left_attr, t, tree.right[u], right_attr);
+  }
+  return out;
+}
+
+constexpr const char* kDotHeader =
+    "digraph Tree {\nnode [shape=box, fontname=\"helvetica\"] ;\nedge [fontname=\"helvetica\"] ;\n";
+
+// "x < θ" (left) or "x >= θ" (right), with " or missing" on the side NaN goes to.
+std::string gradient_test(const GradientTree& tree, Index t, bool right, const TreeExportOptions& o) {
+  const auto u = static_cast<std::size_t>(t);
+  const bool missing_here = (tree.missing_left[u] != 0) != right;
+  return feature_name(o, tree.feature[u]) + (right ? " >= " : " < ") + number(tree.threshold[u], o.precision) +
+         (missing_here ? " or missing" : "");
+}
+
+}  // namespace
+
+std::string export_text(const Tree& tree, Index num_features, bool classifier, const TreeExportOptions& o) {
+  check_names(o, num_features, classifier ? tree.outputs : 0, "export_text");
+  return pre_order_text(
+      tree,
+      [&](Index t) {
+        return classifier ? "class: " + class_name(o, majority_class(tree, t)) : "value: " + values(tree, t, o.precision);
+      },
+      [&](Index t, bool right) {
+        const auto u = static_cast<std::size_t>(t);
+        return feature_name(o, tree.feature[u]) + (right ? " >= " : " < ") + number(tree.threshold[u], o.precision);
+      });
+}
+
+std::string export_text(const GradientTree& tree, Index num_features, const TreeExportOptions& o) {
+  check_names(o, num_features, 0, "export_text");
+  return pre_order_text(
+      tree, [&](Index t) { return "value: " + number(tree.value[static_cast<std::size_t>(t)], o.precision); },
+      [&](Index t, bool right) { return gradient_test(tree, t, right, o); });
+}
+
+std::string export_dot(const GradientTree& tree, Index num_features, const TreeExportOptions& o) {
+  check_names(o, num_features, 0, "export_dot");
+  std::string out = kDotHeader;
+  for (Index t = 0; t < tree.num_nodes(); ++t) {
+    const auto u = static_cast<std::size_t>(t);
+    std::string label;
+    if (!tree.is_leaf(t))
+      label += escape(gradient_test(tree, t, false, o)) + "\\ngain = " + number(tree.gain[u], o.precision) + "\\n";
+    label += fmt::format("samples = {}\\nvalue = {}", tree.num_samples[u], number(tree.value[u], o.precision));
+    out += fmt::format("{} [label=\"{}\"] ;\n", t, label);
+  }
+  return out + dot_edges(tree) + "}\n";
+}
+
 std::string export_dot(const Tree& tree, Index num_features, bool classifier, std::string_view impurity_name,
                        const TreeExportOptions& o) {
   check_names(o, num_features, classifier ? tree.outputs : 0, "export_dot");
-  std::string out = "digraph Tree {\nnode [shape=box, fontname=\"helvetica\"] ;\nedge [fontname=\"helvetica\"] ;\n";
+  std::string out = kDotHeader;
   for (Index t = 0; t < tree.num_nodes(); ++t) {
     const auto u = static_cast<std::size_t>(t);
     std::string label;
@@ -109,14 +165,7 @@ std::string export_dot(const Tree& tree, Index num_features, bool classifier, st
     if (classifier) label += "\\nclass = " + escape(class_name(o, majority_class(tree, t)));
     out += fmt::format("{} [label=\"{}\"] ;\n", t, label);
   }
-  for (Index t = 0; t < tree.num_nodes(); ++t) {
-    if (tree.is_leaf(t)) continue;
-    const auto u = static_cast<std::size_t>(t);
-    const std::string left_attr = t == 0 ? " [labeldistance=2.5, labelangle=45, headlabel=\"True\"]" : "";
-    const std::string right_attr = t == 0 ? " [labeldistance=2.5, labelangle=-45, headlabel=\"False\"]" : "";
-    out += fmt::format("{} -> {}{} ;\n{} -> {}{} ;\n", t, tree.left[u], left_attr, t, tree.right[u], right_attr);
-  }
-  return out + "}\n";
+  return out + dot_edges(tree) + "}\n";
 }
 
 }  // namespace dagml::tree

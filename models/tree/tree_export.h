@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/tree/gradient_tree.h"
 #include "models/tree/tree.h"
 
 namespace dagml {
@@ -33,6 +34,13 @@ std::string export_text(const Tree& tree, Index num_features, bool classifier, c
 // and backslashes in names are escaped. Throws as export_text.
 std::string export_dot(const Tree& tree, Index num_features, bool classifier, std::string_view impurity_name,
                        const TreeExportOptions& options = {});
+
+// A boosting round's tree (gradient_tree.h) the same ways: each test shows the side a missing value
+// (NaN) takes ("x[2] < 0.5 or missing"), a leaf its value (the shrunk −ηG/(H + λ) it adds to the
+// raw prediction), and the DOT boxes each split's gain and every node's rows and value.
+// class_names are not used. Throws as export_text.
+std::string export_text(const GradientTree& tree, Index num_features, const TreeExportOptions& options = {});
+std::string export_dot(const GradientTree& tree, Index num_features, const TreeExportOptions& options = {});
 
 }  // namespace tree
 }  // namespace dagml

@@ -19,6 +19,7 @@
 #include "models/ensemble/gradient_boosting_regressor.h"
 #include "models/ensemble/graph_loss.h"
 #include "models/metrics/scoring_metrics.h"
+#include "models/tree/tree_export.h"
 
 namespace dagml {
 namespace {
@@ -466,6 +467,47 @@ TEST(GradientBoosting, BadOptionsAndDataAreValueErrors) {
   GradientBoostingRegressor r({.boosting = {.max_iterations = 2}});
   r.fit(Tensor::Ones(1, 2), Vector::Constant(1, 3.0));
   EXPECT_DOUBLE_EQ(r.predict(Tensor::Zero(1, 2))(0), 3);
+}
+
+// A boosting round's tree as text and DOT: a hand-built stump whose missing values go left.
+TEST(GradientTreeExport, ShowsTestsWithTheSideOfMissingValuesLeavesAndGains) {
+  tree::GradientTree stump;
+  stump.left = {1, -1, -1};
+  stump.right = {2, -1, -1};
+  stump.feature = {1, -1, -1};
+  stump.threshold = {0.5, 0, 0};
+  stump.bin = {3, 0, 0};
+  stump.missing_left = {1, 0, 0};
+  stump.value = {0.125, -0.25, 0.75};
+  stump.gain = {2.5, 0, 0};
+  stump.num_samples = {10, 6, 4};
+  EXPECT_EQ(tree::export_text(stump, 2, {.feature_names = {"a", "b"}}),
+            "|--- b < 0.5 or missing\n|   |--- value: -0.25\n|--- b >= 0.5\n|   |--- value: 0.75\n");
+  stump.missing_left[0] = 0;
+  EXPECT_EQ(tree::export_text(stump, 2),
+            "|--- x[1] < 0.5\n|   |--- value: -0.25\n|--- x[1] >= 0.5 or missing\n|   |--- value: 0.75\n");
+  const std::string dot = tree::export_dot(stump, 2);
+  EXPECT_THAT(dot, ::testing::HasSubstr("0 [label=\"x[1] < 0.5\\ngain = 2.5\\nsamples = 10\\nvalue = 0.125\"] ;"));
+  EXPECT_THAT(dot, ::testing::HasSubstr("2 [label=\"samples = 4\\nvalue = 0.75\"] ;"));
+  EXPECT_THAT(dot, ::testing::HasSubstr("0 -> 1 [labeldistance=2.5, labelangle=45, headlabel=\"True\"] ;"));
+  EXPECT_THROW(tree::export_text(stump, 3, {.feature_names = {"a", "b"}}), ValueError);  // 2 names for 3 features
+}
+
+TEST(GradientTreeExport, EstimatorsExportEachRoundsTree) {
+  const Dataset diabetes = load_dataset("diabetes");
+  GradientBoostingRegressor r({.boosting = {.max_iterations = 3, .max_leaf_nodes = 4}});
+  r.fit(diabetes.features, diabetes.target);
+  ASSERT_EQ(r.trees().size(), 3u);
+  for (Index t = 0; t < 3; ++t) {
+    const std::string text = r.export_text(t, {.feature_names = diabetes.feature_names});
+    Index leaves = 0;
+    for (std::size_t at = text.find("value: "); at != std::string::npos; at = text.find("value: ", at + 1)) ++leaves;
+    EXPECT_EQ(leaves, r.trees()[static_cast<std::size_t>(t)].num_leaves());
+    EXPECT_THAT(r.export_dot(t), ::testing::StartsWith("digraph Tree {"));
+  }
+  EXPECT_THROW(r.export_text(3), ValueError);
+  EXPECT_THROW(r.export_dot(-1), ValueError);
+  EXPECT_THROW(GradientBoostingRegressor().export_text(0), NotFittedError);
 }
 
 }  // namespace
