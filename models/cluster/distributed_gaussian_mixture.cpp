@@ -59,13 +59,7 @@ class ShardedMixtureEm final : public EmModel {
     components_ = components_from_scatter(nk, std::move(means), scatter, options_.covariance_type, options_.reg_covar, kWho);
   }
 
-  Vector parameters() const override {
-    const GaussianComponents& c = components_;
-    Vector x(c.weights.size() + c.means.size() + c.covariances.size());
-    x << c.weights, Eigen::Map<const Vector>(c.means.data(), c.means.size()),
-        Eigen::Map<const Vector>(c.covariances.data(), c.covariances.size());
-    return x;
-  }
+  Vector parameters() const override { return flatten_components(components_); }
 
   // argmax_k r_ik of this rank's rows, from the last E-step.
   Vector local_labels() const {

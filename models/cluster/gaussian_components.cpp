@@ -208,6 +208,13 @@ GaussianComponents fit_gaussian_components(const Tensor& X, const Tensor& R, Cov
   return components_from_scatter(nk, std::move(means), scatter, type, reg_covar, who);
 }
 
+Vector flatten_components(const GaussianComponents& c) {
+  Vector x(c.weights.size() + c.means.size() + c.covariances.size());
+  x << c.weights, Eigen::Map<const Vector>(c.means.data(), c.means.size()),
+      Eigen::Map<const Vector>(c.covariances.data(), c.covariances.size());
+  return x;
+}
+
 Tensor component_covariance(const GaussianComponents& c, CovarianceType type, Index k) {
   const Index d = c.means.cols();
   switch (type) {

@@ -82,6 +82,10 @@ Tensor component_scatter(const Eigen::Ref<const Tensor>& X, const Eigen::Ref<con
 GaussianComponents components_from_scatter(const Vector& nk, Tensor means, const std::vector<Tensor>& scatter,
                                            CovarianceType type, Scalar reg_covar, const char* who);
 
+// (π, μ row after row, the covariance storage row after row) as one vector: the parameters an EM
+// run reports to its callbacks.
+Vector flatten_components(const GaussianComponents& c);
+
 // Σ_k as d×d (0 ≤ k < K, not checked).
 Tensor component_covariance(const GaussianComponents& c, CovarianceType type, Index k);
 

@@ -26,13 +26,6 @@ namespace {
 constexpr const char* kGaussianMixtureName = "GaussianMixture";
 using Params = GaussianComponents;
 
-Vector flatten(const Params& p) {
-  Vector x(p.weights.size() + p.means.size() + p.covariances.size());
-  x << p.weights, Eigen::Map<const Vector>(p.means.data(), p.means.size()),
-      Eigen::Map<const Vector>(p.covariances.data(), p.covariances.size());
-  return x;
-}
-
 // The EM steps of a mixture on X, for optim/expectation_maximization.h.
 class MixtureEm final : public EmModel {
  public:
@@ -46,7 +39,7 @@ class MixtureEm final : public EmModel {
     return log_p.mean();
   }
   void m_step() override { params_ = fit_gaussian_components(X_, responsibilities_, type_, reg_covar_, who_); }
-  Vector parameters() const override { return flatten(params_); }
+  Vector parameters() const override { return flatten_components(params_); }
 
  private:
   const Tensor& X_;
@@ -166,7 +159,7 @@ GaussianMixture& GaussianMixture::fit(const Tensor& X, const CallbackList& callb
     best_result.message = session.stop_reason();
   }
   session.end(best_result);
-  if (best_result.x != flatten(best)) {  // a callback's on_end put other parameters in the result
+  if (best_result.x != flatten_components(best)) {  // a callback's on_end put other parameters in the result
     const Vector& x = best_result.x;
     best.weights = x.head(K);
     best.means = Eigen::Map<const Tensor>(x.data() + K, K, d);

@@ -55,11 +55,7 @@ ShardedDataset read_sharded_idx(Communicator& comm, const std::filesystem::path&
 
 ColumnStatistics sharded_column_statistics(Communicator& comm, const ChunkLayout& layout, const Tensor& local_features) {
   const char* who = "sharded_column_statistics";
-  const IndexRange mine = layout.rank_rows(comm.rank());
-  if (local_features.rows() != mine.size()) {
-    throw ValueError(fmt::format("{}: expected this rank's {} rows [{}, {}) of the layout, found {}", who, mine.size(),
-                                 mine.begin, mine.end, local_features.rows()));
-  }
+  check_shard(comm, layout, local_features.rows(), who);
   check_finite(local_features, who);
   const Index d = local_features.cols();
   const double n = static_cast<double>(layout.num_rows());
