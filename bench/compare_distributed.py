@@ -4,6 +4,8 @@ same workload (no library offers a bitwise-deterministic data-parallel fit to co
   distributed_mlp_epoch_{2,8}chunks_2x1, _1x2:  one epoch of the MLP 784-256-128-10, 469 steps of
                                           batches of 128 in 2 or 8 chunks
   distributed_lbfgs_logistic_2x1, _1x2:  30 L-BFGS iterations of softmax regression on 60,000 rows
+  distributed_boosting_2x1, _1x2:        3 rounds of the 10-class boosting classifier on 60,000 rows
+                                          in 4 chunks (one histogram reduction per split)
 (ranks x threads). Each line gives the scaling efficiency T(1x1) / (2 T), the time spent in
 collectives per step, and whether the result's checksum equals the 1x1 run's. Then the cost model
 of docs/distributed.md: alpha and beta of an allgather measured on this machine, and the
@@ -56,7 +58,10 @@ def run(build_dir, wanted):
     # (name, program workload, chunks, numbers per chunk partial: the loss and the gradient)
     workloads = [("distributed_mlp_epoch_2chunks", "mlp_epoch", 2, 235_146 + 1),
                  ("distributed_mlp_epoch_8chunks", "mlp_epoch", 8, 235_146 + 1),
-                 ("distributed_lbfgs_logistic", "lbfgs_logistic", 16, 7_850 + 1)]
+                 ("distributed_lbfgs_logistic", "lbfgs_logistic", 16, 7_850 + 1),
+                 # A histogram: (sum g, sum h, rows) per bin and the missing bin of 784 features of
+                 # at most 255 bins (the totals and losses between are a few numbers).
+                 ("distributed_boosting", "boosting", 4, 3 * 784 * 256)]
     chosen = [w for w in workloads if wanted in w[0]]
     if not chosen:
         return

@@ -7,13 +7,18 @@
 //   distributed_bench lbfgs_logistic THREADS [CHUNKS]  30 L-BFGS iterations of softmax regression
 //                                           (7,850 parameters, ½·1e-4‖W‖²) over the 60,000 images in
 //                                           16 chunks (or CHUNKS), each rank holding its rows
+//   distributed_bench boosting THREADS [CHUNKS]  3 rounds of the 10-class gradient-boosting
+//                                           classifier (30 trees of 31 leaves, 255 bins) over the
+//                                           60,000 images in 4 chunks (or CHUNKS), each rank
+//                                           holding its rows
 //   distributed_bench collectives 1        the α and β of the cost model (docs/distributed.md):
 //                                           the mean time of an allgather of w doubles from every
 //                                           rank, w = 1 and w = 2²⁰ (8 MB, the size of the MLP's
 //                                           chunk partials per rank), 200 and 10 repetitions
 //
 // Rank 0 prints one JSON line: the wall time of the workload (for L-BFGS after one untimed
-// evaluation, which builds the graphs' plans), the reductions (steps or objective evaluations), the time every rank spent inside
+// evaluation, which builds the graphs' plans), the reductions (steps, objective evaluations, or for boosting the
+// collectives), the time every rank spent inside
 // collectives (the maximum over ranks: waiting for a slower rank counts), the bytes each rank put
 // into them, and a checksum of the result (the same for every configuration: Note [Fixed-order
 // chunk sums]). The communication is measured by a communicator that wraps the real one.
@@ -33,6 +38,7 @@
 #include "distributed/launch.h"
 #include "graph/threads.h"
 #include "models/data/datasets.h"
+#include "models/ensemble/gradient_boosting_classifier.h"
 #include "models/nn/mlp_network.h"
 #include "models/nn/network_loss.h"
 #include "models/nn/trainer.h"
@@ -125,6 +131,19 @@ Measurement lbfgs_logistic(TimedCommunicator& comm, const Dataset& data, Index c
   return {seconds_since(start), static_cast<long>(r.evaluations), bitwise_checksum(r.x)};
 }
 
+Measurement boosting(TimedCommunicator& comm, const Dataset& data, Index chunks) {
+  const ChunkLayout layout(data.features.rows(), chunks, comm.size());
+  const IndexRange mine = layout.rank_rows(comm.rank());
+  const Tensor X_mine = data.features.middleRows(mine.begin, mine.size());
+  const Vector y_mine = data.target.segment(mine.begin, mine.size());
+  GradientBoostingClassifier model({.boosting = {.max_iterations = 3}});
+  comm.restart();
+  const Clock::time_point start = Clock::now();
+  model.fit(comm, layout, X_mine, y_mine);
+  const std::vector<Scalar>& loss = model.train_loss();
+  return {seconds_since(start), comm.calls, bitwise_checksum(std::span<const double>(loss.data(), loss.size()))};
+}
+
 // t(w) = α + β·(bytes received) for an allgather of w doubles from each of p ranks, which
 // receives (p − 1)·w·8 bytes: α from w = 1, β from w = 2²⁰.
 void collectives(Communicator& comm) {
@@ -149,9 +168,9 @@ void collectives(Communicator& comm) {
 int main(int argc, char** argv) {
   const std::string workload = argc > 1 ? argv[1] : "";
   const int threads = argc > 2 ? std::atoi(argv[2]) : 1;
-  const Index chunks = argc > 3 ? std::atoi(argv[3]) : (workload == "mlp_epoch" ? 8 : 16);
-  if (workload != "mlp_epoch" && workload != "lbfgs_logistic" && workload != "collectives") {
-    std::fprintf(stderr, "usage: distributed_bench mlp_epoch|lbfgs_logistic|collectives THREADS [CHUNKS]\n");
+  const Index chunks = argc > 3 ? std::atoi(argv[3]) : (workload == "mlp_epoch" ? 8 : workload == "boosting" ? 4 : 16);
+  if (workload != "mlp_epoch" && workload != "lbfgs_logistic" && workload != "boosting" && workload != "collectives") {
+    std::fprintf(stderr, "usage: distributed_bench mlp_epoch|lbfgs_logistic|boosting|collectives THREADS [CHUNKS]\n");
     return 2;
   }
   set_num_threads(threads);
@@ -159,7 +178,9 @@ int main(int argc, char** argv) {
   return run_distributed(argc, argv, [&](Communicator& world) {
     const Dataset data = load_fashion_mnist();
     TimedCommunicator comm(world);
-    const Measurement m = workload == "mlp_epoch" ? mlp_epoch(comm, data, chunks) : lbfgs_logistic(comm, data, chunks);
+    const Measurement m = workload == "mlp_epoch"  ? mlp_epoch(comm, data, chunks)
+                          : workload == "boosting" ? boosting(comm, data, chunks)
+                                                   : lbfgs_logistic(comm, data, chunks);
     // The slowest rank's time in collectives, and the wall time as rank 0 saw it.
     std::vector<double> comm_seconds(static_cast<std::size_t>(world.size()));
     world.allgather(std::span<const double>(&comm.seconds, 1), comm_seconds);

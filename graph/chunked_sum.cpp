@@ -40,6 +40,16 @@ void check_shard(const Communicator& comm, const ChunkLayout& layout, Index loca
                                  comm.rank(), mine.begin, mine.end, layout.num_rows(), mine.size(), local_rows));
 }
 
+Vector gather_rank_rows(Communicator& comm, const ChunkLayout& layout, const Vector& local, const char* who) {
+  check_shard(comm, layout, local.size(), who);
+  std::vector<Index> counts;
+  for (int r = 0; r < comm.size(); ++r) counts.push_back(layout.rank_rows(r).size());
+  Vector all(layout.num_rows());
+  comm.allgather(std::span<const double>(local.data(), static_cast<std::size_t>(local.size())), counts,
+                 std::span<double>(all.data(), static_cast<std::size_t>(all.size())));
+  return all;
+}
+
 namespace detail {
 
 void begin_chunk_results(Communicator& comm, const ChunkLayout& layout, Index width, ChunkSumWorkspace& workspace) {

@@ -69,6 +69,11 @@ class ChunkLayout {
 // rows this rank holds, layout.rank_rows(comm.rank()).size().
 void check_shard(const Communicator& comm, const ChunkLayout& layout, Index local_rows, const char* who);
 
+// The values of every rank's rows in global row order, on every rank: rank r gives `local`, the
+// rank_rows(r).size() values of its rows (ValueError otherwise, naming `who`). For per-row
+// quantities small enough to hold whole (targets, weights), never the features.
+Vector gather_rank_rows(Communicator& comm, const ChunkLayout& layout, const Vector& local, const char* who);
+
 // The chunk a per-chunk function works on.
 struct ChunkRows {
   Index chunk;        // c

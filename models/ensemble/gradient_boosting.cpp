@@ -10,6 +10,7 @@
 #include "graph/random.h"
 #include "models/data/split.h"
 #include "models/data/validate.h"
+#include "models/tree/sharded_gradient_sums.h"
 #include "optim/iteration_loop.h"
 
 namespace dagml::boosting {
@@ -158,50 +159,58 @@ bool gradient_boosting_should_stop(const std::vector<Scalar>& losses, Index pati
 
 }  // namespace
 
-Ensemble fit(const Tensor& X_all, const Vector& y_all, const Vector& w_all, Index num_classes,
-             const BoostingLoss& loss, const BoostingOptions& o, const CallbackList& callbacks, const char* who,
-             Result& result) {
-  Tensor X_train, X_valid;
-  Vector y_train, y_valid, w_train, w_valid;
-  const bool validate = o.early_stopping;
-  if (validate) {
-    const SplitIndices parts = train_test_indices(
-        X_all.rows(),
-        {.test_fraction = o.validation_fraction, .seed = derive_seed(o.seed, std::uint64_t{1} << 63),
-         .stratify = num_classes > 0},
-        num_classes > 0 ? &y_all : nullptr);
-    std::vector<Index> train = parts.train, valid = parts.test;
-    std::sort(train.begin(), train.end());
-    std::sort(valid.begin(), valid.end());
-    X_train = take_rows(X_all, train);
-    y_train = take_rows(y_all, train);
-    X_valid = take_rows(X_all, valid);
-    y_valid = take_rows(y_all, valid);
-    w_train = take_rows(w_all, train);
-    w_valid = take_rows(w_all, valid);
-    if (!(w_train.sum() > 0) || !(w_valid.sum() > 0))
-      throw ValueError(fmt::format("{}: expected a positive weight sum in the training and the validation rows, found "
-                                   "{} and {}", who, w_train.sum(), w_valid.sum()));
-  }
-  const Tensor& X = validate ? X_train : X_all;
-  const Vector& y = validate ? y_train : y_all;
-  const Vector& w = validate ? w_train : w_all;
-  auto mean_loss = [&loss](const Vector& targets, const Tensor& F, const Vector& weights) {
-    return loss.row_losses(targets, F).dot(weights) / weights.sum();
+std::vector<Index> binning_rows(Index n, std::uint64_t seed) {
+  return gradient_boosting_draw(n, std::min(n, tree::kBinningRows), derive_seed(seed, (std::uint64_t{1} << 63) + 1));
+}
+
+namespace {
+
+// The validation rows of early stopping (one process only).
+struct BoostingValidation {
+  Tensor X;
+  Vector y, w;
+};
+
+// Note [Gradient boosting] over this rank's rows X, y, w of `layout` (all rows in one process):
+// every sum over rows is a fixed-order chunk sum, and every draw is over global row indices.
+Ensemble boost(Communicator& comm, const ChunkLayout& layout, const Tensor& X, const Vector& y, const Vector& w,
+               const BoostingValidation* valid, Index num_classes, const BoostingLoss& loss, const BoostingOptions& o,
+               const CallbackList& callbacks, const char* who, Result& result) {
+  const Index n_local = X.rows(), n = layout.num_rows(), d = X.cols();
+  const Index first_row = layout.rank_rows(comm.rank()).begin;
+  ChunkSumWorkspace workspace;
+  Vector sums;
+  // The weighted mean loss Σ w_i ℓ_i / Σ w_i over all ranks' rows.
+  auto train_mean_loss = [&](const Tensor& F) {
+    deterministic_chunk_sum(
+        comm, layout, 2,
+        [&](const ChunkRows& chunk, std::span<double> s) {
+          const Index b = chunk.local_begin, m = chunk.global.size();
+          const Vector w_part = w.segment(b, m);
+          s[0] = loss.row_losses(y.segment(b, m), F.middleRows(b, m)).dot(w_part);
+          s[1] = w_part.sum();
+        },
+        workspace, sums);
+    return sums(0) / sums(1);
   };
-  const Index n = X.rows(), d = X.cols();
+  auto valid_mean_loss = [&](const Tensor& F) { return loss.row_losses(valid->y, F).dot(valid->w) / valid->w.sum(); };
 
   Ensemble e;
   e.outputs = loss.num_outputs(num_classes);
   e.link = loss.link();
-  e.edges = tree::fit_bin_edges(X, o.max_bins, who);
+  const std::vector<Index> binned_rows = binning_rows(n, o.seed);
+  e.edges = comm.size() == 1 && static_cast<Index>(binned_rows.size()) == n
+                ? tree::fit_bin_edges(X, o.max_bins, who)  // the same edges, without a copy of X
+                : tree::fit_sharded_bin_edges(comm, layout, X, binned_rows, o.max_bins, who);
   const tree::BinnedMatrix B = tree::bin_features(X, e.edges);
   tree::BinnedMatrix B_valid;
-  if (validate) B_valid = tree::bin_features(X_valid, e.edges);
+  if (valid != nullptr) B_valid = tree::bin_features(valid->X, e.edges);
   const Index K = e.outputs;
-  e.baseline = loss.baseline(y, w, K);
-  Tensor F(n, K), F_valid(validate ? X_valid.rows() : 0, K);
-  for (Index i = 0; i < n; ++i) F.row(i) = e.baseline.transpose();
+  e.baseline = comm.size() == 1 ? loss.baseline(y, w, K)
+                                : loss.baseline(gather_rank_rows(comm, layout, y, who),
+                                                gather_rank_rows(comm, layout, w, who), K);
+  Tensor F(n_local, K), F_valid(valid != nullptr ? valid->X.rows() : 0, K);
+  for (Index i = 0; i < n_local; ++i) F.row(i) = e.baseline.transpose();
   for (Index i = 0; i < F_valid.rows(); ++i) F_valid.row(i) = e.baseline.transpose();
 
   const tree::GradientTreeOptions tree_options{.max_depth = o.max_depth,
@@ -215,31 +224,40 @@ Ensemble fit(const Tensor& X_all, const Vector& y_all, const Vector& w_all, Inde
   const Index features_per_tree = o.colsample < 1 ? gradient_boosting_fraction(o.colsample, d) : d;
 
   IterationLoop loop({.max_iterations = o.max_iterations, .gradient_tolerance = 0}, callbacks);
-  Scalar train_loss = mean_loss(y, F, w);
+  Scalar train_loss = train_mean_loss(F);
   e.train_loss.push_back(train_loss);
-  if (validate) e.validation_loss.push_back(mean_loss(y_valid, F_valid, w_valid));
+  if (valid != nullptr) e.validation_loss.push_back(valid_mean_loss(F_valid));
   Tensor G, H;
-  std::vector<Scalar> g(static_cast<std::size_t>(n)), h(static_cast<std::size_t>(n));
+  std::vector<Scalar> g(static_cast<std::size_t>(n_local)), h(static_cast<std::size_t>(n_local));
   if (loop.guard("training loss", train_loss) && loop.start(Vector(), train_loss)) {
     for (Index round = 0;; ++round) {
       loss.gradients(y, F, G, H);
-      const std::vector<Index> round_rows =
+      // The round's rows among all n, then those of this rank as local indices (increasing).
+      std::vector<Index> round_rows =
           gradient_boosting_draw(n, rows_per_round, derive_seed(o.seed, 2 * static_cast<std::uint64_t>(round)));
+      std::erase_if(round_rows, [&](Index i) { return i < first_row || i >= first_row + n_local; });
+      for (Index& i : round_rows) i -= first_row;
       Tensor F_next = F, F_valid_next = F_valid;
       std::vector<tree::GradientTree> round_trees;
       for (Index k = 0; k < K; ++k) {
-        for (Index i = 0; i < n; ++i) {
+        for (Index i = 0; i < n_local; ++i) {
           g[static_cast<std::size_t>(i)] = w(i) * G(i, k);
           h[static_cast<std::size_t>(i)] = w(i) * H(i, k);
         }
         const std::vector<Index> features = gradient_boosting_draw(
             d, features_per_tree, derive_seed(o.seed, 2 * static_cast<std::uint64_t>(round * K + k) + 1));
         std::vector<Index> rows = round_rows;
-        tree::GrownGradientTree grown = tree::grow_gradient_tree(B, e.edges, g, h, rows, features, tree_options);
+        // One process, one chunk: the sums over the rows directly (the same bits, no gathers).
+        tree::RowGradientSums row_sums(B, g, h, features);
+        tree::ShardedGradientSums sharded_sums(comm, layout, B, e.edges, g, h, features);
+        tree::GradientSums& node_sums = layout.num_chunks() == 1 && comm.size() == 1
+                                            ? static_cast<tree::GradientSums&>(row_sums)
+                                            : sharded_sums;
+        tree::GrownGradientTree grown = tree::grow_gradient_tree(node_sums, B, e.edges, rows, features, tree_options);
         tree::GradientTree& t = grown.tree;
         if (loss.median_leaves()) {
           // Note [Boosting losses]: a leaf's value is η · the weighted median of its residuals
-          // y − F (0 when its rows weigh nothing).
+          // y − F (0 when its rows weigh nothing). One process only (boosting::fit checks).
           for (Index s = 0; s < t.num_nodes(); ++s) {
             const auto u = static_cast<std::size_t>(s);
             if (!t.is_leaf(s)) continue;
@@ -253,21 +271,21 @@ Ensemble fit(const Tensor& X_all, const Vector& y_all, const Vector& w_all, Inde
             t.value[u] = weights.sum() > 0 ? o.learning_rate * weighted_median(residuals, weights) : 0;
           }
         }
-        for (Index i = 0; i < n; ++i) F_next(i, k) += t.value[static_cast<std::size_t>(t.leaf_of(B, i))];
+        for (Index i = 0; i < n_local; ++i) F_next(i, k) += t.value[static_cast<std::size_t>(t.leaf_of(B, i))];
         for (Index i = 0; i < F_valid.rows(); ++i)
           F_valid_next(i, k) += t.value[static_cast<std::size_t>(t.leaf_of(B_valid, i))];
         round_trees.push_back(std::move(t));
       }
-      const Scalar next_loss = mean_loss(y, F_next, w);
+      const Scalar next_loss = train_mean_loss(F_next);
       if (!loop.guard("training loss", next_loss)) break;  // the round's trees are dropped
       F = std::move(F_next);
       F_valid = std::move(F_valid_next);
       train_loss = next_loss;
       for (auto& t : round_trees) e.trees.push_back(std::move(t));
       e.train_loss.push_back(train_loss);
-      if (validate) e.validation_loss.push_back(mean_loss(y_valid, F_valid, w_valid));
+      if (valid != nullptr) e.validation_loss.push_back(valid_mean_loss(F_valid));
       if (loop.step(train_loss, IterationLoop::kNotComputed, Vector())) break;
-      if (validate && gradient_boosting_should_stop(e.validation_loss, o.patience, o.tolerance)) {
+      if (valid != nullptr && gradient_boosting_should_stop(e.validation_loss, o.patience, o.tolerance)) {
         loop.converge(Status::ValueTolerance,
                       fmt::format("early stopping: no validation loss in the last {} rounds fell {} below {:.6g}",
                                   o.patience, o.tolerance,
@@ -282,6 +300,61 @@ Ensemble fit(const Tensor& X_all, const Vector& y_all, const Vector& w_all, Inde
   r.gradient_norm = IterationLoop::kNotComputed;
   result = loop.finish(std::move(r));
   return e;
+}
+
+}  // namespace
+
+Ensemble fit(const Tensor& X_all, const Vector& y_all, const Vector& w_all, Index num_classes,
+             const BoostingLoss& loss, const BoostingOptions& o, const CallbackList& callbacks, const char* who,
+             Result& result) {
+  SingleProcessCommunicator single;
+  if (!o.early_stopping) {
+    const ChunkLayout layout(X_all.rows(), 1, 1);
+    return boost(single, layout, X_all, y_all, w_all, nullptr, num_classes, loss, o, callbacks, who, result);
+  }
+  const SplitIndices parts = train_test_indices(
+      X_all.rows(),
+      {.test_fraction = o.validation_fraction, .seed = derive_seed(o.seed, std::uint64_t{1} << 63),
+       .stratify = num_classes > 0},
+      num_classes > 0 ? &y_all : nullptr);
+  std::vector<Index> train = parts.train, valid = parts.test;
+  std::sort(train.begin(), train.end());
+  std::sort(valid.begin(), valid.end());
+  const BoostingValidation validation{take_rows(X_all, valid), take_rows(y_all, valid), take_rows(w_all, valid)};
+  const Vector w_train = take_rows(w_all, train);
+  if (!(w_train.sum() > 0) || !(validation.w.sum() > 0))
+    throw ValueError(fmt::format("{}: expected a positive weight sum in the training and the validation rows, found "
+                                 "{} and {}", who, w_train.sum(), validation.w.sum()));
+  const ChunkLayout layout(static_cast<Index>(train.size()), 1, 1);
+  return boost(single, layout, take_rows(X_all, train), take_rows(y_all, train), w_train, &validation, num_classes,
+               loss, o, callbacks, who, result);
+}
+
+Ensemble fit(Communicator& comm, const ChunkLayout& layout, const Tensor& X, const Vector& y, const Vector& w,
+             Index num_classes, const BoostingLoss& loss, const BoostingOptions& o, const CallbackList& callbacks,
+             const char* who, Result& result) {
+  if (o.early_stopping)
+    throw ValueError(fmt::format("{}: early_stopping holds out rows of one process; over ranks, expected "
+                                 "early_stopping = false (score held-out data with a callback instead)", who));
+  if (loss.median_leaves() && comm.size() > 1)
+    throw ValueError(fmt::format("{}: the '{}' loss sets each leaf to the median of its rows, which is not a sum over "
+                                 "ranks; expected a loss with Newton leaves over {} ranks", who, loss.name(),
+                                 comm.size()));
+  return boost(comm, layout, X, y, w, nullptr, num_classes, loss, o, callbacks, who, result);
+}
+
+ShardedTargets gather_sharded_targets(Communicator& comm, const ChunkLayout& layout, const Tensor& X, const Vector& y,
+                                      const Vector& sample_weight, bool allow_missing, const char* who) {
+  check_shard(comm, layout, X.rows(), who);
+  check_same_rows(X, y, who);
+  check_features(X, allow_missing, who);
+  ShardedTargets out;
+  out.y_all = gather_rank_rows(comm, layout, y, who);
+  out.w_all = sample_weights_or_ones(
+      gather_rank_rows(comm, layout, sample_weight.size() == 0 ? Vector(Vector::Ones(X.rows())) : sample_weight, who),
+      layout.num_rows(), who);
+  out.w_local = out.w_all.segment(layout.rank_rows(comm.rank()).begin, X.rows());
+  return out;
 }
 
 }  // namespace dagml::boosting

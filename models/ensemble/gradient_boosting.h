@@ -34,6 +34,22 @@
 // Missing values: with allow_missing, NaN in X marks a missing value: it has its own bin and is
 // routed to the side learned at training (Note [Gradient tree]); infinities are still an error.
 // Without it NaN is a ValueError, as for every dagml estimator.
+// The bin edges are fitted on all rows when n ≤ kBinningRows = 200,000 (sharded_gradient_sums.h),
+// else on kBinningRows rows drawn without replacement from derive_seed(seed, 2⁶³ + 1) (scikit-learn
+// bins a subsample of the same size).
+//
+// Note [Gradient boosting over ranks]
+// fit(comm, layout, X, y, w, …) boosts on rows spread across ranks, each rank holding its rows of
+// the chunk layout (graph/chunked_sum.h). Every sum over rows is a fixed-order chunk sum: the
+// node sums of every tree (Note [Gradient sums over ranks] in models/tree/sharded_gradient_sums.h)
+// and the training loss; every draw (the binned rows, each round's rows, each tree's features) is
+// made over global row indices with the seeds above, and each rank keeps its own. The bin edges
+// come from the binned rows gathered a block of columns at a time, the baseline F⁰ from the
+// targets and weights gathered whole (n values each; the features never are). Each rank updates
+// the raw predictions of its own rows. The model is the same on every rank and bitwise the same
+// for any ranks × threads with one layout; with one rank and one chunk it is the one-process
+// model. Not over ranks: early stopping (its validation rows are drawn from one process's rows)
+// and the absolute-error loss (its leaves are medians, not sums), both ValueError.
 #pragma once
 
 #include <fmt/format.h>
@@ -42,6 +58,8 @@
 #include <string>
 #include <vector>
 
+#include "graph/chunked_sum.h"
+#include "graph/communicator.h"
 #include "graph/tensor.h"
 #include "models/ensemble/boosting_loss.h"
 #include "models/io/estimator.h"
@@ -106,6 +124,10 @@ void validate_options(const BoostingOptions& options, const char* who);
 // absolute-error criterion (split_criterion.h); with unit weights, numpy's median.
 Scalar weighted_median(const Vector& values, const Vector& weights);
 
+// The rows, among n, whose values set the bin edges: all of them when n ≤ tree::kBinningRows, else
+// kBinningRows of them drawn from derive_seed(seed, 2⁶³ + 1) (increasing).
+std::vector<Index> binning_rows(Index n, std::uint64_t seed);
+
 // X for fit or prediction: ValueError for an infinity, and for NaN unless allow_missing.
 void check_features(const Tensor& X, bool allow_missing, const char* who);
 
@@ -141,6 +163,23 @@ struct Ensemble {
 // validation split), 0 for a regressor. The IterationLoop's result is written to `result`.
 Ensemble fit(const Tensor& X, const Vector& y, const Vector& w, Index num_classes, const BoostingLoss& loss,
              const BoostingOptions& options, const CallbackList& callbacks, const char* who, Result& result);
+// The same over ranks (Note [Gradient boosting over ranks]): X, y, w are this rank's rows of
+// `layout`, checked by the caller (w's sum over all ranks positive). ValueError for early_stopping
+// and, over more than one rank, for a loss with median leaves.
+Ensemble fit(Communicator& comm, const ChunkLayout& layout, const Tensor& X, const Vector& y, const Vector& w,
+             Index num_classes, const BoostingLoss& loss, const BoostingOptions& options,
+             const CallbackList& callbacks, const char* who, Result& result);
+
+// The targets and weights of every rank's rows, for the checks of a fit over ranks.
+struct ShardedTargets {
+  Vector y_all, w_all;  // all n rows, in global order
+  Vector w_local;       // this rank's weights
+};
+// Checks this rank's X (layout's row count, no infinities, NaN only with allow_missing) and y (X's
+// rows), gathers y and the weights (empty: all 1) and checks the weights as a one-process fit does,
+// over all rows. ValueError / ShapeError naming `who`.
+ShardedTargets gather_sharded_targets(Communicator& comm, const ChunkLayout& layout, const Tensor& X, const Vector& y,
+                                      const Vector& sample_weight, bool allow_missing, const char* who);
 
 }  // namespace boosting
 
@@ -167,6 +206,8 @@ class GradientBoosting : public Estimator<Derived, Options> {
   const std::vector<tree::GradientTree>& trees() const { return this->fitted_value(ensemble_).trees; }
   const Vector& baseline() const { return this->fitted_value(ensemble_).baseline; }
   BoostingLink link() const { return this->fitted_value(ensemble_).link; }
+  // The bin edges of every feature (Note [Feature bins]), fitted on boosting::binning_rows.
+  const tree::BinEdges& bin_edges() const { return this->fitted_value(ensemble_).edges; }
   // Tree t of trees() (round t / K, output t mod K) as indented text or a Graphviz DOT graph
   // (tree_export.h: tests show where missing values go, leaves the value they add to F).
   // ValueError unless 0 ≤ t < trees().size(); NotFittedError before fit.

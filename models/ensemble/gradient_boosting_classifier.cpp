@@ -49,6 +49,20 @@ GradientBoostingClassifier& GradientBoostingClassifier::fit(const Tensor& X, con
   return *this;
 }
 
+GradientBoostingClassifier& GradientBoostingClassifier::fit(Communicator& comm, const ChunkLayout& layout,
+                                                            const Tensor& X, const Vector& y,
+                                                            const Vector& sample_weight, const CallbackList& callbacks) {
+  const char* who = "GradientBoostingClassifier::fit";
+  const boosting::ShardedTargets targets =
+      boosting::gather_sharded_targets(comm, layout, X, y, sample_weight, options_.boosting.allow_missing, who);
+  const Index K = check_classes(targets.y_all, who);
+  const auto loss = K == 2 ? make_logistic_boosting_loss() : make_softmax_boosting_loss();
+  ensemble_ = boosting::fit(comm, layout, X, y, targets.w_local, K, *loss, options_.boosting, callbacks, who, result_);
+  num_classes_ = K;
+  set_fitted(X.cols());
+  return *this;
+}
+
 Tensor GradientBoostingClassifier::probabilities(const Tensor& F) const {
   if (num_classes_ > 2) return apply_boosting_link(BoostingLink::Softmax, F);
   const Tensor p1 = apply_boosting_link(BoostingLink::Sigmoid, F);

@@ -39,6 +39,13 @@ class GradientBoostingClassifier
   GradientBoostingClassifier& fit(const Tensor& X, const Vector& y, const BoostingLoss& loss,
                                   const Vector& sample_weight = Vector(), const CallbackList& callbacks = {});
 
+  // The same on rows spread across ranks (Note [Gradient boosting over ranks]): X, y and
+  // sample_weight are this rank's rows of `layout` (ValueError otherwise), the checks apply to all
+  // rows (every class present somewhere), and every rank gets the same model. ValueError for
+  // early_stopping.
+  GradientBoostingClassifier& fit(Communicator& comm, const ChunkLayout& layout, const Tensor& X, const Vector& y,
+                                  const Vector& sample_weight = Vector(), const CallbackList& callbacks = {});
+
   Tensor predict_proba(const Tensor& X) const;  // n×K class probabilities
   std::vector<Tensor> staged_predict_proba(const Tensor& X) const;  // after each round
   Vector predict(const Tensor& X) const;        // argmax (ties: the smaller class)

@@ -58,6 +58,20 @@ GradientBoostingRegressor& GradientBoostingRegressor::fit(const Tensor& X, const
   return *this;
 }
 
+GradientBoostingRegressor& GradientBoostingRegressor::fit(Communicator& comm, const ChunkLayout& layout,
+                                                          const Tensor& X, const Vector& y,
+                                                          const Vector& sample_weight, const CallbackList& callbacks) {
+  const char* who = "GradientBoostingRegressor::fit";
+  const boosting::ShardedTargets targets =
+      boosting::gather_sharded_targets(comm, layout, X, y, sample_weight, options_.boosting.allow_missing, who);
+  check_finite(targets.y_all, who);
+  const auto loss = gradient_boosting_regressor_loss(options_);
+  loss->check_targets(targets.y_all, who);
+  ensemble_ = boosting::fit(comm, layout, X, y, targets.w_local, 0, *loss, options_.boosting, callbacks, who, result_);
+  set_fitted(X.cols());
+  return *this;
+}
+
 Vector GradientBoostingRegressor::predict(const Tensor& X) const {
   return apply_boosting_link(link(), decision_function(X)).col(0);
 }

@@ -50,6 +50,13 @@ class GradientBoostingRegressor : public GradientBoosting<GradientBoostingRegres
   GradientBoostingRegressor& fit(const Tensor& X, const Vector& y, const BoostingLoss& loss,
                                  const Vector& sample_weight = Vector(), const CallbackList& callbacks = {});
 
+  // The same on rows spread across ranks (Note [Gradient boosting over ranks]): X, y and
+  // sample_weight are this rank's rows of `layout` (ValueError otherwise), the checks apply to all
+  // rows, and every rank gets the same model. ValueError for early_stopping, and for the
+  // absolute_error loss over more than one rank.
+  GradientBoostingRegressor& fit(Communicator& comm, const ChunkLayout& layout, const Tensor& X, const Vector& y,
+                                 const Vector& sample_weight = Vector(), const CallbackList& callbacks = {});
+
   Vector predict(const Tensor& X) const;                 // the link of F (n)
   std::vector<Vector> staged_predict(const Tensor& X) const;  // after each round
   Scalar score(const Tensor& X, const Vector& y) const;  // R²

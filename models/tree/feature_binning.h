@@ -19,7 +19,8 @@
 //     midpoint of the training values around it, θ_k = midpoint_threshold(max{v ≤ t_k},
 //     min{v > t_k}), which splits the training values exactly as scikit-learn's x ≤ t_k does, and
 //     drops repeated edges (scikit-learn keeps them as empty bins, which never change a split).
-// scikit-learn bins a random subsample of 200,000 rows on larger data; dagml bins all rows.
+// fit_bin_edges bins every row it is given; gradient boosting gives it at most 200,000 rows, as
+// scikit-learn bins a subsample of that size (Note [Gradient boosting]).
 #pragma once
 
 #include <cstdint>

@@ -50,15 +50,8 @@ std::string GradientTree::check(Index num_features) const {
 
 namespace {
 
-constexpr Index kGradientTreeBinSlots = kMaxBins + 1;  // bins of values, then the missing bin
 // Gains below this fraction of the children's score are rounding noise (Note [Gradient tree]).
 constexpr Scalar kGradientTreeRoundingGain = 1e-12;
-
-struct GradientBin {
-  Scalar g = 0, h = 0;
-  Index count = 0;
-};
-using GradientHistogram = std::vector<GradientBin>;  // slot f·256 + code, f the candidate position
 
 struct GradientSplit {
   Index position = -1;  // in the candidate features; −1: none
@@ -69,7 +62,8 @@ struct GradientSplit {
 };
 
 struct GradientNode {
-  Index node = -1, begin = 0, end = 0, depth = 0;
+  Index node = -1, begin = 0, end = 0, depth = 0;  // begin, end: the node's rows here
+  Index count = 0;                                 // its rows everywhere (Note [Gradient sums])
   Scalar g = 0, h = 0;
   GradientHistogram histogram{};  // empty when the node cannot be split
   GradientSplit split{};
@@ -77,18 +71,15 @@ struct GradientNode {
 
 class GradientTreeGrower {
  public:
-  GradientTreeGrower(const BinnedMatrix& B, const BinEdges& edges, std::span<const Scalar> g,
-                     std::span<const Scalar> h, std::vector<Index>& rows, std::span<const Index> features,
-                     const GradientTreeOptions& o)
-      : B_(B), edges_(edges), g_(g), h_(h), rows_(rows), features_(features), o_(o) {}
+  GradientTreeGrower(GradientSums& sums, const BinnedMatrix& B, const BinEdges& edges, std::vector<Index>& rows,
+                     std::span<const Index> features, const GradientTreeOptions& o)
+      : sums_(sums), B_(B), edges_(edges), rows_(rows), features_(features), o_(o) {}
 
   GrownGradientTree grow() {
     GradientNode root{.begin = 0, .end = static_cast<Index>(rows_.size())};
-    for (Index r : rows_) {
-      root.g += g_[static_cast<std::size_t>(r)];
-      root.h += h_[static_cast<std::size_t>(r)];
-    }
-    if (may_split(root.end, 0)) root.histogram = histogram_of(root.begin, root.end);
+    const GradientBin totals = sums_.totals(rows_);
+    root.count = totals.count, root.g = totals.g, root.h = totals.h;
+    if (may_split(root.count, 0)) root.histogram = histogram_of(root);
     if (o_.max_leaf_nodes < 0) {
       depth_first(std::move(root));
     } else {
@@ -102,30 +93,16 @@ class GradientTreeGrower {
     return (o_.max_depth < 0 || depth < o_.max_depth) && count >= 2 * o_.min_samples_leaf;
   }
 
-  GradientHistogram histogram_of(Index begin, Index end) const {
-    GradientHistogram hist(features_.size() * kGradientTreeBinSlots);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, features_.size(), 1),
-                      [&](const tbb::blocked_range<std::size_t>& r) {
-                        for (std::size_t f = r.begin(); f != r.end(); ++f) {
-                          const std::uint8_t* col = B_.column(features_[f]);
-                          GradientBin* slots = hist.data() + f * kGradientTreeBinSlots;
-                          for (Index p = begin; p < end; ++p) {
-                            const Index row = rows_[static_cast<std::size_t>(p)];
-                            GradientBin& s = slots[col[row]];
-                            s.g += g_[static_cast<std::size_t>(row)];
-                            s.h += h_[static_cast<std::size_t>(row)];
-                            ++s.count;
-                          }
-                        }
-                      });
-    return hist;
+  GradientHistogram histogram_of(const GradientNode& n) {
+    return sums_.histogram(std::span<const Index>(rows_).subspan(static_cast<std::size_t>(n.begin),
+                                                                 static_cast<std::size_t>(n.end - n.begin)));
   }
 
   // The best split of one candidate feature (Note [Gradient tree]).
   GradientSplit best_of_feature(const GradientNode& n, std::size_t f) const {
     const GradientBin* slots = n.histogram.data() + f * kGradientTreeBinSlots;
     const GradientBin& missing = slots[kMissingBin];
-    const Index bins = edges_.num_bins(features_[f]), count = n.end - n.begin;
+    const Index bins = edges_.num_bins(features_[f]), count = n.count;
     const Scalar lambda = o_.lambda, parent = n.g * n.g / (n.h + lambda);
     GradientSplit best;
     best.gain = o_.min_split_gain;
@@ -175,7 +152,7 @@ class GradientTreeGrower {
     t.missing_left.push_back(0);
     t.value.push_back(value);
     t.gain.push_back(0);
-    t.num_samples.push_back(n.end - n.begin);
+    t.num_samples.push_back(n.count);
     out_.leaf_begin.push_back(n.begin);
     out_.leaf_end.push_back(n.end);
     if (n.histogram.empty()) return;
@@ -201,26 +178,29 @@ class GradientTreeGrower {
                                            const std::uint8_t c = col[row];
                                            return c == kMissingBin ? s.missing_left : c <= code_bin;
                                          }) - rows_.begin());
-    DAGML_CHECK(mid - n.begin == s.n_left, "gradient tree: {} rows went left, the histogram counted {}",
-                mid - n.begin, s.n_left);
+    // The rows here are part of the rows everywhere (all of them in one process).
+    DAGML_CHECK(mid - n.begin <= s.n_left && n.end - mid <= n.count - s.n_left,
+                "gradient tree: {} and {} rows went left and right, the histogram counted {} and {}", mid - n.begin,
+                n.end - mid, s.n_left, n.count - s.n_left);
     auto& t = out_.tree;
     const auto u = static_cast<std::size_t>(n.node);
     t.feature[u] = j;
     t.bin[u] = code_bin;
     t.threshold[u] = s.bin + 1 < edges_.num_bins(j) ? edges_.edge(j, s.bin) : std::numeric_limits<Scalar>::infinity();
     const bool node_had_missing = n.histogram[static_cast<std::size_t>(s.position) * kGradientTreeBinSlots + kMissingBin].count > 0;
-    const Index n_right = n.end - mid;
+    const Index n_right = n.count - s.n_left;
     t.missing_left[u] = node_had_missing ? s.missing_left : s.n_left > n_right;
     t.gain[u] = s.gain;
     out_.leaf_begin[u] = out_.leaf_end[u] = -1;
 
-    GradientNode l{.begin = n.begin, .end = mid, .depth = n.depth + 1, .g = s.g_left, .h = s.h_left};
-    GradientNode r{.begin = mid, .end = n.end, .depth = n.depth + 1, .g = n.g - s.g_left, .h = n.h - s.h_left};
-    if (may_split(l.end - l.begin, l.depth) || may_split(r.end - r.begin, r.depth)) {
-      const bool left_smaller = (l.end - l.begin) <= (r.end - r.begin);
+    GradientNode l{.begin = n.begin, .end = mid, .depth = n.depth + 1, .count = s.n_left, .g = s.g_left, .h = s.h_left};
+    GradientNode r{.begin = mid, .end = n.end, .depth = n.depth + 1, .count = n_right, .g = n.g - s.g_left,
+                   .h = n.h - s.h_left};
+    if (may_split(l.count, l.depth) || may_split(r.count, r.depth)) {
+      const bool left_smaller = l.count <= r.count;
       GradientNode& small = left_smaller ? l : r;
       GradientNode& large = left_smaller ? r : l;
-      small.histogram = histogram_of(small.begin, small.end);
+      small.histogram = histogram_of(small);
       GradientHistogram parent = std::move(n.histogram);
       for (std::size_t k = 0; k < parent.size(); ++k) {
         parent[k].g -= small.histogram[k].g;
@@ -228,8 +208,8 @@ class GradientTreeGrower {
         parent[k].count -= small.histogram[k].count;
       }
       large.histogram = std::move(parent);
-      if (!may_split(small.end - small.begin, small.depth)) small.histogram = {};
-      if (!may_split(large.end - large.begin, large.depth)) large.histogram = {};
+      if (!may_split(small.count, small.depth)) small.histogram = {};
+      if (!may_split(large.count, large.depth)) large.histogram = {};
     }
     n.histogram = {};
     return {std::move(l), std::move(r)};
@@ -282,9 +262,9 @@ class GradientTreeGrower {
     }
   }
 
+  GradientSums& sums_;
   const BinnedMatrix& B_;
   const BinEdges& edges_;
-  std::span<const Scalar> g_, h_;
   std::vector<Index>& rows_;
   std::span<const Index> features_;
   const GradientTreeOptions& o_;
@@ -293,11 +273,50 @@ class GradientTreeGrower {
 
 }  // namespace
 
+GradientBin RowGradientSums::totals(std::span<const Index> rows) {
+  GradientBin sum;
+  for (Index r : rows) {
+    sum.g += g_[static_cast<std::size_t>(r)];
+    sum.h += h_[static_cast<std::size_t>(r)];
+  }
+  sum.count = static_cast<Index>(rows.size());
+  return sum;
+}
+
+void RowGradientSums::add_histogram(std::span<const Index> rows, GradientBin* out) const {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, features_.size(), 1),
+                    [&](const tbb::blocked_range<std::size_t>& r) {
+                      for (std::size_t f = r.begin(); f != r.end(); ++f) {
+                        const std::uint8_t* col = B_.column(features_[f]);
+                        GradientBin* slots = out + f * kGradientTreeBinSlots;
+                        for (Index row : rows) {
+                          GradientBin& s = slots[col[row]];
+                          s.g += g_[static_cast<std::size_t>(row)];
+                          s.h += h_[static_cast<std::size_t>(row)];
+                          ++s.count;
+                        }
+                      }
+                    });
+}
+
+GradientHistogram RowGradientSums::histogram(std::span<const Index> rows) {
+  GradientHistogram hist(features_.size() * kGradientTreeBinSlots);
+  add_histogram(rows, hist.data());
+  return hist;
+}
+
+GrownGradientTree grow_gradient_tree(GradientSums& sums, const BinnedMatrix& B, const BinEdges& edges,
+                                     std::vector<Index>& rows, std::span<const Index> features,
+                                     const GradientTreeOptions& options) {
+  return GradientTreeGrower(sums, B, edges, rows, features, options).grow();
+}
+
 GrownGradientTree grow_gradient_tree(const BinnedMatrix& B, const BinEdges& edges, std::span<const Scalar> g,
                                      std::span<const Scalar> h, std::vector<Index>& rows,
                                      std::span<const Index> features, const GradientTreeOptions& options) {
   DAGML_CHECK(!rows.empty(), "grow_gradient_tree: no rows");
-  return GradientTreeGrower(B, edges, g, h, rows, features, options).grow();
+  RowGradientSums sums(B, g, h, features);
+  return grow_gradient_tree(sums, B, edges, rows, features, options);
 }
 
 }  // namespace dagml::tree

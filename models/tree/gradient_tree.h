@@ -104,6 +104,52 @@ struct GradientTree {
   }
 };
 
+// Note [Gradient sums]
+// The grower reads the data only through the sums of its nodes: a node's totals (Σg, Σh, rows)
+// and its histogram. GradientSums supplies them for the rows of the node that this process holds;
+// RowGradientSums (below) adds them over those rows, and the sums of a fit on rows spread across
+// ranks add them over every rank's rows (sharded_gradient_sums.h). Every decision of the grower
+// (which node to split, where, which child to build a histogram for) depends only on these sums,
+// so every rank grows the same tree while it partitions only its own rows. A node's rows are kept
+// in increasing order (splits partition them stably).
+inline constexpr Index kGradientTreeBinSlots = kMaxBins + 1;  // bins of values, then the missing bin
+
+struct GradientBin {
+  Scalar g = 0, h = 0;
+  Index count = 0;
+};
+// Slot f·kGradientTreeBinSlots + code: candidate feature f (its position in the tree's feature
+// list) and bin `code`.
+using GradientHistogram = std::vector<GradientBin>;
+
+class GradientSums {
+ public:
+  virtual ~GradientSums() = default;
+  // (Σg, Σh, rows) of the node whose rows here are `rows`.
+  virtual GradientBin totals(std::span<const Index> rows) = 0;
+  // The node's histogram over the candidate features.
+  virtual GradientHistogram histogram(std::span<const Index> rows) = 0;
+};
+
+// The sums over the rows of one process: feature f's histogram adds its rows in their order, one
+// feature per TBB task (the same bits for any thread count).
+class RowGradientSums final : public GradientSums {
+ public:
+  // B, g and h (indexed by row) and the candidate features must outlive the sums.
+  RowGradientSums(const BinnedMatrix& B, std::span<const Scalar> g, std::span<const Scalar> h,
+                  std::span<const Index> features)
+      : B_(B), g_(g), h_(h), features_(features) {}
+  GradientBin totals(std::span<const Index> rows) override;
+  GradientHistogram histogram(std::span<const Index> rows) override;
+  // The histogram of `rows` added into `out` (candidate features × kGradientTreeBinSlots).
+  void add_histogram(std::span<const Index> rows, GradientBin* out) const;
+
+ private:
+  const BinnedMatrix& B_;
+  std::span<const Scalar> g_, h_;
+  std::span<const Index> features_;
+};
+
 // One fitted tree and where its training rows ended: the rows of leaf t are
 // rows[leaf_begin[t], leaf_end[t]) of the (rearranged) row list given to grow_gradient_tree.
 struct GrownGradientTree {
@@ -111,12 +157,17 @@ struct GrownGradientTree {
   std::vector<Index> leaf_begin, leaf_end;  // per node (−1 for internal nodes)
 };
 
-// Grows a tree (Note [Gradient tree]) over the rows `rows` (rearranged in place, each leaf's rows
-// contiguous) of the binned matrix B, with gradients g and Hessians h (indexed by row, B.rows
-// entries each), trying only the features in `features` (increasing). Options are checked by the
-// caller.
+// Grows a tree (Note [Gradient tree]) over the rows `rows` (increasing; rearranged in place, each
+// leaf's rows contiguous) of the binned matrix B, with gradients g and Hessians h (indexed by row,
+// B.rows entries each), trying only the features in `features` (increasing). Options are checked
+// by the caller.
 GrownGradientTree grow_gradient_tree(const BinnedMatrix& B, const BinEdges& edges, std::span<const Scalar> g,
                                      std::span<const Scalar> h, std::vector<Index>& rows,
                                      std::span<const Index> features, const GradientTreeOptions& options);
+// The same with the node sums taken from `sums` (Note [Gradient sums]), whose candidate features
+// are `features`; a leaf's num_samples and the row counts of min_samples_leaf are the sums'.
+GrownGradientTree grow_gradient_tree(GradientSums& sums, const BinnedMatrix& B, const BinEdges& edges,
+                                     std::vector<Index>& rows, std::span<const Index> features,
+                                     const GradientTreeOptions& options);
 
 }  // namespace dagml::tree

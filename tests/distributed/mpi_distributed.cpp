@@ -3,9 +3,10 @@
 // makes run_distributed print "rank R failed: …" and abort the job with a non-zero exit code.
 //
 //   mpi_distributed check   collectives against serial sums; a sharded logistic fit,
-//                           distributed k-means, the data-parallel trainer (and its resumption
-//                           from a checkpoint), Levenberg–Marquardt on sharded residuals and a
-//                           cross-validated grid search bitwise equal to the serial recomputation
+//                           distributed k-means and Gaussian mixtures, the data-parallel trainer
+//                           (and its resumption from a checkpoint), Levenberg–Marquardt on
+//                           sharded residuals, a cross-validated grid search, the sharded readers
+//                           and gradient boosting, each bitwise equal to the serial recomputation
 //                           each rank makes
 //   mpi_distributed throw   rank 1 throws while the others wait in a barrier: the job must end
 //                           (tests/distributed/expect_rank_failure.cmake checks how)
@@ -19,10 +20,12 @@
 #include <vector>
 
 #include "distributed/launch.h"
+#include "distributed/sharded_boosting.h"
 #include "distributed/sharded_logistic.h"
 #include "distributed/sharded_nist.h"
 #include "distributed/sharded_reading.h"
 #include "distributed/small_network_training.h"
+#include "models/cluster/distributed_gaussian_mixture.h"
 #include "models/cluster/distributed_k_means.h"
 #include "models/select/settings_search.h"
 
@@ -82,6 +85,26 @@ void check_k_means(Communicator& comm) {
           "distributed k-means");
 }
 
+// EM for a full-covariance mixture from three given rows (Note [Fixed-order chunk sums]).
+void check_gaussian_mixture(Communicator& comm) {
+  const auto data = testing::synthetic_logistic_data(300, 3, 5);
+  const Tensor means = data.X.topRows(3), covariances = Tensor::Identity(3, 3).replicate(3, 1);
+  const Vector weights = Vector::Constant(3, 1.0 / 3);
+  SingleProcessCommunicator single;
+  const DistributedMixtureResult serial =
+      distributed_gaussian_mixture(single, data.X, ChunkLayout(300, 7, 1), weights, means, covariances);
+  const ChunkLayout layout(300, 7, comm.size());
+  const IndexRange mine = layout.rank_rows(comm.rank());
+  const DistributedMixtureResult result = distributed_gaussian_mixture(
+      comm, data.X.middleRows(mine.begin, mine.size()), layout, weights, means, covariances);
+  require(result.components.means == serial.components.means &&
+              result.components.covariances == serial.components.covariances &&
+              result.components.weights == serial.components.weights &&
+              result.log_likelihood == serial.log_likelihood && result.iterations == serial.iterations &&
+              result.local_labels == serial.local_labels.segment(mine.begin, mine.size()),
+          "distributed Gaussian mixture");
+}
+
 void check_trainer(Communicator& comm) {
   require(nn::testing::train_small_network(&comm) == nn::testing::train_small_network(nullptr),
           "the data-parallel trainer");
@@ -133,11 +156,13 @@ void check(Communicator& comm) {
   check_collectives(comm);
   check_logistic_fit(comm);
   check_k_means(comm);
+  check_gaussian_mixture(comm);
   check_trainer(comm);
   check_checkpoint_resume(comm);
   check_least_squares(comm);
   check_settings_search(comm);
   testing::check_sharded_reading(comm);
+  testing::check_sharded_boosting(comm);
   comm.barrier();  // every rank has passed every check
   if (comm.rank() == 0) std::printf("all checks passed on %d ranks\n", comm.size());
 }
