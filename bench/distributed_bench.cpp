@@ -65,6 +65,10 @@ class TimedCommunicator final : public Communicator {
   void allgather(std::span<const double> local, std::span<const Index> counts, std::span<double> gathered) override {
     timed(local.size_bytes(), [&] { inner_.allgather(local, counts, gathered); });
   }
+  void alltoall(std::span<const double> send, std::span<const Index> send_counts, std::span<double> received,
+                std::span<const Index> receive_counts) override {
+    timed(send.size_bytes(), [&] { inner_.alltoall(send, send_counts, received, receive_counts); });
+  }
   void barrier() override { timed(0, [&] { inner_.barrier(); }); }
   // Lines the ranks up and forgets what was counted so far.
   void restart() {
@@ -131,7 +135,7 @@ Measurement lbfgs_logistic(TimedCommunicator& comm, const Dataset& data, Index c
   return {seconds_since(start), static_cast<long>(r.evaluations), bitwise_checksum(r.x)};
 }
 
-Measurement boosting(TimedCommunicator& comm, const Dataset& data, Index chunks) {
+Measurement boosting_rounds(TimedCommunicator& comm, const Dataset& data, Index chunks) {
   const ChunkLayout layout(data.features.rows(), chunks, comm.size());
   const IndexRange mine = layout.rank_rows(comm.rank());
   const Tensor X_mine = data.features.middleRows(mine.begin, mine.size());
@@ -179,7 +183,7 @@ int main(int argc, char** argv) {
     const Dataset data = load_fashion_mnist();
     TimedCommunicator comm(world);
     const Measurement m = workload == "mlp_epoch"  ? mlp_epoch(comm, data, chunks)
-                          : workload == "boosting" ? boosting(comm, data, chunks)
+                          : workload == "boosting" ? boosting_rounds(comm, data, chunks)
                                                    : lbfgs_logistic(comm, data, chunks);
     // The slowest rank's time in collectives, and the wall time as rank 0 saw it.
     std::vector<double> comm_seconds(static_cast<std::size_t>(world.size()));

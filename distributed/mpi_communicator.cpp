@@ -79,6 +79,27 @@ void MpiCommunicator::allgather(std::span<const double> local, std::span<const I
             "MPI_Allgatherv");
 }
 
+void MpiCommunicator::alltoall(std::span<const double> send, std::span<const Index> send_counts,
+                               std::span<double> received, std::span<const Index> receive_counts) {
+  check_thread("alltoall");
+  check_alltoall(send, send_counts, received, receive_counts);
+  // Counts and displacements as MPI's ints, for both directions.
+  auto layout = [](std::span<const Index> counts, std::vector<int>& sizes, std::vector<int>& offsets) {
+    std::size_t at = 0;
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      sizes.push_back(mpi_count(static_cast<std::size_t>(counts[r]), "alltoall"));
+      offsets.push_back(mpi_count(at, "alltoall"));
+      at += static_cast<std::size_t>(counts[r]);
+    }
+  };
+  std::vector<int> send_sizes, send_offsets, receive_sizes, receive_offsets;
+  layout(send_counts, send_sizes, send_offsets);
+  layout(receive_counts, receive_sizes, receive_offsets);
+  check_mpi(MPI_Alltoallv(send.data(), send_sizes.data(), send_offsets.data(), MPI_DOUBLE, received.data(),
+                          receive_sizes.data(), receive_offsets.data(), MPI_DOUBLE, comm_),
+            "MPI_Alltoallv");
+}
+
 void MpiCommunicator::barrier() {
   check_thread("barrier");
   check_mpi(MPI_Barrier(comm_), "MPI_Barrier");

@@ -31,6 +31,8 @@ class MpiCommunicator final : public Communicator {
   int size() const override { return size_; }
   void allreduce_sum(std::span<double> buffer) override;
   void allgather(std::span<const double> local, std::span<const Index> counts, std::span<double> gathered) override;
+  void alltoall(std::span<const double> send, std::span<const Index> send_counts, std::span<double> received,
+                std::span<const Index> receive_counts) override;
   void barrier() override;
   MPI_Comm native() const { return comm_; }
 

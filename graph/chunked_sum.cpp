@@ -73,6 +73,44 @@ void add_in_chunk_order(const ChunkLayout& layout, Index width, const ChunkSumWo
   for (Index c = 0; c < layout.num_chunks(); ++c) sum += Eigen::Map<const Vector>(workspace.gathered.data() + c * width, width);
 }
 
+bool sums_by_slices(const ChunkLayout& layout, Index width) {
+  // Fewer numbers received when every rank receives at least two other chunks' partials: with
+  // C_r ≤ ⌈C/p⌉ chunks here, (C − C_r)·w/p + w·(p − 1)/p < (C − C_r)·w once C − C_r ≥ 2.
+  const Index most_chunks_here = (layout.num_chunks() + layout.num_ranks() - 1) / layout.num_ranks();
+  return layout.num_ranks() > 1 && width >= kSliceReductionWidth && layout.num_chunks() - most_chunks_here >= 2;
+}
+
+void reduce_scatter_in_chunk_order(Communicator& comm, const ChunkLayout& layout, Index width,
+                                   ChunkSumWorkspace& workspace, Vector& sum) {
+  const int p = comm.size(), me = comm.rank();
+  const IndexRange mine = layout.rank_chunks(me), my_slice = even_split(width, p, me);
+  // Slice q of each of this rank's partials, for rank q, in rank then chunk order.
+  workspace.outgoing.resize(workspace.partials.size());
+  workspace.counts.resize(static_cast<std::size_t>(p));
+  workspace.incoming_counts.resize(static_cast<std::size_t>(p));
+  double* out = workspace.outgoing.data();
+  for (int q = 0; q < p; ++q) {
+    const IndexRange slice = even_split(width, p, q);
+    for (Index c = 0; c < mine.size(); ++c) {
+      const double* partial = workspace.partials.data() + c * width;
+      out = std::copy(partial + slice.begin, partial + slice.end, out);
+    }
+    workspace.counts[static_cast<std::size_t>(q)] = mine.size() * slice.size();
+    workspace.incoming_counts[static_cast<std::size_t>(q)] = layout.rank_chunks(q).size() * my_slice.size();
+  }
+  // Every chunk's slice `me`, in rank order, which is chunk order.
+  workspace.gathered.resize(static_cast<std::size_t>(layout.num_chunks() * my_slice.size()));
+  comm.alltoall(workspace.outgoing, workspace.counts, workspace.gathered, workspace.incoming_counts);
+  // The additions of add_in_chunk_order, on this slice: ((0 + s_0) + s_1) + … + s_{C−1}.
+  workspace.slice_sum.assign(static_cast<std::size_t>(my_slice.size()), 0.0);
+  Eigen::Map<Vector> slice_sum(workspace.slice_sum.data(), my_slice.size());
+  for (Index c = 0; c < layout.num_chunks(); ++c)
+    slice_sum += Eigen::Map<const Vector>(workspace.gathered.data() + c * my_slice.size(), my_slice.size());
+  for (int q = 0; q < p; ++q) workspace.counts[static_cast<std::size_t>(q)] = even_split(width, p, q).size();
+  sum.resize(width);
+  comm.allgather(workspace.slice_sum, workspace.counts, std::span<double>(sum.data(), static_cast<std::size_t>(width)));
+}
+
 }  // namespace detail
 
 Vector deterministic_chunk_sum(Communicator& comm, const ChunkLayout& layout, Index width,

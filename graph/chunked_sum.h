@@ -15,8 +15,16 @@
 //   S = (…((s_0 + s_1) + s_2) + …) + s_{C−1},
 // so S has the same bits on every rank and for every ranks × threads, the one-process run
 // included. C is an option of the computation, never derived from p or the thread count.
-// The price: C·w numbers cross the network instead of w (a reduce-scatter in a fixed order
-// would send fewer for large w; docs/distributed.md).
+// The price: every rank receives the partials of the other ranks' chunks, (C − C_r)·w numbers.
+//
+// Note [Fixed-order reduce-scatter]
+// For a wide sum over many chunks, that traffic grows with C. Then the entries are cut into p
+// slices, slice q = even_split(w, p, q), and an alltoall sends slice q of each of rank r's
+// partials to rank q, which adds, entry by entry, the C partials of its slice in chunk order —
+// the very additions above, so the same bits — and an allgather of the p summed slices gives
+// every rank S. A rank receives (C − C_r)·w/p + w·(p − 1)/p numbers instead of (C − C_r)·w, for
+// two collectives instead of one; it is used when p > 1, w ≥ kSliceReductionWidth and C − ⌈C/p⌉
+// ≥ 2 (fewer numbers then), a rule of the layout and width alone: every rank takes one path.
 #pragma once
 
 #include <functional>
@@ -85,31 +93,34 @@ struct ChunkRows {
 // that a step allocates nothing once they have their sizes.
 struct ChunkSumWorkspace {
   std::vector<double> partials;  // this rank's chunks × width
-  std::vector<double> gathered;  // every chunk × width
+  std::vector<double> gathered;  // every chunk × width (the reduce-scatter: every chunk's slice here)
   std::vector<Index> counts;     // per rank
+  // The reduce-scatter's (Note [Fixed-order reduce-scatter]).
+  std::vector<double> outgoing, slice_sum;
+  std::vector<Index> incoming_counts;
 };
+
+// Note [Fixed-order reduce-scatter]: the smallest width summed by slices.
+inline constexpr Index kSliceReductionWidth = 4096;
 
 namespace detail {
 // Checks the layout against comm and sizes the workspace's partials (zeroed) for this rank.
 void begin_chunk_results(Communicator& comm, const ChunkLayout& layout, Index width, ChunkSumWorkspace& workspace);
 // Gathers every rank's partials into workspace.gathered, in chunk order.
 void gather_chunk_partials(Communicator& comm, const ChunkLayout& layout, Index width, ChunkSumWorkspace& workspace);
+// Whether a sum of this width over this layout goes by slices (Note [Fixed-order reduce-scatter]).
+bool sums_by_slices(const ChunkLayout& layout, Index width);
+// S from this rank's partials by the fixed-order reduce-scatter, into `sum`.
+void reduce_scatter_in_chunk_order(Communicator& comm, const ChunkLayout& layout, Index width,
+                                   ChunkSumWorkspace& workspace, Vector& sum);
 // S = (…(s_0 + s_1) + …) + s_{C−1} from workspace.gathered into `sum` (width entries).
 void add_in_chunk_order(const ChunkLayout& layout, Index width, const ChunkSumWorkspace& workspace, Vector& sum);
-}  // namespace detail
 
-// Every chunk's partial result s_c on every rank: per_chunk(chunk, partial) writes s_c, w =
-// `width` numbers (zeroed before the call), for each chunk of this rank, in parallel over its
-// chunks: it must be safe to call for different chunks at once, and must not call collectives.
-// Afterwards workspace.gathered holds s_0, s_1, …, s_{C−1} one after the other (C·w numbers), the
-// same bits on every rank and for every ranks × threads. For results combined otherwise than by a
-// sum (the stacked QR factors of a sharded least-squares fit); sums use deterministic_chunk_sum.
-// layout.num_ranks() must be comm.size() (ValueError otherwise); every rank must call it with the
-// same layout and width.
+// Every s_c of this rank's chunks into workspace.partials (the first half of gather_chunk_results).
 template <class PerChunk>
-void gather_chunk_results(Communicator& comm, const ChunkLayout& layout, Index width, PerChunk&& per_chunk,
-                          ChunkSumWorkspace& workspace) {
-  detail::begin_chunk_results(comm, layout, width, workspace);
+void compute_chunk_partials(Communicator& comm, const ChunkLayout& layout, Index width, PerChunk&& per_chunk,
+                            ChunkSumWorkspace& workspace) {
+  begin_chunk_results(comm, layout, width, workspace);
   const IndexRange mine = layout.rank_chunks(comm.rank());
   const Index first_row = layout.rank_rows(comm.rank()).begin;
   // One task per chunk: a chunk's partial is computed whole by one call, whatever the threads.
@@ -124,16 +135,37 @@ void gather_chunk_results(Communicator& comm, const ChunkLayout& layout, Index w
         }
       },
       tbb::simple_partitioner());
+}
+}  // namespace detail
+
+// Every chunk's partial result s_c on every rank: per_chunk(chunk, partial) writes s_c, w =
+// `width` numbers (zeroed before the call), for each chunk of this rank, in parallel over its
+// chunks: it must be safe to call for different chunks at once, and must not call collectives.
+// Afterwards workspace.gathered holds s_0, s_1, …, s_{C−1} one after the other (C·w numbers), the
+// same bits on every rank and for every ranks × threads. For results combined otherwise than by a
+// sum (the stacked QR factors of a sharded least-squares fit); sums use deterministic_chunk_sum.
+// layout.num_ranks() must be comm.size() (ValueError otherwise); every rank must call it with the
+// same layout and width.
+template <class PerChunk>
+void gather_chunk_results(Communicator& comm, const ChunkLayout& layout, Index width, PerChunk&& per_chunk,
+                          ChunkSumWorkspace& workspace) {
+  detail::compute_chunk_partials(comm, layout, width, std::forward<PerChunk>(per_chunk), workspace);
   detail::gather_chunk_partials(comm, layout, width, workspace);
 }
 
 // S = Σ_c s_c in chunk order (Note [Fixed-order chunk sums]), on every rank, written into `sum`:
-// the partials as in gather_chunk_results, then added in chunk order. With the workspace (and
-// `sum`) kept between calls of one width, nothing is allocated but by the communicator.
+// the partials as in gather_chunk_results, then added in chunk order, or by the fixed-order
+// reduce-scatter for wide sums over many chunks (the same bits). With the workspace (and `sum`)
+// kept between calls of one width, nothing is allocated but by the communicator.
 template <class PerChunk>
 void deterministic_chunk_sum(Communicator& comm, const ChunkLayout& layout, Index width, PerChunk&& per_chunk,
                              ChunkSumWorkspace& workspace, Vector& sum) {
-  gather_chunk_results(comm, layout, width, std::forward<PerChunk>(per_chunk), workspace);
+  detail::compute_chunk_partials(comm, layout, width, std::forward<PerChunk>(per_chunk), workspace);
+  if (detail::sums_by_slices(layout, width)) {
+    detail::reduce_scatter_in_chunk_order(comm, layout, width, workspace, sum);
+    return;
+  }
+  detail::gather_chunk_partials(comm, layout, width, workspace);
   detail::add_in_chunk_order(layout, width, workspace, sum);
 }
 

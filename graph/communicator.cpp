@@ -12,6 +12,7 @@
 #include <numeric>
 #include <optional>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 namespace dagml {
@@ -43,6 +44,31 @@ void Communicator::check_allgather(std::span<const double> local, std::span<cons
   if (static_cast<Index>(gathered.size()) != total)
     throw ValueError(fmt::format("Communicator::allgather: expected room for {} gathered values, found {}", total,
                                  gathered.size()));
+}
+
+void Communicator::check_alltoall(std::span<const double> send, std::span<const Index> send_counts,
+                                  std::span<double> received, std::span<const Index> receive_counts) const {
+  for (const auto& [counts, values, what] : {std::tuple{send_counts, send.size(), "send"},
+                                             std::tuple{receive_counts, received.size(), "receive"}}) {
+    if (counts.size() != static_cast<std::size_t>(size()))
+      throw ValueError(fmt::format("Communicator::alltoall: expected {} {} counts (one per rank), found {}", size(),
+                                   what, counts.size()));
+    if (std::any_of(counts.begin(), counts.end(), [](Index c) { return c < 0; }))
+      throw ValueError(fmt::format("Communicator::alltoall: expected {} counts ≥ 0, found a negative one", what));
+    const Index total = std::accumulate(counts.begin(), counts.end(), Index{0});
+    if (static_cast<Index>(values) != total)
+      throw ValueError(fmt::format("Communicator::alltoall: the {} counts add up to {}, the buffer holds {}", what,
+                                   total, values));
+  }
+}
+
+void SingleProcessCommunicator::alltoall(std::span<const double> send, std::span<const Index> send_counts,
+                                         std::span<double> received, std::span<const Index> receive_counts) {
+  check_alltoall(send, send_counts, received, receive_counts);
+  if (send_counts[0] != receive_counts[0])
+    throw ValueError(fmt::format("Communicator::alltoall: rank 0 expects {} values from rank 0, which sends {}",
+                                 receive_counts[0], send_counts[0]));
+  std::copy(send.begin(), send.end(), received.begin());
 }
 
 void SingleProcessCommunicator::allgather(std::span<const double> local, std::span<const Index> counts,
@@ -177,6 +203,27 @@ class InProcessCommunicator final : public Communicator {
     group_.rendezvous();
   }
 
+  // Each rank posts its send buffer and counts; rank q copies, from every rank r in rank order,
+  // the block r sends to q (after r's blocks for ranks 0 … q − 1).
+  void alltoall(std::span<const double> send, std::span<const Index> send_counts, std::span<double> received,
+                std::span<const Index> receive_counts) override {
+    check_alltoall(send, send_counts, received, receive_counts);
+    const Outbox mine{send.data(), send_counts.data()};
+    group_.post_and_wait(rank_, &mine, send.size());
+    std::size_t at = 0;
+    for (int r = 0; r < size(); ++r) {
+      const auto* theirs = static_cast<const Outbox*>(group_.post(r).data);
+      const Index offset = std::accumulate(theirs->counts, theirs->counts + rank_, Index{0});
+      const Index count = theirs->counts[rank_];
+      if (count != receive_counts[static_cast<std::size_t>(r)])
+        throw ValueError(fmt::format("Communicator::alltoall: rank {} expects {} values from rank {}, which sends {}",
+                                     rank_, receive_counts[static_cast<std::size_t>(r)], r, count));
+      std::copy(theirs->values + offset, theirs->values + offset + count, received.begin() + static_cast<std::ptrdiff_t>(at));
+      at += static_cast<std::size_t>(count);
+    }
+    group_.rendezvous();
+  }
+
   void barrier() override { group_.rendezvous(); }
 
  protected:
@@ -197,6 +244,11 @@ class InProcessCommunicator final : public Communicator {
                                      mine, r, group_.post(r).length));
     }
   }
+
+  struct Outbox {
+    const double* values;
+    const Index* counts;
+  };
 
   InProcessGroup& group_;
   int rank_;

@@ -61,6 +61,12 @@ class Communicator {
   // rank r's local has counts[r] entries (every rank passes the same counts; ValueError if local
   // or gathered has the wrong length).
   virtual void allgather(std::span<const double> local, std::span<const Index> counts, std::span<double> gathered) = 0;
+  // Personalised exchange: `send` holds, in rank order, send_counts[q] values for every rank q;
+  // `received` gets, in rank order, the values every rank r sent to this one, receive_counts[r]
+  // of them (ValueError when a length disagrees with its counts; a count that disagrees with the
+  // sender's is a ValueError in-process and an error of the MPI job under MPI).
+  virtual void alltoall(std::span<const double> send, std::span<const Index> send_counts, std::span<double> received,
+                        std::span<const Index> receive_counts) = 0;
   // Returns once every rank has called it.
   virtual void barrier() = 0;
 
@@ -80,6 +86,9 @@ class Communicator {
   // ValueError unless counts has size() entries ≥ 0, local has counts[rank()] and gathered their sum.
   void check_allgather(std::span<const double> local, std::span<const Index> counts,
                        std::span<double> gathered) const;
+  // ValueError unless both count lists have size() entries ≥ 0 and send and received their sums.
+  void check_alltoall(std::span<const double> send, std::span<const Index> send_counts, std::span<double> received,
+                      std::span<const Index> receive_counts) const;
 };
 
 // The one-rank communicator: every collective is a copy or nothing. The serial reference that a
@@ -90,6 +99,8 @@ class SingleProcessCommunicator final : public Communicator {
   int size() const override { return 1; }
   void allreduce_sum(std::span<double>) override {}
   void allgather(std::span<const double> local, std::span<const Index> counts, std::span<double> gathered) override;
+  void alltoall(std::span<const double> send, std::span<const Index> send_counts, std::span<double> received,
+                std::span<const Index> receive_counts) override;
   void barrier() override {}
 
  protected:

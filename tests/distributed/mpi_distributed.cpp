@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <cstdio>
 #include <string>
@@ -54,6 +55,31 @@ void check_collectives(Communicator& comm) {
   std::vector<std::int64_t> values{r, -r};
   comm.broadcast(std::span<std::int64_t>(values), p - 1);
   require(values == std::vector<std::int64_t>{p - 1, 1 - p}, "broadcast");
+  // rank r sends q + 1 copies of 100r + q to rank q.
+  std::vector<double> outgoing, incoming(static_cast<std::size_t>(p * (r + 1))), expected_incoming;
+  std::vector<Index> send_counts, receive_counts(static_cast<std::size_t>(p), r + 1);
+  for (int q = 0; q < p; ++q) {
+    outgoing.insert(outgoing.end(), static_cast<std::size_t>(q + 1), 100.0 * r + q);
+    send_counts.push_back(q + 1);
+    expected_incoming.insert(expected_incoming.end(), static_cast<std::size_t>(r + 1), 100.0 * q + r);
+  }
+  comm.alltoall(outgoing, send_counts, incoming, receive_counts);
+  require(incoming == expected_incoming, "alltoall");
+  // A sum wide enough for the fixed-order reduce-scatter: the bits of the serial chunk-order sum.
+  const Index width = kSliceReductionWidth + 1, n = 40, chunks = 2 * p;
+  auto value = [](Index i, Index j) { return std::sin(static_cast<double>(i * 7919 + j)) * std::pow(10.0, (i + j) % 9 - 4.0); };
+  auto chunk_rows = [&](const ChunkRows& chunk, std::span<double> partial, Index first_row) {
+    for (Index i = 0; i < chunk.global.size(); ++i)
+      for (Index j = 0; j < width; ++j) partial[static_cast<std::size_t>(j)] += value(first_row + chunk.local_begin + i, j);
+  };
+  const ChunkLayout layout(n, chunks, p);
+  require(detail::sums_by_slices(layout, width), "a wide sum goes by slices");
+  const Index first = layout.rank_rows(r).begin;
+  const Vector sharded = deterministic_chunk_sum(comm, layout, width, [&](const ChunkRows& c, std::span<double> s) { chunk_rows(c, s, first); });
+  SingleProcessCommunicator single;
+  const Vector serial = deterministic_chunk_sum(single, ChunkLayout(n, chunks, 1), width,
+                                                [&](const ChunkRows& c, std::span<double> s) { chunk_rows(c, s, 0); });
+  require(sharded == serial, "a chunk sum by the fixed-order reduce-scatter");
   comm.barrier();
 }
 

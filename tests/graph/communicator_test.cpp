@@ -24,6 +24,7 @@ TEST(InProcessCommunicator, CollectivesMatchSerialResults) {
   for (int p = 1; p <= 3; ++p) {
     std::vector<std::vector<double>> reduced(static_cast<std::size_t>(p)), gathered(static_cast<std::size_t>(p));
     std::vector<std::vector<int>> broadcast(static_cast<std::size_t>(p));
+    std::vector<std::vector<double>> exchanged(static_cast<std::size_t>(p));
     run_in_process(p, [&](Communicator& comm) {
       const int r = comm.rank();
       EXPECT_EQ(comm.size(), p);
@@ -40,6 +41,16 @@ TEST(InProcessCommunicator, CollectivesMatchSerialResults) {
       std::vector<int> values{r, -r};
       comm.broadcast(std::span<int>(values), p - 1);
       broadcast[static_cast<std::size_t>(r)] = values;
+      // rank r sends q + 1 copies of 100r + q to rank q, so rank q receives q + 1 from each.
+      std::vector<double> outgoing;
+      std::vector<Index> send_counts, receive_counts(static_cast<std::size_t>(p), r + 1);
+      for (int q = 0; q < p; ++q) {
+        outgoing.insert(outgoing.end(), static_cast<std::size_t>(q + 1), 100.0 * r + q);
+        send_counts.push_back(q + 1);
+      }
+      std::vector<double> incoming(static_cast<std::size_t>(p * (r + 1)));
+      comm.alltoall(outgoing, send_counts, incoming, receive_counts);
+      exchanged[static_cast<std::size_t>(r)] = incoming;
       comm.barrier();
     });
     std::vector<double> expected_all;
@@ -49,6 +60,9 @@ TEST(InProcessCommunicator, CollectivesMatchSerialResults) {
       EXPECT_EQ(reduced[static_cast<std::size_t>(r)], (std::vector<double>{base, base + p, base + 2 * p}));
       EXPECT_EQ(gathered[static_cast<std::size_t>(r)], expected_all);
       EXPECT_EQ(broadcast[static_cast<std::size_t>(r)], (std::vector<int>{p - 1, 1 - p}));
+      std::vector<double> expected_exchange;
+      for (int q = 0; q < p; ++q) expected_exchange.insert(expected_exchange.end(), static_cast<std::size_t>(r + 1), 100.0 * q + r);
+      EXPECT_EQ(exchanged[static_cast<std::size_t>(r)], expected_exchange);
     }
   }
 }
@@ -73,6 +87,20 @@ TEST(InProcessCommunicator, MismatchedLengthsThrowOnEveryRank) {
                                 comm.allgather(one, two);
                               }),
                RankFailedError);
+  // Rank 0 expects two values from rank 1, which sends one.
+  EXPECT_THROW(run_in_process(2,
+                              [](Communicator& comm) {
+                                const std::vector<double> outgoing{1.0, 2.0};
+                                const std::vector<Index> send_counts{1, 1};
+                                const std::vector<Index> receive_counts =
+                                    comm.rank() == 0 ? std::vector<Index>{1, 2} : std::vector<Index>{1, 1};
+                                std::vector<double> incoming(comm.rank() == 0 ? 3 : 2);
+                                comm.alltoall(outgoing, send_counts, incoming, receive_counts);
+                              }),
+               RankFailedError);
+  SingleProcessCommunicator single;
+  std::vector<double> two(2);
+  EXPECT_THROW(single.alltoall(std::vector<double>{1.0}, std::vector<Index>{1}, two, std::vector<Index>{2}), ValueError);
   EXPECT_THROW(run_in_process(0, [](Communicator&) {}), ValueError);
 }
 
@@ -138,14 +166,13 @@ TEST(ChunkLayout, SplitsRowsIntoChunksAndChunksIntoRanks) {
   EXPECT_THROW(ChunkLayout(10, 4, 0), ValueError);
 }
 
-// Σ of 1000 rows of mixed magnitudes: bitwise the same for every ranks × threads, and equal to
-// the chunk-order sum computed here serially.
-TEST(DeterministicChunkSum, BitwiseEqualForAnyRanksAndThreads) {
-  const Index n = 1000, width = 3, chunks = 7;
+// Σ of n rows of `width` values of mixed magnitudes in `chunks` chunks: bitwise the same for
+// every ranks × threads, and equal to the chunk-order sum computed here serially.
+void expect_chunk_sums_bitwise(Index n, Index width, Index chunks) {
   std::mt19937_64 rng(17);
   Tensor X(n, width);
   for (Index i = 0; i < n; ++i)
-    for (Index j = 0; j < width; ++j) X(i, j) = standard_normal(rng) * std::pow(10.0, static_cast<double>(i % 13) - 6);
+    for (Index j = 0; j < width; ++j) X(i, j) = standard_normal(rng) * std::pow(10.0, static_cast<double>((i + j) % 13) - 6);
   const ChunkLayout serial_layout(n, chunks, 1);
   Vector expected = Vector::Zero(width);
   for (Index c = 0; c < chunks; ++c) {
@@ -170,9 +197,26 @@ TEST(DeterministicChunkSum, BitwiseEqualForAnyRanksAndThreads) {
         {.threads_per_rank = threads});
     for (int r = 0; r < p; ++r) {
       SCOPED_TRACE(::testing::Message() << p << " ranks × " << threads << " threads, rank " << r);
-      for (Index j = 0; j < width; ++j) EXPECT_EQ(sums[static_cast<std::size_t>(r)](j), expected(j));
+      EXPECT_EQ(sums[static_cast<std::size_t>(r)], expected);
     }
   }
+}
+
+TEST(DeterministicChunkSum, BitwiseEqualForAnyRanksAndThreads) { expect_chunk_sums_bitwise(1000, 3, 7); }
+
+// Wide sums where every rank receives two or more other chunks go by the fixed-order
+// reduce-scatter (Note [Fixed-order reduce-scatter]): the same bits. The width is not a multiple
+// of 2 or 3 ranks.
+TEST(DeterministicChunkSum, ReduceScatterGivesTheSameBits) {
+  const Index width = kSliceReductionWidth + 1;
+  EXPECT_FALSE(detail::sums_by_slices(ChunkLayout(60, 8, 1), width));
+  EXPECT_TRUE(detail::sums_by_slices(ChunkLayout(60, 8, 2), width));
+  EXPECT_TRUE(detail::sums_by_slices(ChunkLayout(60, 8, 3), width));
+  EXPECT_TRUE(detail::sums_by_slices(ChunkLayout(60, 3, 3), width));
+  EXPECT_FALSE(detail::sums_by_slices(ChunkLayout(60, 8, 3), width - 2));
+  EXPECT_FALSE(detail::sums_by_slices(ChunkLayout(60, 2, 2), width));
+  EXPECT_FALSE(detail::sums_by_slices(ChunkLayout(60, 3, 2), width));
+  expect_chunk_sums_bitwise(60, width, 8);
 }
 
 TEST(DeterministicChunkSum, RejectsALayoutForAnotherRankCount) {
