@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "graph/communicator.h"
@@ -68,12 +69,17 @@ GradientBoostingRegressor fit_regressor_on(Communicator& comm, const DiabetesWit
   return m;
 }
 
-TEST(DistributedGradientBoosting, OneRankOneChunkIsTheOneProcessFit) {
-  const DiabetesWithGaps data;
+// The one-process fit (fit(X, y)) and the fit over one rank in `chunks` chunks.
+std::pair<GradientBoostingRegressor, GradientBoostingRegressor> one_process_and_one_rank(const DiabetesWithGaps& data,
+                                                                                         Index chunks) {
   GradientBoostingRegressor reference(regressor_options());
   reference.fit(data.X, data.y);
   SingleProcessCommunicator single;
-  const GradientBoostingRegressor one = fit_regressor_on(single, data, 1);
+  return {std::move(reference), fit_regressor_on(single, data, chunks)};
+}
+
+TEST(DistributedGradientBoosting, OneRankOneChunkIsTheOneProcessFit) {
+  const auto [reference, one] = one_process_and_one_rank(DiabetesWithGaps(), 1);
   expect_same_trees(one.trees(), reference.trees());
   EXPECT_EQ(one.train_loss(), reference.train_loss());
   EXPECT_EQ(one.baseline(), reference.baseline());
@@ -81,10 +87,7 @@ TEST(DistributedGradientBoosting, OneRankOneChunkIsTheOneProcessFit) {
 
 TEST(DistributedGradientBoosting, ChunksAgreeWithTheOneProcessFitUpToRounding) {
   const DiabetesWithGaps data;
-  GradientBoostingRegressor reference(regressor_options());
-  reference.fit(data.X, data.y);
-  SingleProcessCommunicator single;
-  const GradientBoostingRegressor chunked = fit_regressor_on(single, data, 6);
+  const auto [reference, chunked] = one_process_and_one_rank(data, 6);
   ASSERT_EQ(chunked.num_iterations(), reference.num_iterations());
   for (std::size_t t = 0; t < chunked.train_loss().size(); ++t)
     EXPECT_NEAR(chunked.train_loss()[t], reference.train_loss()[t], 1e-9 * reference.train_loss()[t]) << t;
