@@ -283,25 +283,14 @@ GradientBin RowGradientSums::totals(std::span<const Index> rows) {
   return sum;
 }
 
-void RowGradientSums::add_histogram(std::span<const Index> rows, GradientBin* out) const {
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, features_.size(), 1),
-                    [&](const tbb::blocked_range<std::size_t>& r) {
-                      for (std::size_t f = r.begin(); f != r.end(); ++f) {
-                        const std::uint8_t* col = B_.column(features_[f]);
-                        GradientBin* slots = out + f * kGradientTreeBinSlots;
-                        for (Index row : rows) {
-                          GradientBin& s = slots[col[row]];
-                          s.g += g_[static_cast<std::size_t>(row)];
-                          s.h += h_[static_cast<std::size_t>(row)];
-                          ++s.count;
-                        }
-                      }
-                    });
-}
-
 GradientHistogram RowGradientSums::histogram(std::span<const Index> rows) {
   GradientHistogram hist(features_.size() * kGradientTreeBinSlots);
-  add_histogram(rows, hist.data());
+  for_each_entry(rows, [&](std::size_t f, std::uint8_t code, Scalar g, Scalar h) {
+    GradientBin& s = hist[f * kGradientTreeBinSlots + code];
+    s.g += g;
+    s.h += h;
+    ++s.count;
+  });
   return hist;
 }
 

@@ -40,6 +40,9 @@
 #include <string>
 #include <vector>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include "graph/tensor.h"
 #include "models/tree/feature_binning.h"
 
@@ -141,8 +144,19 @@ class RowGradientSums final : public GradientSums {
       : B_(B), g_(g), h_(h), features_(features) {}
   GradientBin totals(std::span<const Index> rows) override;
   GradientHistogram histogram(std::span<const Index> rows) override;
-  // The histogram of `rows` added into `out` (candidate features × kGradientTreeBinSlots).
-  void add_histogram(std::span<const Index> rows, GradientBin* out) const;
+  // add(f, code, g_i, h_i) for every row i of `rows` and candidate feature f (its position), code
+  // the row's bin of that feature: one feature per TBB task, each over the rows in their order.
+  template <class Add>
+  void for_each_entry(std::span<const Index> rows, Add&& add) const {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, features_.size(), 1),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                        for (std::size_t f = r.begin(); f != r.end(); ++f) {
+                          const std::uint8_t* col = B_.column(features_[f]);
+                          for (Index row : rows)
+                            add(f, col[row], g_[static_cast<std::size_t>(row)], h_[static_cast<std::size_t>(row)]);
+                        }
+                      });
+  }
 
  private:
   const BinnedMatrix& B_;

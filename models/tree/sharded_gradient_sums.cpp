@@ -43,14 +43,11 @@ GradientHistogram ShardedGradientSums::histogram(std::span<const Index> rows) {
   deterministic_chunk_sum(
       comm_, layout_, width,
       [&](const ChunkRows& chunk, std::span<double> s) {
-        GradientHistogram part(features * kGradientTreeBinSlots);
-        rows_.add_histogram(part_in(rows, chunk), part.data());
-        for (std::size_t f = 0; f < features; ++f)
-          for (Index slot = 0; slot < slots_[f]; ++slot) {
-            const GradientBin& b = part[f * kGradientTreeBinSlots + static_cast<std::size_t>(code_of_slot(f, slot))];
-            double* out = s.data() + 3 * (offset_[f] + slot);
-            out[0] = b.g, out[1] = b.h, out[2] = static_cast<double>(b.count);
-          }
+        rows_.for_each_entry(part_in(rows, chunk), [&](std::size_t f, std::uint8_t code, Scalar g, Scalar h) {
+          const Index slot = code == kMissingBin ? slots_[f] - 1 : Index{code};
+          double* bin = s.data() + 3 * (offset_[f] + slot);
+          bin[0] += g, bin[1] += h, bin[2] += 1;
+        });
       },
       workspace_, sum_);
   GradientHistogram hist(features * kGradientTreeBinSlots);
