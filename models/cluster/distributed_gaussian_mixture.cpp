@@ -36,8 +36,9 @@ class ShardedMixtureEm final : public EmModel {
     const CovarianceType type = options_.covariance_type;
     // Pass 1: N_k and S_k; pass 2: the scatter of every component about its new mean.
     const Vector moments = deterministic_chunk_sum(
-        comm_, layout_, moment_statistics_width(K, d),
-        [&](const ChunkRows& chunk, std::span<double> s) { accumulate_moments(rows(chunk), responsibilities(chunk), s); });
+        comm_, layout_, moment_statistics_width(K, d), [&](const ChunkRows& chunk, std::span<double> s) {
+          accumulate_moments(rows(chunk), responsibilities(chunk), s);
+        });
     const Tensor means = moment_means(moments, K, d).second;
     const Vector scatters = deterministic_chunk_sum(
         comm_, layout_, scatter_statistics_width(type, K, d), [&](const ChunkRows& chunk, std::span<double> s) {

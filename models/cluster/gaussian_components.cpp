@@ -233,10 +233,10 @@ Index scatter_statistics_width(CovarianceType type, Index K, Index d) {
 void accumulate_scatters(const Eigen::Ref<const Tensor>& X, const Eigen::Ref<const Tensor>& R, const Tensor& means,
                          CovarianceType type, std::span<double> statistics) {
   const Index K = means.rows(), block = scatter_statistics_width(type, 1, X.cols());
-  for (Index k = 0; k < K; ++k) {
+  tbb::parallel_for(Index{0}, K, [&](Index k) {  // each component's block on its own
     const Tensor scatter = component_scatter(X, R.col(k), means.row(k), type);
     Eigen::Map<Vector>(statistics.data() + k * block, block) = Eigen::Map<const Vector>(scatter.data(), block);
-  }
+  });
 }
 
 GaussianComponents components_from_statistics(const Vector& moments, const Vector& scatters, CovarianceType type,

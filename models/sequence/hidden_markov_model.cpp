@@ -35,8 +35,8 @@ Vector flatten_chain(const MarkovChain& chain, const Vector& emission) {
 // The EM steps of Note [Baum–Welch] over the chunks of Note [Baum–Welch over ranks].
 class BaumWelchEm final : public EmModel {
  public:
-  BaumWelchEm(Communicator& comm, const ChunkLayout& layout, const Tensor& X, const std::vector<SequenceSpan>& sequences,
-              MarkovChain& chain, HmmEmissions& emissions)
+  BaumWelchEm(Communicator& comm, const ChunkLayout& layout, const Tensor& X,
+              const std::vector<SequenceSpan>& sequences, MarkovChain& chain, HmmEmissions& emissions)
       : comm_(comm), layout_(layout), X_(X), sequences_(sequences), chain_(chain), emissions_(emissions),
         first_chunk_(layout.rank_chunks(comm.rank()).begin),
         posteriors_(static_cast<std::size_t>(layout.rank_chunks(comm.rank()).size())) {}
@@ -48,8 +48,7 @@ class BaumWelchEm final : public EmModel {
         comm_, layout_, kStart + K + K * K + emission_width(0),
         [&](const ChunkRows& chunk, std::span<double> s) {
           const IndexRange rows = rows_of(chunk);
-          const Tensor log_emission =
-              rows.size() == X_.rows() ? emissions_.log_emission(X_) : emissions_.log_emission(X_.middleRows(rows.begin, rows.size()));
+          const Tensor log_emission = log_emission_of(rows);
           const Index count = chunk.global.size();
           std::vector<HmmPosteriors> posteriors(static_cast<std::size_t>(count));
           tbb::parallel_for(Index{0}, count, [&](Index q) {
@@ -126,6 +125,11 @@ class BaumWelchEm final : public EmModel {
   IndexRange rows_of(const ChunkRows& chunk) const {
     const SequenceSpan& last = sequence(chunk, chunk.global.size() - 1);
     return {sequence(chunk, 0).begin, last.begin + last.length};
+  }
+  // log p(x_n | k) of those rows (of X itself, without a copy, when they are all of them).
+  Tensor log_emission_of(const IndexRange& rows) const {
+    if (rows.size() == X_.rows()) return emissions_.log_emission(X_);
+    return emissions_.log_emission(X_.middleRows(rows.begin, rows.size()));
   }
   Tensor& posteriors_of(const ChunkRows& chunk) {
     return posteriors_[static_cast<std::size_t>(chunk.chunk - first_chunk_)];

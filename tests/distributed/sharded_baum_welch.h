@@ -64,7 +64,8 @@ inline GaussianHmm gaussian_truth() {
                          .initial_start = Vector{{0.5, 0.3, 0.2}},
                          .initial_transition = Tensor{{0.8, 0.1, 0.2}, {0.1, 0.7, 0.2}, {0.1, 0.2, 0.6}},
                          .initial_means = means,
-                         .initial_covariances = Tensor{{1.0, 0.3}, {0.3, 0.8}, {0.6, -0.2}, {-0.2, 1.2}, {1.5, 0.0}, {0.0, 0.5}}},
+                         .initial_covariances =
+                             Tensor{{1.0, 0.3}, {0.3, 0.8}, {0.6, -0.2}, {-0.2, 1.2}, {1.5, 0.0}, {0.0, 0.5}}},
       means);
 }
 

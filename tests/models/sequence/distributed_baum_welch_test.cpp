@@ -49,7 +49,8 @@ Scalar relative_difference(const A& a, const B& b) {
 
 // The fit over p ranks of threads_per_rank threads each, from every rank.
 template <class Model, class Options>
-std::vector<FittedHmm> fit_in_process(int p, int threads, const Options& options, const SequenceData& data, Index chunks) {
+std::vector<FittedHmm> fit_in_process(int p, int threads, const Options& options, const SequenceData& data,
+                                      Index chunks) {
   std::vector<FittedHmm> fits(static_cast<std::size_t>(p));
   run_in_process(
       p,
@@ -104,7 +105,8 @@ TEST(DistributedBaumWelch, OneIterationIsTheMStepOfTheExactPosteriors) {
   Index row = 0;
   for (const Index T : data.lengths) {
     const Tensor x = data.X.middleRows(row, T);
-    const auto exact = hmm_test::brute_force_hmm(hmm_test::diagonal_log_emission(x, means, variances), start, transition);
+    const auto exact =
+        hmm_test::brute_force_hmm(hmm_test::diagonal_log_emission(x, means, variances), start, transition);
     start_counts += exact.state.row(0).transpose();
     transition_counts += exact.transition;
     gamma.middleRows(row, T) = exact.state.bottomRows(T);
@@ -174,7 +176,8 @@ TEST(DistributedBaumWelch, OneChunkIsTheOneProcessFit) {
   categorical_serial.fit(categorical.X, categorical.lengths);
   for (int p = 1; p <= 2; ++p) {
     std::vector<GaussianHmm> fits(static_cast<std::size_t>(p), GaussianHmm(gaussian_options));
-    std::vector<CategoricalHmm> categorical_fits(static_cast<std::size_t>(p), CategoricalHmm(testing::categorical_start()));
+    std::vector<CategoricalHmm> categorical_fits(static_cast<std::size_t>(p),
+                                                 CategoricalHmm(testing::categorical_start()));
     run_in_process(p, [&](Communicator& comm) {
       const auto r = static_cast<std::size_t>(comm.rank());
       fits[r] = testing::fit_over_ranks<GaussianHmm>(comm, gaussian_options, gaussian, 1);
@@ -216,7 +219,8 @@ TEST(DistributedBaumWelch, RefusesBadShardsAndStarts) {
                   HasSubstr("rank 0 holds sequences [0, 4) of 4: expected 4 sequence lengths, found 3")));
   EXPECT_THAT([&] { fit(layout, data.X, {8, 13, 18, 20}); },
               ::testing::ThrowsMessage<ValueError>(HasSubstr("summing to the 62 rows of X, found a sum of 59")));
-  EXPECT_THAT([&] { fit(layout, data.X, {8, 13, 0, 41}); }, ::testing::ThrowsMessage<ValueError>(HasSubstr("lengths ≥ 1")));
+  EXPECT_THAT([&] { fit(layout, data.X, {8, 13, 0, 41}); },
+              ::testing::ThrowsMessage<ValueError>(HasSubstr("lengths ≥ 1")));
   Tensor nan = data.X;
   nan(20, 1) = std::nan("");
   EXPECT_THAT([&] { fit(layout, nan, data.lengths); }, ::testing::ThrowsMessage<ValueError>(HasSubstr("finite")));
@@ -235,7 +239,9 @@ TEST(DistributedBaumWelch, RefusesBadShardsAndStarts) {
   const SequenceData symbols = testing::sample_sequences(testing::categorical_truth(), 4);
   EXPECT_THAT([&] { CategoricalHmm({.num_states = 2}).fit(single, layout, symbols.X, symbols.lengths); },
               ::testing::ThrowsMessage<ValueError>(HasSubstr("expected num_symbols ≥ 1 or an initial_emission")));
-  EXPECT_THAT([&] { CategoricalHmm({.num_states = 2, .num_symbols = 2}).fit(single, layout, symbols.X, symbols.lengths); },
+  EXPECT_THAT([&] {
+    CategoricalHmm({.num_states = 2, .num_symbols = 2}).fit(single, layout, symbols.X, symbols.lengths);
+  },
               ::testing::ThrowsMessage<ValueError>(HasSubstr("integers in 0..1")));
 
   // A fit that throws leaves the fitted model as it was.
