@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <limits>
 #include <vector>
 
 #include "models/cluster/gaussian_mixture.h"
@@ -34,29 +33,18 @@ class ShardedMixtureEm final : public EmModel {
 
   void m_step() override {
     const Index K = components_.means.rows(), d = X_.cols();
-    // Pass 1: N_k and S_k.
-    const Vector first = deterministic_chunk_sum(comm_, layout_, K + K * d, [&](const ChunkRows& chunk, std::span<double> s) {
-      const Tensor& R = responsibilities(chunk);
-      Eigen::Map<Vector>(s.data(), K) = R.colwise().sum().transpose();
-      Eigen::Map<Tensor>(s.data() + K, K, d) = R.transpose() * rows(chunk);
-    });
-    const Vector nk = first.head(K).array() + 10 * std::numeric_limits<Scalar>::epsilon();
-    Tensor means = Eigen::Map<const Tensor>(first.data() + K, K, d);
-    means.array().colwise() /= nk.array();
-    // Pass 2: the scatter of every component about its new mean.
-    const bool square = options_.covariance_type == CovarianceType::Full || options_.covariance_type == CovarianceType::Tied;
-    const Index block = square ? d * d : d;
-    const Vector second = deterministic_chunk_sum(comm_, layout_, K * block, [&](const ChunkRows& chunk, std::span<double> s) {
-      const Tensor& R = responsibilities(chunk);
-      for (Index k = 0; k < K; ++k) {
-        const Tensor scatter = component_scatter(rows(chunk), R.col(k), means.row(k), options_.covariance_type);
-        Eigen::Map<Vector>(s.data() + k * block, block) = Eigen::Map<const Vector>(scatter.data(), block);
-      }
-    });
-    std::vector<Tensor> scatter;
-    for (Index k = 0; k < K; ++k)
-      scatter.emplace_back(Eigen::Map<const Tensor>(second.data() + k * block, square ? d : 1, d));
-    components_ = components_from_scatter(nk, std::move(means), scatter, options_.covariance_type, options_.reg_covar, kWho);
+    const CovarianceType type = options_.covariance_type;
+    // Pass 1: N_k and S_k; pass 2: the scatter of every component about its new mean.
+    const Vector moments = deterministic_chunk_sum(
+        comm_, layout_, moment_statistics_width(K, d), [&](const ChunkRows& chunk, std::span<double> s) {
+          accumulate_moments(rows(chunk), responsibilities(chunk), s);
+        });
+    const Tensor means = moment_means(moments, K, d).second;
+    const Vector scatters = deterministic_chunk_sum(
+        comm_, layout_, scatter_statistics_width(type, K, d), [&](const ChunkRows& chunk, std::span<double> s) {
+          accumulate_scatters(rows(chunk), responsibilities(chunk), means, type, s);
+        });
+    components_ = components_from_statistics(moments, scatters, type, K, d, options_.reg_covar, kWho);
   }
 
   Vector parameters() const override { return flatten_components(components_); }

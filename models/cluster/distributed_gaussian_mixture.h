@@ -1,9 +1,9 @@
 // Gaussian mixtures by EM over rows spread across ranks (docs/distributed.md): the iterations of
 // GaussianMixture (models/cluster/gaussian_mixture.h, init = given) from given starting
 // components, with its E-step (gaussian_log_joint, normalize_log_rows), its M-step formulas
-// (component_scatter, components_from_scatter in gaussian_components.h) and its loop and stopping
-// test (optim/expectation_maximization.h), where every step reduces sufficient statistics instead
-// of reading all rows.
+// (the two-pass statistics of gaussian_components.h: accumulate_moments, accumulate_scatters,
+// components_from_statistics) and its loop and stopping test (optim/expectation_maximization.h),
+// where every step reduces sufficient statistics instead of reading all rows.
 //
 // Each iteration, over the chunks of Note [Fixed-order chunk sums] (graph/chunked_sum.h):
 //   E-step   chunk c keeps its responsibilities R_c = p(z | x_i; θ) and gives

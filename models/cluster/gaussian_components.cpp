@@ -20,6 +20,8 @@ namespace dagml {
 namespace {
 constexpr Index kGaussianRowsPerTask = 256;  // fixed split: results do not depend on the thread count
 const Scalar kGaussianLog2Pi = std::log(2 * std::numbers::pi);
+// Whether the type stores d×d blocks (full, tied) rather than variances (diagonal, spherical).
+bool has_square_scatter(CovarianceType type) { return type == CovarianceType::Full || type == CovarianceType::Tied; }
 }  // namespace
 
 std::pair<Index, Index> covariance_shape(CovarianceType type, Index K, Index d) {
@@ -46,7 +48,7 @@ Tensor factorize_covariances(const Tensor& cov, CovarianceType type, Index K, In
         who, which, pivot, reg_covar));
   };
   Tensor factors(cov.rows(), cov.cols());
-  const bool square = type == CovarianceType::Full || type == CovarianceType::Tied;
+  const bool square = has_square_scatter(type);
   Scalar largest = 0;
   for (Index b = 0; b < (square ? cov.rows() / d : 1); ++b)
     largest = std::max(largest, square ? cov.middleRows(b * d, d).diagonal().maxCoeff() : cov.maxCoeff());
@@ -205,6 +207,45 @@ GaussianComponents fit_gaussian_components(const Tensor& X, const Tensor& R, Cov
   tbb::parallel_for(Index{0}, K, [&](Index k) {
     scatter[static_cast<std::size_t>(k)] = component_scatter(X, R.col(k), means.row(k), type);
   });
+  return components_from_scatter(nk, std::move(means), scatter, type, reg_covar, who);
+}
+
+Index moment_statistics_width(Index K, Index d) { return K + K * d; }
+
+void accumulate_moments(const Eigen::Ref<const Tensor>& X, const Eigen::Ref<const Tensor>& R,
+                        std::span<double> statistics) {
+  const Index K = R.cols(), d = X.cols();
+  Eigen::Map<Vector>(statistics.data(), K) = R.colwise().sum().transpose();
+  Eigen::Map<Tensor>(statistics.data() + K, K, d) = R.transpose() * X;
+}
+
+std::pair<Vector, Tensor> moment_means(const Vector& moments, Index K, Index d) {
+  Vector nk = moments.head(K).array() + 10 * std::numeric_limits<Scalar>::epsilon();
+  Tensor means = Eigen::Map<const Tensor>(moments.data() + K, K, d);
+  means.array().colwise() /= nk.array();
+  return {std::move(nk), std::move(means)};
+}
+
+Index scatter_statistics_width(CovarianceType type, Index K, Index d) {
+  return K * (has_square_scatter(type) ? d * d : d);
+}
+
+void accumulate_scatters(const Eigen::Ref<const Tensor>& X, const Eigen::Ref<const Tensor>& R, const Tensor& means,
+                         CovarianceType type, std::span<double> statistics) {
+  const Index K = means.rows(), block = scatter_statistics_width(type, 1, X.cols());
+  tbb::parallel_for(Index{0}, K, [&](Index k) {  // each component's block on its own
+    const Tensor scatter = component_scatter(X, R.col(k), means.row(k), type);
+    Eigen::Map<Vector>(statistics.data() + k * block, block) = Eigen::Map<const Vector>(scatter.data(), block);
+  });
+}
+
+GaussianComponents components_from_statistics(const Vector& moments, const Vector& scatters, CovarianceType type,
+                                              Index K, Index d, Scalar reg_covar, const char* who) {
+  auto [nk, means] = moment_means(moments, K, d);
+  const Index block = scatter_statistics_width(type, 1, d);
+  std::vector<Tensor> scatter;
+  for (Index k = 0; k < K; ++k)
+    scatter.emplace_back(Eigen::Map<const Tensor>(scatters.data() + k * block, has_square_scatter(type) ? d : 1, d));
   return components_from_scatter(nk, std::move(means), scatter, type, reg_covar, who);
 }
 

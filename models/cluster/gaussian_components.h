@@ -12,6 +12,7 @@
 #pragma once
 
 #include <random>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -81,6 +82,27 @@ Tensor component_scatter(const Eigen::Ref<const Tensor>& X, const Eigen::Ref<con
                          const Eigen::Ref<const Eigen::RowVectorXd>& mean, CovarianceType type);
 GaussianComponents components_from_scatter(const Vector& nk, Tensor means, const std::vector<Tensor>& scatter,
                                            CovarianceType type, Scalar reg_covar, const char* who);
+
+// The same fit from statistics summed over parts of the rows (the chunks of Note [Fixed-order
+// chunk sums]: distributed_gaussian_mixture.h, and the Baum–Welch of gaussian_hmm.h), in two
+// passes, since the scatter is centred at the new means (the one-pass Σ r x xᵀ − n μ μᵀ cancels):
+//   pass 1, per part: the moments [N_k = Σ_i r_ik (K),  S_k = Σ_i r_ik x_i (K×d)];
+//           summed:   n_k = N_k + 10ε,  μ_k = S_k / n_k                         (moment_means)
+//   pass 2, per part: the scatter of every component about its μ_k (component_scatter);
+//           summed:   the components (components_from_scatter)         (components_from_statistics)
+// Each part writes its numbers into `statistics` (the width's worth, zeroed by the caller).
+Index moment_statistics_width(Index K, Index d);
+void accumulate_moments(const Eigen::Ref<const Tensor>& X, const Eigen::Ref<const Tensor>& R,
+                        std::span<double> statistics);
+// n_k (guard included) and the means μ (K×d) from the summed moments.
+std::pair<Vector, Tensor> moment_means(const Vector& moments, Index K, Index d);
+Index scatter_statistics_width(CovarianceType type, Index K, Index d);
+void accumulate_scatters(const Eigen::Ref<const Tensor>& X, const Eigen::Ref<const Tensor>& R, const Tensor& means,
+                         CovarianceType type, std::span<double> statistics);
+// The components (weights n_k / Σ n_k) from the summed moments and scatters; NumericalError as
+// factorize_covariances.
+GaussianComponents components_from_statistics(const Vector& moments, const Vector& scatters, CovarianceType type,
+                                              Index K, Index d, Scalar reg_covar, const char* who);
 
 // (π, μ row after row, the covariance storage row after row) as one vector: the parameters an EM
 // run reports to its callbacks.

@@ -85,6 +85,7 @@ void CategoricalHmm::initialize_emissions(const Tensor& X, std::mt19937_64& rng)
                                    "probabilities summing to 1, found {}×{}",
                                    who, K, d, std::max(largest + 1, o.num_symbols), o.initial_emission.rows(),
                                    o.initial_emission.cols()));
+    fit_symbols_ = given;
     set_emission(o.initial_emission);
     return;
   }
@@ -94,14 +95,32 @@ void CategoricalHmm::initialize_emissions(const Tensor& X, std::mt19937_64& rng)
       for (Index m = 0; m < M; ++m) B(k, block + m) = uniform01(rng);
       B.row(k).segment(block, M) /= B.row(k).segment(block, M).sum();
     }
+  fit_symbols_ = M;
   set_emission(std::move(B));
 }
 
-void CategoricalHmm::maximize_emissions(const Tensor& X, const Tensor& posteriors) {
+void CategoricalHmm::initialize_emissions_on_shard(const Tensor& X_local, std::mt19937_64& rng) {
+  if (options_.num_symbols == 0 && options_.initial_emission.size() == 0)
+    throw ValueError(fmt::format("{}::fit over ranks: expected num_symbols ≥ 1 or an initial_emission (the symbol "
+                                 "count from the data needs every rank's rows), found neither",
+                                 kCategoricalHmmName));
+  initialize_emissions(X_local, rng);  // M from the options; the shard's codes checked against it
+}
+
+void CategoricalHmm::accumulate_emission_statistics(Index, std::span<const Vector>, const Eigen::Ref<const Tensor>& X,
+                                                    const Eigen::Ref<const Tensor>& posteriors,
+                                                    std::span<double> statistics) const {
   const Index d = X.cols(), M = emission_.cols() / d;
-  Tensor counts = Tensor::Constant(emission_.rows(), emission_.cols(), options_.pseudo_count);
+  Eigen::Map<Tensor> counts(statistics.data(), emission_.rows(), emission_.cols());
   for (Index n = 0; n < X.rows(); ++n)
     for (Index j = 0; j < d; ++j) counts.col(j * M + static_cast<Index>(X(n, j))) += posteriors.row(n).transpose();
+}
+
+void CategoricalHmm::maximize_emissions(std::span<const Vector> summed) {
+  const Index M = fit_symbols_;
+  // B(k, j·M + m) ∝ pseudo_count + Σ_n γ_n(k) [x_nj = m]
+  const Tensor counts =
+      Eigen::Map<const Tensor>(summed[0].data(), emission_.rows(), emission_.cols()).array() + options_.pseudo_count;
   Tensor B = emission_;
   for (Index k = 0; k < B.rows(); ++k)
     for (Index block = 0; block < B.cols(); block += M) {

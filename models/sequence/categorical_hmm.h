@@ -12,12 +12,15 @@
 // (a state and column with no weight and no pseudo-count keep their previous distribution).
 // Initialisation: π and Π uniform unless given; B from initial_emission, or uniform draws in
 // [0, 1) normalised per state and column (std::mt19937_64 seeded with `seed`), as hmmlearn does.
+// The fit over ranks, fit(comm, layout, X_local, local_lengths) (Note [Baum–Welch over ranks]),
+// needs M without reading every rank's data: num_symbols ≥ 1 or initial_emission.
 // A symbol ≥ M at prediction is a ValueError; a symbol the model gives probability zero (one not
 // seen in training, with pseudo_count = 0) makes its sequence impossible: score −∞.
 #pragma once
 
 #include <cstdint>
 #include <random>
+#include <span>
 #include <string>
 
 #include "models/sequence/hidden_markov_model.h"
@@ -67,7 +70,14 @@ class CategoricalHmm : public HiddenMarkovModel<CategoricalHmm, CategoricalHmmOp
   Tensor log_emission(const Tensor& X) const;
   void check_emission_input(const Tensor& X, const std::string& who) const;
   void initialize_emissions(const Tensor& X, std::mt19937_64& rng);
-  void maximize_emissions(const Tensor& X, const Tensor& posteriors);
+  // The statistics (HmmEmissionStatistics): one pass, the expected symbol counts Σ_n γ_n(k)
+  // [x_nj = m] (K × d·M); the start over ranks needs num_symbols or initial_emission.
+  Index emission_statistics_passes() const { return 1; }
+  Index emission_statistics_width(Index) const { return emission_.size(); }
+  void accumulate_emission_statistics(Index pass, std::span<const Vector> earlier, const Eigen::Ref<const Tensor>& X,
+                                      const Eigen::Ref<const Tensor>& posteriors, std::span<double> statistics) const;
+  void maximize_emissions(std::span<const Vector> summed);
+  void initialize_emissions_on_shard(const Tensor& X_local, std::mt19937_64& rng);
   Vector emission_parameters() const { return emission_.reshaped(); }
   void set_emission_parameters(const Vector& x);
   Vector sample_emission(Index k, std::mt19937_64& rng) const;
@@ -77,6 +87,7 @@ class CategoricalHmm : public HiddenMarkovModel<CategoricalHmm, CategoricalHmmOp
   void set_emission(Tensor emission);  // B and log B
 
   Tensor emission_, log_emission_;  // B and log B, K × d·M
+  Index fit_symbols_ = 0;          // M, set by initialize_emissions for the M-steps of a fit
 };
 
 extern template class Estimator<CategoricalHmm, CategoricalHmmOptions>;

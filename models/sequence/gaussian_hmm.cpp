@@ -63,8 +63,34 @@ void GaussianHmm::initialize_emissions(const Tensor& X, std::mt19937_64& rng) {
   components_.weights = Vector::Ones(K);
 }
 
-void GaussianHmm::maximize_emissions(const Tensor& X, const Tensor& posteriors) {
-  components_ = fit_gaussian_components(X, posteriors, options_.covariance_type, options_.reg_covar, "GaussianHmm::fit");
+void GaussianHmm::initialize_emissions_on_shard(const Tensor& X_local, std::mt19937_64& rng) {
+  const auto& o = options_;
+  if (o.initial_means.size() == 0 || o.initial_covariances.size() == 0)
+    throw ValueError(fmt::format("GaussianHmm::fit over ranks: expected initial_means and initial_covariances (the "
+                                 "k-means start and the covariances about given means read all the data), found "
+                                 "{}×{} means and {}×{} covariances",
+                                 o.initial_means.rows(), o.initial_means.cols(), o.initial_covariances.rows(),
+                                 o.initial_covariances.cols()));
+  initialize_emissions(X_local, rng);  // the given start, which reads only the shard's column count
+}
+
+Index GaussianHmm::emission_statistics_width(Index pass) const {
+  const Index K = options_.num_states, d = components_.means.cols();
+  return pass == 0 ? moment_statistics_width(K, d) : scatter_statistics_width(options_.covariance_type, K, d);
+}
+
+void GaussianHmm::accumulate_emission_statistics(Index pass, std::span<const Vector> earlier,
+                                                 const Eigen::Ref<const Tensor>& X,
+                                                 const Eigen::Ref<const Tensor>& posteriors,
+                                                 std::span<double> statistics) const {
+  if (pass == 0) return accumulate_moments(X, posteriors, statistics);
+  const Tensor means = moment_means(earlier[0], options_.num_states, X.cols()).second;
+  accumulate_scatters(X, posteriors, means, options_.covariance_type, statistics);
+}
+
+void GaussianHmm::maximize_emissions(std::span<const Vector> summed) {
+  components_ = components_from_statistics(summed[0], summed[1], options_.covariance_type, options_.num_states,
+                                           components_.means.cols(), options_.reg_covar, "GaussianHmm::fit");
   components_.weights.setOnes();
 }
 

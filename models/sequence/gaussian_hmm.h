@@ -5,12 +5,14 @@
 //
 // fitted by Baum–Welch (Note [Baum–Welch], hidden_markov_model.h). The emission M-step is the
 // weighted Gaussian fit of gaussian_components.h with weights γ_n(k), reg_covar added to every
-// variance; its covariance storage is covariances()'.
+// variance, from its two passes of statistics (so the fit can run over ranks: Note [Baum–Welch over
+// ranks]); its covariance storage is covariances()'.
 //
 // Initialisation: π and Π uniform unless given; the means from k-means (k-means++, one run, seed
 // drawn from `seed`) and the covariances of the clusters it finds (the Gaussian mixture's
 // k_means initialisation), or initial_means with initial_covariances or the covariances of the
-// points nearest to each given mean.
+// points nearest to each given mean. The fit over ranks, fit(comm, layout, X_local, local_lengths),
+// needs initial_means and initial_covariances (the other starts read all the data).
 //
 //   GaussianHmm hmm({.num_states = 2});
 //   hmm.fit(X, {500, 300});             // two sequences: rows 0..499 and 500..799
@@ -19,6 +21,7 @@
 
 #include <cstdint>
 #include <random>
+#include <span>
 #include <string>
 
 #include "models/cluster/gaussian_components.h"
@@ -71,7 +74,15 @@ class GaussianHmm : public HiddenMarkovModel<GaussianHmm, GaussianHmmOptions> {
   Tensor log_emission(const Tensor& X) const;
   void check_emission_input(const Tensor&, const std::string&) const {}
   void initialize_emissions(const Tensor& X, std::mt19937_64& rng);
-  void maximize_emissions(const Tensor& X, const Tensor& posteriors);
+  // The statistics (HmmEmissionStatistics): pass 0 the moments [Σ_n γ_n(k), Σ_n γ_n(k) x_n], pass 1
+  // the scatter about the new means (gaussian_components.h); the start over ranks needs
+  // initial_means and initial_covariances.
+  Index emission_statistics_passes() const { return 2; }
+  Index emission_statistics_width(Index pass) const;
+  void accumulate_emission_statistics(Index pass, std::span<const Vector> earlier, const Eigen::Ref<const Tensor>& X,
+                                      const Eigen::Ref<const Tensor>& posteriors, std::span<double> statistics) const;
+  void maximize_emissions(std::span<const Vector> summed);
+  void initialize_emissions_on_shard(const Tensor& X_local, std::mt19937_64& rng);
   Vector emission_parameters() const;
   void set_emission_parameters(const Vector& x);
   Vector sample_emission(Index k, std::mt19937_64& rng) const;

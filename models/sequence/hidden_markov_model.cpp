@@ -32,58 +32,119 @@ Vector flatten_chain(const MarkovChain& chain, const Vector& emission) {
   return x;
 }
 
-// The EM steps of Note [Baum–Welch].
+// The EM steps of Note [Baum–Welch] over the chunks of Note [Baum–Welch over ranks].
 class BaumWelchEm final : public EmModel {
  public:
-  BaumWelchEm(const Tensor& X, const std::vector<SequenceSpan>& sequences, MarkovChain& chain,
-              HmmEmissions& emissions)
-      : X_(X), sequences_(sequences), chain_(chain), emissions_(emissions) {}
+  BaumWelchEm(Communicator& comm, const ChunkLayout& layout, const Tensor& X,
+              const std::vector<SequenceSpan>& sequences, MarkovChain& chain, HmmEmissions& emissions)
+      : comm_(comm), layout_(layout), X_(X), sequences_(sequences), chain_(chain), emissions_(emissions),
+        first_chunk_(layout.rank_chunks(comm.rank()).begin),
+        posteriors_(static_cast<std::size_t>(layout.rank_chunks(comm.rank()).size())) {}
 
+  // The fused sums s = [Σ log p(x^s), Σ T_s, Σ γ^s_0, Σ Ξ^s, the emission statistics of pass 0].
   Scalar e_step() override {
-    const Tensor log_emission = emissions_.log_emission(X_);
-    const std::size_t S = sequences_.size();
-    std::vector<HmmPosteriors> posteriors(S);
-    tbb::parallel_for(std::size_t{0}, S, [&](std::size_t s) {
-      const SequenceSpan& span = sequences_[s];
-      posteriors[s] = hmm_posteriors(log_emission.middleRows(span.begin, span.length), chain_.start, chain_.transition);
-    });
     const Index K = chain_.start.size();
-    state_ = Tensor(X_.rows(), K);
-    start_counts_ = Vector::Zero(K);
-    transition_counts_ = Tensor::Zero(K, K);
-    log_likelihood_ = 0;
-    for (std::size_t s = 0; s < S; ++s) {  // in sequence order
-      const HmmPosteriors& p = posteriors[s];
-      log_likelihood_ += p.log_likelihood;
-      start_counts_ += p.state.row(0).transpose();
-      transition_counts_ += p.transition;
-      state_.middleRows(sequences_[s].begin, sequences_[s].length) = p.state.bottomRows(sequences_[s].length);
-    }
-    return log_likelihood_ / static_cast<Scalar>(X_.rows());
+    deterministic_chunk_sum(
+        comm_, layout_, kStart + K + K * K + emission_width(0),
+        [&](const ChunkRows& chunk, std::span<double> s) {
+          const IndexRange rows = rows_of(chunk);
+          const Tensor log_emission = log_emission_of(rows);
+          const Index count = chunk.global.size();
+          std::vector<HmmPosteriors> posteriors(static_cast<std::size_t>(count));
+          tbb::parallel_for(Index{0}, count, [&](Index q) {
+            const SequenceSpan& span = sequence(chunk, q);
+            posteriors[static_cast<std::size_t>(q)] = hmm_posteriors(
+                log_emission.middleRows(span.begin - rows.begin, span.length), chain_.start, chain_.transition);
+          });
+          Tensor& gamma = posteriors_of(chunk);
+          gamma.resize(rows.size(), K);
+          Eigen::Map<Vector> start_counts(s.data() + kStart, K);
+          Eigen::Map<Tensor> transition_counts(s.data() + kStart + K, K, K);
+          for (Index q = 0; q < count; ++q) {  // in sequence order
+            const HmmPosteriors& p = posteriors[static_cast<std::size_t>(q)];
+            const SequenceSpan& span = sequence(chunk, q);
+            s[kLogLikelihood] += p.log_likelihood;
+            s[kObservations] += static_cast<Scalar>(span.length);
+            start_counts += p.state.row(0).transpose();
+            transition_counts += p.transition;
+            gamma.middleRows(span.begin - rows.begin, span.length) = p.state.bottomRows(span.length);
+          }
+          if (emissions_.statistics_passes() > 0)
+            emissions_.accumulate(0, {}, X_.middleRows(rows.begin, rows.size()), gamma,
+                                  s.subspan(static_cast<std::size_t>(kStart + K + K * K)));
+        },
+        workspace_, sums_);
+    return sums_(kLogLikelihood) / sums_(kObservations);
   }
 
   void m_step() override {
-    chain_.start = start_counts_ / static_cast<Scalar>(sequences_.size());
-    for (Index j = 0; j < transition_counts_.cols(); ++j) {
-      const Scalar left = transition_counts_.col(j).sum();
-      if (left > 0) chain_.transition.col(j) = transition_counts_.col(j) / left;
+    const Index K = chain_.start.size();
+    chain_.start = sums_.segment(kStart, K) / static_cast<Scalar>(layout_.num_rows());
+    const Eigen::Map<const Tensor> transition_counts(sums_.data() + kStart + K, K, K);
+    for (Index j = 0; j < K; ++j) {
+      const Scalar left = transition_counts.col(j).sum();
+      if (left > 0) chain_.transition.col(j) = transition_counts.col(j) / left;
     }
-    emissions_.maximize(X_, state_);
+    const Index passes = emissions_.statistics_passes();
+    if (passes == 0) {  // one chunk on one rank (baum_welch checks): γ of all the rows
+      emissions_.maximize(X_, posteriors_.front());
+      return;
+    }
+    std::vector<Vector> summed;
+    summed.reserve(static_cast<std::size_t>(passes));
+    summed.emplace_back(sums_.tail(emission_width(0)));
+    for (Index pass = 1; pass < passes; ++pass) {
+      const std::span<const Vector> earlier(summed.data(), static_cast<std::size_t>(pass));
+      Vector sum;
+      deterministic_chunk_sum(
+          comm_, layout_, emission_width(pass),
+          [&](const ChunkRows& chunk, std::span<double> s) {
+            const IndexRange rows = rows_of(chunk);
+            emissions_.accumulate(pass, earlier, X_.middleRows(rows.begin, rows.size()), posteriors_of(chunk), s);
+          },
+          workspace_, sum);
+      summed.push_back(std::move(sum));
+    }
+    emissions_.maximize_from(summed);
   }
 
   Vector parameters() const override { return flatten_chain(chain_, emissions_.parameters()); }
 
-  Scalar log_likelihood() const { return log_likelihood_; }
+  Scalar log_likelihood() const { return sums_(kLogLikelihood); }
 
  private:
+  static constexpr Index kLogLikelihood = 0, kObservations = 1, kStart = 2;  // then Σγ_0, Ξ, the emissions'
+
+  Index emission_width(Index pass) const {
+    return emissions_.statistics_passes() > pass ? emissions_.statistics_width(pass) : 0;
+  }
+  // The q-th sequence of a chunk, and the rows of X its sequences fill.
+  const SequenceSpan& sequence(const ChunkRows& chunk, Index q) const {
+    return sequences_[static_cast<std::size_t>(chunk.local_begin + q)];
+  }
+  IndexRange rows_of(const ChunkRows& chunk) const {
+    const SequenceSpan& last = sequence(chunk, chunk.global.size() - 1);
+    return {sequence(chunk, 0).begin, last.begin + last.length};
+  }
+  // log p(x_n | k) of those rows (of X itself, without a copy, when they are all of them).
+  Tensor log_emission_of(const IndexRange& rows) const {
+    if (rows.size() == X_.rows()) return emissions_.log_emission(X_);
+    return emissions_.log_emission(X_.middleRows(rows.begin, rows.size()));
+  }
+  Tensor& posteriors_of(const ChunkRows& chunk) {
+    return posteriors_[static_cast<std::size_t>(chunk.chunk - first_chunk_)];
+  }
+
+  Communicator& comm_;
+  const ChunkLayout& layout_;
   const Tensor& X_;
   const std::vector<SequenceSpan>& sequences_;
   MarkovChain& chain_;
   HmmEmissions& emissions_;
-  Tensor state_;  // γ_n, n ≥ 1, in the rows of X
-  Vector start_counts_;
-  Tensor transition_counts_;
-  Scalar log_likelihood_ = 0;
+  Index first_chunk_;
+  std::vector<Tensor> posteriors_;  // γ_n (n ≥ 1) of the sequences of each of this rank's chunks
+  ChunkSumWorkspace workspace_;
+  Vector sums_;  // the fused sums of the last E-step
 };
 
 }  // namespace
@@ -127,12 +188,39 @@ std::vector<SequenceSpan> split_sequences(Index rows, const std::vector<Index>& 
   return spans;
 }
 
+std::vector<SequenceSpan> shard_sequences(const Communicator& comm, const ChunkLayout& layout, const Tensor& X_local,
+                                          const std::vector<Index>& local_lengths, const std::string& who) {
+  if (layout.num_ranks() != comm.size())
+    throw ValueError(fmt::format("{}: the layout is for {} ranks, the communicator has {}", who, layout.num_ranks(),
+                                 comm.size()));
+  const IndexRange mine = layout.rank_rows(comm.rank());
+  if (static_cast<Index>(local_lengths.size()) != mine.size())
+    throw ValueError(fmt::format("{}: rank {} holds sequences [{}, {}) of {}: expected {} sequence lengths, found {}",
+                                 who, comm.rank(), mine.begin, mine.end, layout.num_rows(), mine.size(),
+                                 local_lengths.size()));
+  if (X_local.cols() < 1)
+    throw ValueError(fmt::format("{}: expected X_local with d ≥ 1 columns (also on a rank without sequences), found {}",
+                                 who, X_local.cols()));
+  check_finite(X_local, who.c_str());
+  if (local_lengths.empty()) {
+    if (X_local.rows() != 0)
+      throw ValueError(fmt::format("{}: rank {} holds no sequences: expected X_local without rows, found {}", who,
+                                   comm.rank(), X_local.rows()));
+    return {};
+  }
+  return split_sequences(X_local.rows(), local_lengths, who);
+}
+
 void check_hmm_fit_data(const Tensor& X, const std::string& who) { check_fit_data(X, who.c_str()); }
 
-BaumWelchFit baum_welch(const Tensor& X, const std::vector<SequenceSpan>& sequences, MarkovChain& chain,
-                        HmmEmissions& emissions, const EmOptions& options, const CallbackList& callbacks,
-                        const std::string& who) {
-  BaumWelchEm em(X, sequences, chain, emissions);
+BaumWelchFit baum_welch(Communicator& comm, const ChunkLayout& layout, const Tensor& X,
+                        const std::vector<SequenceSpan>& sequences, MarkovChain& chain, HmmEmissions& emissions,
+                        const EmOptions& options, const CallbackList& callbacks, const std::string& who) {
+  if (emissions.statistics_passes() == 0 && (comm.size() != 1 || layout.num_chunks() != 1))
+    throw ValueError(fmt::format("{}: these emissions have no sufficient statistics: expected one rank and one chunk, "
+                                 "found {} ranks and {} chunks",
+                                 who, comm.size(), layout.num_chunks()));
+  BaumWelchEm em(comm, layout, X, sequences, chain, emissions);
   CallbackRunner session(callbacks, std::max<Index>(options.max_iterations, 1));
   BaumWelchFit fit;
   fit.result = expectation_maximization(em, options, session, &fit.report);

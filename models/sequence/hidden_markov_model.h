@@ -19,15 +19,37 @@
 // counted and said in the fit's message). The forward–backward passes of the sequences run in
 // parallel (TBB); their statistics are summed in sequence order, so the model is bitwise the same
 // for any thread count.
+//
+// Note [Baum–Welch over ranks]
+// The same EM when the sequences are spread across the ranks of a Communicator
+// (docs/distributed.md). The unit of Note [Fixed-order chunk sums] (graph/chunked_sum.h) is a
+// sequence, never split: ChunkLayout(S, num_chunks, p) cuts the S sequences into chunks of whole
+// sequences, and rank r holds the rows of its sequences layout.rank_rows(r), concatenated in
+// order, with their lengths. Each E-step runs forward–backward on the sequences of each of the
+// rank's chunks (chunks and the sequences of a chunk in parallel), keeps their γ and writes one
+// fused buffer per chunk, summed over its sequences in sequence order:
+//   s_c = [Σ_s log p(x^s),  Σ_s T_s,  Σ_s γ^s_0 (K),  Σ_s Ξ^s (K×K),  the emission statistics of pass 0]
+// The chunks' buffers are added in chunk order on every rank (deterministic_chunk_sum); the M-step
+// sets π and Π from them, and the emissions from their statistics (HmmEmissions), with one more
+// chunk sum over the kept γ for each further pass (the Gaussian scatter about the new means). So
+// the model has the same bits on every rank and for any ranks × threads with the same layout.
+// The one-process fit is this loop with SingleProcessCommunicator and one chunk,
+// ChunkLayout(S, 1, 1): one loop for both. Emissions without sufficient statistics (GmmHmm)
+// are maximised on all rows and γ at once, so they are fitted on one process only: their
+// estimators have no sharded fit.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "graph/chunked_sum.h"
+#include "graph/communicator.h"
 #include "graph/error.h"
 #include "graph/tensor.h"
 #include "models/io/estimator.h"
@@ -71,12 +93,28 @@ struct MarkovChain {
   Tensor transition;
 };
 
-// The emission half of an HMM as Baum–Welch sees it.
+// This rank's sequences for a fit over ranks (Note [Baum–Welch over ranks]): ValueError unless the
+// layout is for comm.size() ranks, local_lengths holds the lengths of the rank's sequences
+// layout.rank_rows(rank) (as many, each ≥ 1, summing to the rows of X_local), and X_local has
+// d ≥ 1 columns (also on a rank without sequences) and finite entries.
+std::vector<SequenceSpan> shard_sequences(const Communicator& comm, const ChunkLayout& layout, const Tensor& X_local,
+                                          const std::vector<Index>& local_lengths, const std::string& who);
+
+// The emission half of an HMM as Baum–Welch sees it. Emissions with sufficient statistics
+// (statistics_passes() ≥ 1) are maximised from statistics summed over chunks of sequences
+// (Note [Baum–Welch over ranks]); the others (0 passes) by maximize on all rows at once.
 class HmmEmissions {
  public:
   virtual ~HmmEmissions() = default;
   virtual Tensor log_emission(const Tensor& X) const = 0;                   // T×K log p(x_n | k)
-  virtual void maximize(const Tensor& X, const Tensor& posteriors) = 0;     // weights γ (T×K)
+  virtual Index statistics_passes() const = 0;                              // 0, or P ≥ 1 passes
+  virtual Index statistics_width(Index pass) const = 0;                     // numbers of a pass
+  // Writes into `statistics` (statistics_width(pass) numbers, zeroed) those of the rows X with
+  // weights γ (rows × K); `earlier` holds the summed statistics of the passes before this one.
+  virtual void accumulate(Index pass, std::span<const Vector> earlier, const Eigen::Ref<const Tensor>& X,
+                          const Eigen::Ref<const Tensor>& posteriors, std::span<double> statistics) const = 0;
+  virtual void maximize_from(std::span<const Vector> summed) = 0;           // every pass's sums
+  virtual void maximize(const Tensor& X, const Tensor& posteriors) = 0;     // 0 passes: weights γ (T×K)
   virtual Vector parameters() const = 0;                                    // flattened
   virtual void set_parameters(const Vector& x) = 0;                         // inverse of parameters()
 };
@@ -87,10 +125,12 @@ struct BaumWelchFit {
   Scalar log_likelihood = 0;  // Σ_s log p(x^s) of the final parameters
 };
 // Runs Note [Baum–Welch] from `chain` and the emissions' current parameters, both updated in
-// place. NumericalError when the log-likelihood becomes NaN or −∞.
-BaumWelchFit baum_welch(const Tensor& X, const std::vector<SequenceSpan>& sequences, MarkovChain& chain,
-                        HmmEmissions& emissions, const EmOptions& options, const CallbackList& callbacks,
-                        const std::string& who);
+// place, over the chunks of `layout` (Note [Baum–Welch over ranks]); X holds this rank's
+// sequences `sequences` (layout.rank_rows(comm.rank())). NumericalError when the log-likelihood
+// becomes NaN or −∞; ValueError for emissions without statistics on more than one rank or chunk.
+BaumWelchFit baum_welch(Communicator& comm, const ChunkLayout& layout, const Tensor& X,
+                        const std::vector<SequenceSpan>& sequences, MarkovChain& chain, HmmEmissions& emissions,
+                        const EmOptions& options, const CallbackList& callbacks, const std::string& who);
 
 // Viterbi states z_1..z_T of every sequence, in row order.
 Vector viterbi_states(const Tensor& log_emission, const std::vector<SequenceSpan>& sequences, const MarkovChain& chain);
@@ -115,12 +155,30 @@ struct HmmSample {
   Index start_state = 0;  // z_0
 };
 
+// The emission hooks of a model whose emissions have sufficient statistics (HmmEmissions), and so
+// a fit over ranks: GaussianHmm and CategoricalHmm.
+//   Index emission_statistics_passes() const;  Index emission_statistics_width(Index pass) const;
+//   void accumulate_emission_statistics(pass, earlier, X, posteriors, statistics) const;
+//   void maximize_emissions(std::span<const Vector> summed);
+//   void initialize_emissions_on_shard(const Tensor& X_local, std::mt19937_64& rng);
+//                 θ_0 from the options alone (ValueError when they do not give it), the shard's domain checked
+template <class Model>
+concept HmmEmissionStatistics = requires(const Model& model, Model& fitted, const Tensor& X, std::mt19937_64& rng,
+                                         std::span<const Vector> summed, std::span<double> statistics) {
+  { model.emission_statistics_passes() } -> std::convertible_to<Index>;
+  { model.emission_statistics_width(Index{0}) } -> std::convertible_to<Index>;
+  model.accumulate_emission_statistics(Index{0}, summed, X, X, statistics);
+  fitted.maximize_emissions(summed);
+  fitted.initialize_emissions_on_shard(X, rng);
+};
+
 // The base of the HMMs. Derived supplies, for its emission densities:
 //   Tensor log_emission(const Tensor& X) const;          T×K, from its fitted parameters
 //   void check_emission_input(const Tensor& X, const std::string& who) const;
 //                                           a prediction input's domain, beyond finiteness
 //   void initialize_emissions(const Tensor& X, std::mt19937_64& rng);
 //                                           checks the training data's domain, then sets θ_0
+//   the statistics hooks of HmmEmissionStatistics, or else
 //   void maximize_emissions(const Tensor& X, const Tensor& posteriors);
 //   Vector emission_parameters() const;  void set_emission_parameters(const Vector&);
 //   Vector sample_emission(Index k, std::mt19937_64& rng) const;
@@ -131,11 +189,31 @@ class HiddenMarkovModel : public Estimator<Derived, Options> {
   // input domain, ValueError otherwise). NumericalError from the emissions (a singular covariance) or a
   // non-finite likelihood.
   Derived& fit(const Tensor& X, const std::vector<Index>& lengths = {}, const CallbackList& callbacks = {}) {
-    // The fit works on a copy, so that one that throws leaves this model as it was.
-    Derived model = derived();
-    model.run_baum_welch(X, lengths, callbacks);
-    derived() = std::move(model);
-    return derived();
+    const std::string who = name_of("fit");
+    check_hmm_fit_data(X, who);
+    const std::vector<SequenceSpan> sequences = split_sequences(X.rows(), lengths, who);
+    SingleProcessCommunicator single;
+    return fit_on_copy(single, ChunkLayout(static_cast<Index>(sequences.size()), 1, 1), X, sequences, callbacks,
+                       [&](Derived& model, std::mt19937_64& rng) { model.initialize_emissions(X, rng); });
+  }
+
+  // Baum–Welch over sequences spread across the ranks of comm (Note [Baum–Welch over ranks];
+  // every rank calls it with the same model and layout): X_local holds the rows of this rank's
+  // sequences layout.rank_rows(comm.rank()) one after the other, local_lengths their lengths
+  // (none on a rank without sequences; X_local then has no rows but still d columns). The
+  // starting emissions come from the options alone (GaussianHmm: initial_means and
+  // initial_covariances; CategoricalHmm: num_symbols or initial_emission). Afterwards every rank
+  // holds the same fitted model, bitwise the same for any ranks × threads with this layout; with
+  // one chunk it is the one-process fit's. ValueError for a shard that does not match the layout
+  // (shard_sequences), data outside the model's domain or a start the options do not give.
+  Derived& fit(Communicator& comm, const ChunkLayout& layout, const Tensor& X_local,
+               const std::vector<Index>& local_lengths, const CallbackList& callbacks = {})
+    requires HmmEmissionStatistics<Derived>
+  {
+    const std::vector<SequenceSpan> sequences = shard_sequences(comm, layout, X_local, local_lengths, name_of("fit"));
+    return fit_on_copy(comm, layout, X_local, sequences, callbacks, [&](Derived& model, std::mt19937_64& rng) {
+      model.initialize_emissions_on_shard(X_local, rng);
+    });
   }
 
   // The Viterbi states z_1..z_T of each sequence (Note [Viterbi]), one per row.
@@ -206,9 +284,27 @@ class HiddenMarkovModel : public Estimator<Derived, Options> {
   // Baum–Welch's view of Derived's emissions.
   class Emissions final : public HmmEmissions {
    public:
+    static constexpr bool kStatistics = HmmEmissionStatistics<Derived>;
     explicit Emissions(Derived& model) : model_(model) {}
     Tensor log_emission(const Tensor& X) const override { return model_.log_emission(X); }
-    void maximize(const Tensor& X, const Tensor& posteriors) override { model_.maximize_emissions(X, posteriors); }
+    Index statistics_passes() const override {
+      if constexpr (kStatistics) return model_.emission_statistics_passes();
+      return 0;
+    }
+    Index statistics_width(Index pass) const override {
+      if constexpr (kStatistics) return model_.emission_statistics_width(pass);
+      return 0;
+    }
+    void accumulate(Index pass, std::span<const Vector> earlier, const Eigen::Ref<const Tensor>& X,
+                    const Eigen::Ref<const Tensor>& posteriors, std::span<double> statistics) const override {
+      if constexpr (kStatistics) model_.accumulate_emission_statistics(pass, earlier, X, posteriors, statistics);
+    }
+    void maximize_from(std::span<const Vector> summed) override {
+      if constexpr (kStatistics) model_.maximize_emissions(summed);
+    }
+    void maximize(const Tensor& X, const Tensor& posteriors) override {
+      if constexpr (!kStatistics) model_.maximize_emissions(X, posteriors);
+    }
     Vector parameters() const override { return model_.emission_parameters(); }
     void set_parameters(const Vector& x) override { model_.set_emission_parameters(x); }
 
@@ -216,20 +312,33 @@ class HiddenMarkovModel : public Estimator<Derived, Options> {
     Derived& model_;
   };
 
-  void run_baum_welch(const Tensor& X, const std::vector<Index>& lengths, const CallbackList& callbacks) {
-    const std::string who = name_of("fit");
-    check_hmm_fit_data(X, who);
+  // Both fits: Baum–Welch on a copy of this model, so that one that throws leaves it as it was.
+  // X holds this rank's sequences; initialize_emissions(model, rng) sets the copy's θ_0.
+  template <class InitializeEmissions>
+  Derived& fit_on_copy(Communicator& comm, const ChunkLayout& layout, const Tensor& X,
+                       const std::vector<SequenceSpan>& sequences, const CallbackList& callbacks,
+                       InitializeEmissions&& initialize_emissions) {
+    Derived model = derived();
+    model.run_baum_welch(comm, layout, X, sequences, callbacks, initialize_emissions);
+    derived() = std::move(model);
+    return derived();
+  }
+
+  template <class InitializeEmissions>
+  void run_baum_welch(Communicator& comm, const ChunkLayout& layout, const Tensor& X,
+                      const std::vector<SequenceSpan>& sequences, const CallbackList& callbacks,
+                      InitializeEmissions& initialize_emissions) {
     const auto& o = this->options_;
-    const std::vector<SequenceSpan> sequences = split_sequences(X.rows(), lengths, who);
     const Index K = o.num_states;
     chain_.start = o.initial_start.size() > 0 ? o.initial_start : Vector(Vector::Constant(K, 1.0 / K));
     chain_.transition =
         o.initial_transition.size() > 0 ? o.initial_transition : Tensor(Tensor::Constant(K, K, 1.0 / K));
     std::mt19937_64 rng(o.seed);
-    derived().initialize_emissions(X, rng);
+    initialize_emissions(derived(), rng);
     Emissions emissions(derived());
-    BaumWelchFit fit = baum_welch(X, sequences, chain_, emissions,
-                                  {.max_iterations = o.max_iterations, .tolerance = o.tolerance}, callbacks, who);
+    BaumWelchFit fit = baum_welch(comm, layout, X, sequences, chain_, emissions,
+                                  {.max_iterations = o.max_iterations, .tolerance = o.tolerance}, callbacks,
+                                  name_of("fit"));
     log_likelihood_ = fit.log_likelihood;
     num_iter_ = fit.result.iterations;
     converged_ = fit.result.converged();

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "distributed/launch.h"
+#include "distributed/sharded_baum_welch.h"
 #include "distributed/sharded_boosting.h"
 #include "distributed/sharded_logistic.h"
 #include "distributed/sharded_nist.h"
@@ -189,6 +190,7 @@ void check(Communicator& comm) {
   check_settings_search(comm);
   testing::check_sharded_reading(comm);
   testing::check_sharded_boosting(comm);
+  testing::check_sharded_baum_welch(comm);
   comm.barrier();  // every rank has passed every check
   if (comm.rank() == 0) std::printf("all checks passed on %d ranks\n", comm.size());
 }

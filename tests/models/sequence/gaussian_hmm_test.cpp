@@ -19,6 +19,7 @@ namespace {
 
 using ::testing::HasSubstr;
 using hmm_test::brute_force_hmm;
+using hmm_test::diagonal_log_emission;
 
 // A two-state, two-dimensional model with diagonal covariances.
 const Vector kStart{{0.6, 0.4}};
@@ -33,20 +34,6 @@ GaussianHmm given_model(CovarianceType type = CovarianceType::Diagonal, Tensor c
                    .initial_covariances = std::move(covariances), .max_iterations = 0});
   hmm.fit(kMeans);
   return hmm;
-}
-
-// log N(x_n; μ_k, diag(σ²_k)), computed directly.
-Tensor diagonal_log_emission(const Tensor& X, const Tensor& means, const Tensor& variances) {
-  Tensor out(X.rows(), means.rows());
-  for (Index n = 0; n < X.rows(); ++n)
-    for (Index k = 0; k < means.rows(); ++k) {
-      Scalar s = 0;
-      for (Index j = 0; j < X.cols(); ++j)
-        s += -0.5 * std::log(2 * std::numbers::pi * variances(k, j)) -
-             0.5 * (X(n, j) - means(k, j)) * (X(n, j) - means(k, j)) / variances(k, j);
-      out(n, k) = s;
-    }
-  return out;
 }
 
 TEST(GaussianHmm, OneBaumWelchIterationIsTheMStepOfTheExactPosteriors) {

@@ -1,11 +1,12 @@
-// For the HMM tests: random models, and brute-force inference — every state path z_0..z_T
-// enumerated (K^{T+1} of them), in long double, with the conventions of Note [HMM conventions]
-// (hmm_inference.h), independent of the recursions it checks (no forward or backward variable
-// appears).
+// For the HMM tests: random models, diagonal Gaussian log densities, and brute-force inference —
+// every state path z_0..z_T enumerated (K^{T+1} of them), in long double, with the conventions of
+// Note [HMM conventions] (hmm_inference.h), independent of the recursions it checks (no forward or
+// backward variable appears).
 #pragma once
 
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <random>
 #include <vector>
 
@@ -76,6 +77,20 @@ inline BruteForceHmm brute_force_hmm(const Tensor& log_emission, const Vector& s
     for (Index n = 0; n <= T; ++n) out.state(n, z[n]) += w;
     for (Index n = 1; n <= T; ++n) out.transition(z[n], z[n - 1]) += w;
   }
+  return out;
+}
+
+// log N(x_n; μ_k, diag(σ²_k)), computed directly.
+inline Tensor diagonal_log_emission(const Tensor& X, const Tensor& means, const Tensor& variances) {
+  Tensor out(X.rows(), means.rows());
+  for (Index n = 0; n < X.rows(); ++n)
+    for (Index k = 0; k < means.rows(); ++k) {
+      Scalar s = 0;
+      for (Index j = 0; j < X.cols(); ++j)
+        s += -0.5 * std::log(2 * std::numbers::pi * variances(k, j)) -
+             0.5 * (X(n, j) - means(k, j)) * (X(n, j) - means(k, j)) / variances(k, j);
+      out(n, k) = s;
+    }
   return out;
 }
 
