@@ -229,6 +229,7 @@ Ensemble boost(Communicator& comm, const ChunkLayout& layout, const Tensor& X, c
   if (valid != nullptr) e.validation_loss.push_back(valid_mean_loss(F_valid));
   Tensor G, H;
   std::vector<Scalar> g(static_cast<std::size_t>(n_local)), h(static_cast<std::size_t>(n_local));
+  tree::GradientHistogramPool histograms;  // for every tree of the fit
   if (loop.guard("training loss", train_loss) && loop.start(Vector(), train_loss)) {
     for (Index round = 0;; ++round) {
       loss.gradients(y, F, G, H);
@@ -253,7 +254,8 @@ Ensemble boost(Communicator& comm, const ChunkLayout& layout, const Tensor& X, c
         tree::GradientSums& node_sums = layout.num_chunks() == 1 && comm.size() == 1
                                             ? static_cast<tree::GradientSums&>(row_sums)
                                             : sharded_sums;
-        tree::GrownGradientTree grown = tree::grow_gradient_tree(node_sums, B, e.edges, rows, features, tree_options);
+        tree::GrownGradientTree grown =
+            tree::grow_gradient_tree(node_sums, B, e.edges, rows, features, tree_options, histograms);
         tree::GradientTree& t = grown.tree;
         if (loss.median_leaves()) {
           // Note [Boosting losses]: a leaf's value is η · the weighted median of its residuals

@@ -72,8 +72,8 @@ struct GradientNode {
 class GradientTreeGrower {
  public:
   GradientTreeGrower(GradientSums& sums, const BinnedMatrix& B, const BinEdges& edges, std::vector<Index>& rows,
-                     std::span<const Index> features, const GradientTreeOptions& o)
-      : sums_(sums), B_(B), edges_(edges), rows_(rows), features_(features), o_(o) {}
+                     std::span<const Index> features, const GradientTreeOptions& o, GradientHistogramPool& pool)
+      : sums_(sums), B_(B), edges_(edges), rows_(rows), features_(features), o_(o), pool_(pool) {}
 
   GrownGradientTree grow() {
     GradientNode root{.begin = 0, .end = static_cast<Index>(rows_.size())};
@@ -94,8 +94,11 @@ class GradientTreeGrower {
   }
 
   GradientHistogram histogram_of(const GradientNode& n) {
-    return sums_.histogram(std::span<const Index>(rows_).subspan(static_cast<std::size_t>(n.begin),
-                                                                 static_cast<std::size_t>(n.end - n.begin)));
+    GradientHistogram histogram = pool_.take(features_.size() * kGradientTreeBinSlots);
+    sums_.add_histogram(std::span<const Index>(rows_).subspan(static_cast<std::size_t>(n.begin),
+                                                              static_cast<std::size_t>(n.end - n.begin)),
+                        histogram);
+    return histogram;
   }
 
   // The best split of one candidate feature (Note [Gradient tree]).
@@ -163,7 +166,7 @@ class GradientTreeGrower {
                       });
     for (const GradientSplit& s : per_feature)  // in feature order: ties keep the first
       if (s.position >= 0 && (n.split.position < 0 || s.gain > n.split.gain)) n.split = s;
-    if (n.split.position < 0) n.histogram = {};
+    if (n.split.position < 0) pool_.give(n.histogram);
   }
 
   // Splits n: rearranges its rows, records the split and returns the two children, with their
@@ -208,10 +211,10 @@ class GradientTreeGrower {
         parent[k].count -= small.histogram[k].count;
       }
       large.histogram = std::move(parent);
-      if (!may_split(small.count, small.depth)) small.histogram = {};
-      if (!may_split(large.count, large.depth)) large.histogram = {};
+      if (!may_split(small.count, small.depth)) pool_.give(small.histogram);
+      if (!may_split(large.count, large.depth)) pool_.give(large.histogram);
     }
-    n.histogram = {};
+    pool_.give(n.histogram);
     return {std::move(l), std::move(r)};
   }
 
@@ -268,6 +271,7 @@ class GradientTreeGrower {
   std::vector<Index>& rows_;
   std::span<const Index> features_;
   const GradientTreeOptions& o_;
+  GradientHistogramPool& pool_;
   GrownGradientTree out_;
 };
 
@@ -283,21 +287,32 @@ GradientBin RowGradientSums::totals(std::span<const Index> rows) {
   return sum;
 }
 
-GradientHistogram RowGradientSums::histogram(std::span<const Index> rows) {
-  GradientHistogram hist(features_.size() * kGradientTreeBinSlots);
+void RowGradientSums::add_histogram(std::span<const Index> rows, GradientHistogram& histogram) {
   for_each_entry(rows, [&](std::size_t f, std::uint8_t code, Scalar g, Scalar h) {
-    GradientBin& s = hist[f * kGradientTreeBinSlots + code];
+    GradientBin& s = histogram[f * kGradientTreeBinSlots + code];
     s.g += g;
     s.h += h;
     ++s.count;
   });
-  return hist;
+}
+
+GradientHistogram GradientHistogramPool::take(std::size_t bins) {
+  if (free_.empty()) return GradientHistogram(bins);
+  GradientHistogram h = std::move(free_.back());
+  free_.pop_back();
+  h.assign(bins, GradientBin{});
+  return h;
+}
+
+void GradientHistogramPool::give(GradientHistogram& h) {
+  if (h.capacity() > 0) free_.push_back(std::move(h));
+  h = GradientHistogram();
 }
 
 GrownGradientTree grow_gradient_tree(GradientSums& sums, const BinnedMatrix& B, const BinEdges& edges,
                                      std::vector<Index>& rows, std::span<const Index> features,
-                                     const GradientTreeOptions& options) {
-  return GradientTreeGrower(sums, B, edges, rows, features, options).grow();
+                                     const GradientTreeOptions& options, GradientHistogramPool& pool) {
+  return GradientTreeGrower(sums, B, edges, rows, features, options, pool).grow();
 }
 
 GrownGradientTree grow_gradient_tree(const BinnedMatrix& B, const BinEdges& edges, std::span<const Scalar> g,
@@ -305,7 +320,8 @@ GrownGradientTree grow_gradient_tree(const BinnedMatrix& B, const BinEdges& edge
                                      std::span<const Index> features, const GradientTreeOptions& options) {
   DAGML_CHECK(!rows.empty(), "grow_gradient_tree: no rows");
   RowGradientSums sums(B, g, h, features);
-  return grow_gradient_tree(sums, B, edges, rows, features, options);
+  GradientHistogramPool pool;
+  return grow_gradient_tree(sums, B, edges, rows, features, options, pool);
 }
 
 }  // namespace dagml::tree

@@ -125,13 +125,29 @@ struct GradientBin {
 // list) and bin `code`.
 using GradientHistogram = std::vector<GradientBin>;
 
+// Histograms to reuse. A node's histogram has 256 bins per candidate feature (4.8 MB for 784
+// features), and a fresh allocation of that size is fresh pages from the system, whose faults cost
+// more than filling the histogram; so the grower takes its histograms from a pool and gives them
+// back when their node no longer needs them, and a boosting fit keeps one pool for all its trees.
+class GradientHistogramPool {
+ public:
+  // `bins` zeroed bins, in memory given back earlier when there is some.
+  GradientHistogram take(std::size_t bins);
+  // Keeps h's memory for a later take; h is left empty.
+  void give(GradientHistogram& h);
+
+ private:
+  std::vector<GradientHistogram> free_;
+};
+
 class GradientSums {
  public:
   virtual ~GradientSums() = default;
   // (Σg, Σh, rows) of the node whose rows here are `rows`.
   virtual GradientBin totals(std::span<const Index> rows) = 0;
-  // The node's histogram over the candidate features.
-  virtual GradientHistogram histogram(std::span<const Index> rows) = 0;
+  // The node's histogram over the candidate features, added into `histogram` (zeroed, candidate
+  // features × kGradientTreeBinSlots bins).
+  virtual void add_histogram(std::span<const Index> rows, GradientHistogram& histogram) = 0;
 };
 
 // The sums over the rows of one process: feature f's histogram adds its rows in their order, one
@@ -143,7 +159,7 @@ class RowGradientSums final : public GradientSums {
                   std::span<const Index> features)
       : B_(B), g_(g), h_(h), features_(features) {}
   GradientBin totals(std::span<const Index> rows) override;
-  GradientHistogram histogram(std::span<const Index> rows) override;
+  void add_histogram(std::span<const Index> rows, GradientHistogram& histogram) override;
   // add(f, code, g_i, h_i) for every row i of `rows` and candidate feature f (its position), code
   // the row's bin of that feature: one feature per TBB task, each over the rows in their order.
   template <class Add>
@@ -179,9 +195,10 @@ GrownGradientTree grow_gradient_tree(const BinnedMatrix& B, const BinEdges& edge
                                      std::span<const Scalar> h, std::vector<Index>& rows,
                                      std::span<const Index> features, const GradientTreeOptions& options);
 // The same with the node sums taken from `sums` (Note [Gradient sums]), whose candidate features
-// are `features`; a leaf's num_samples and the row counts of min_samples_leaf are the sums'.
+// are `features`, and the histograms from `pool`; a leaf's num_samples and the row counts of
+// min_samples_leaf are the sums'.
 GrownGradientTree grow_gradient_tree(GradientSums& sums, const BinnedMatrix& B, const BinEdges& edges,
                                      std::vector<Index>& rows, std::span<const Index> features,
-                                     const GradientTreeOptions& options);
+                                     const GradientTreeOptions& options, GradientHistogramPool& pool);
 
 }  // namespace dagml::tree

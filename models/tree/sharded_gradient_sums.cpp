@@ -33,7 +33,7 @@ GradientBin ShardedGradientSums::totals(std::span<const Index> rows) {
   return {sum_(0), sum_(1), static_cast<Index>(sum_(2))};
 }
 
-GradientHistogram ShardedGradientSums::histogram(std::span<const Index> rows) {
+void ShardedGradientSums::add_histogram(std::span<const Index> rows, GradientHistogram& histogram) {
   const std::size_t features = slots_.size();
   const Index width = features == 0 ? 0 : 3 * (offset_.back() + slots_.back());
   // A feature's slots are its bins 0 … B_j − 1, then the missing bin.
@@ -50,14 +50,12 @@ GradientHistogram ShardedGradientSums::histogram(std::span<const Index> rows) {
         });
       },
       workspace_, sum_);
-  GradientHistogram hist(features * kGradientTreeBinSlots);
   for (std::size_t f = 0; f < features; ++f)
     for (Index slot = 0; slot < slots_[f]; ++slot) {
       const double* in = sum_.data() + 3 * (offset_[f] + slot);
-      hist[f * kGradientTreeBinSlots + static_cast<std::size_t>(code_of_slot(f, slot))] = {in[0], in[1],
-                                                                                          static_cast<Index>(in[2])};
+      histogram[f * kGradientTreeBinSlots + static_cast<std::size_t>(code_of_slot(f, slot))] = {
+          in[0], in[1], static_cast<Index>(in[2])};
     }
-  return hist;
 }
 
 BinEdges fit_sharded_bin_edges(Communicator& comm, const ChunkLayout& layout, const Tensor& X_local,

@@ -39,7 +39,7 @@ class ShardedGradientSums final : public GradientSums {
   ShardedGradientSums(Communicator& comm, const ChunkLayout& layout, const BinnedMatrix& B, const BinEdges& edges,
                       std::span<const Scalar> g, std::span<const Scalar> h, std::span<const Index> features);
   GradientBin totals(std::span<const Index> rows) override;
-  GradientHistogram histogram(std::span<const Index> rows) override;
+  void add_histogram(std::span<const Index> rows, GradientHistogram& histogram) override;
 
  private:
   // The part of `rows` (local, increasing) in the chunk's rows.
