@@ -180,15 +180,16 @@ Ensemble boost(Communicator& comm, const ChunkLayout& layout, const Tensor& X, c
   const Index first_row = layout.rank_rows(comm.rank()).begin;
   ChunkSumWorkspace workspace;
   Vector sums;
-  // The weighted mean loss Σ w_i ℓ_i / Σ w_i over all ranks' rows.
+  // The weighted mean loss Σ w_i ℓ_i / Σ w_i over all ranks' rows. The losses are computed once,
+  // outside the chunks' parallel tasks (a graph loss runs one executor).
   auto train_mean_loss = [&](const Tensor& F) {
+    const Vector losses = loss.row_losses(y, F);
     deterministic_chunk_sum(
         comm, layout, 2,
         [&](const ChunkRows& chunk, std::span<double> s) {
           const Index b = chunk.local_begin, m = chunk.global.size();
-          const Vector w_part = w.segment(b, m);
-          s[0] = loss.row_losses(y.segment(b, m), F.middleRows(b, m)).dot(w_part);
-          s[1] = w_part.sum();
+          s[0] = losses.segment(b, m).dot(w.segment(b, m));
+          s[1] = w.segment(b, m).sum();
         },
         workspace, sums);
     return sums(0) / sums(1);

@@ -7,10 +7,11 @@
 // [Fixed-order chunk sums] in graph/chunked_sum.h): chunk c adds the node's rows that lie in its
 // row range — a contiguous part of the node's local rows, which are increasing — to
 // s_c = (Σg, Σh, rows) or to one histogram per candidate feature of (Σg, Σh, rows) per bin; the
-// histogram of feature j has B_j + 1 slots (its bins and the missing bin), not 256, so the C
-// histograms gathered per node hold 3·Σ_j (B_j + 1) numbers each. Every rank adds the chunks' s_c in
-// chunk order and gets the same sums, so every rank grows the same tree (Note [Gradient sums]),
-// for any ranks × threads with one layout. One histogram is reduced per split (the smaller
+// histogram of feature j has B_j + 1 slots (its bins and the missing bin), not 256, so a chunk's
+// histogram holds 3·Σ_j (B_j + 1) numbers (reduced by allgather, or by the fixed-order
+// reduce-scatter when wide enough). Every rank adds the chunks' s_c in chunk order and gets the
+// same sums, so every rank grows the same tree (Note [Gradient sums]), for any ranks × threads
+// with one layout. One histogram is reduced per split (the smaller
 // child's; the larger is the parent's minus it, on every rank alike).
 //
 // Note [Bin edges over ranks]
