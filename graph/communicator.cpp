@@ -203,21 +203,31 @@ class InProcessCommunicator final : public Communicator {
     group_.rendezvous();
   }
 
-  // Each rank posts its send buffer and counts; rank q copies, from every rank r in rank order,
-  // the block r sends to q (after r's blocks for ranks 0 … q − 1).
+  // Each rank posts its send buffer and both count lists; every rank checks every sender's count
+  // against its receiver's before any data is read, so all throw together (after a rendezvous: no
+  // rank unwinds an outbox another still reads); otherwise rank q copies, from every rank r in rank order, the block r
+  // sends to q (after r's blocks for ranks 0 … q − 1).
   void alltoall(std::span<const double> send, std::span<const Index> send_counts, std::span<double> received,
                 std::span<const Index> receive_counts) override {
     check_alltoall(send, send_counts, received, receive_counts);
-    const Outbox mine{send.data(), send_counts.data()};
+    const Outbox mine{send.data(), send_counts.data(), receive_counts.data()};
     group_.post_and_wait(rank_, &mine, send.size());
+    auto outbox = [&](int r) { return static_cast<const Outbox*>(group_.post(r).data); };
+    std::string mismatch;
+    for (int r = 0; r < size() && mismatch.empty(); ++r)
+      for (int q = 0; q < size() && mismatch.empty(); ++q)
+        if (outbox(r)->send_counts[q] != outbox(q)->receive_counts[r])
+          mismatch = fmt::format("Communicator::alltoall: rank {} expects {} values from rank {}, which sends {}", q,
+                                 outbox(q)->receive_counts[r], r, outbox(r)->send_counts[q]);
+    if (!mismatch.empty()) {
+      group_.rendezvous();  // every rank has read the outboxes before any unwinds its own
+      throw ValueError(mismatch);
+    }
     std::size_t at = 0;
     for (int r = 0; r < size(); ++r) {
-      const auto* theirs = static_cast<const Outbox*>(group_.post(r).data);
-      const Index offset = std::accumulate(theirs->counts, theirs->counts + rank_, Index{0});
-      const Index count = theirs->counts[rank_];
-      if (count != receive_counts[static_cast<std::size_t>(r)])
-        throw ValueError(fmt::format("Communicator::alltoall: rank {} expects {} values from rank {}, which sends {}",
-                                     rank_, receive_counts[static_cast<std::size_t>(r)], r, count));
+      const Outbox* theirs = outbox(r);
+      const Index offset = std::accumulate(theirs->send_counts, theirs->send_counts + rank_, Index{0});
+      const Index count = theirs->send_counts[rank_];
       std::copy(theirs->values + offset, theirs->values + offset + count, received.begin() + static_cast<std::ptrdiff_t>(at));
       at += static_cast<std::size_t>(count);
     }
@@ -247,7 +257,8 @@ class InProcessCommunicator final : public Communicator {
 
   struct Outbox {
     const double* values;
-    const Index* counts;
+    const Index* send_counts;
+    const Index* receive_counts;
   };
 
   InProcessGroup& group_;

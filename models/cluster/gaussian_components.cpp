@@ -188,7 +188,7 @@ GaussianComponents components_from_scatter(const Vector& nk, Tensor means, const
     }
   }
   if (type == CovarianceType::Tied) c.covariances /= nk.sum();
-  if (type == CovarianceType::Full || type == CovarianceType::Tied) {
+  if (has_square_scatter(type)) {
     for (Index b = 0; b < c.covariances.rows() / d; ++b)
       c.covariances.middleRows(b * d, d).diagonal().array() += reg_covar;
   } else {
@@ -198,17 +198,6 @@ GaussianComponents components_from_scatter(const Vector& nk, Tensor means, const
   return c;
 }
 
-GaussianComponents fit_gaussian_components(const Tensor& X, const Tensor& R, CovarianceType type, Scalar reg_covar,
-                                           const char* who) {
-  const Index K = R.cols();
-  const Vector nk = R.colwise().sum().transpose().array() + 10 * std::numeric_limits<Scalar>::epsilon();
-  Tensor means = (R.transpose() * X).array().colwise() / nk.array();
-  std::vector<Tensor> scatter(static_cast<std::size_t>(K));
-  tbb::parallel_for(Index{0}, K, [&](Index k) {
-    scatter[static_cast<std::size_t>(k)] = component_scatter(X, R.col(k), means.row(k), type);
-  });
-  return components_from_scatter(nk, std::move(means), scatter, type, reg_covar, who);
-}
 
 Index moment_statistics_width(Index K, Index d) { return K + K * d; }
 
@@ -247,6 +236,18 @@ GaussianComponents components_from_statistics(const Vector& moments, const Vecto
   for (Index k = 0; k < K; ++k)
     scatter.emplace_back(Eigen::Map<const Tensor>(scatters.data() + k * block, has_square_scatter(type) ? d : 1, d));
   return components_from_scatter(nk, std::move(means), scatter, type, reg_covar, who);
+}
+
+GaussianComponents fit_gaussian_components(const Tensor& X, const Tensor& R, CovarianceType type, Scalar reg_covar,
+                                           const char* who) {
+  // The two passes over all rows at once.
+  const Index K = R.cols(), d = X.cols();
+  Vector moments = Vector::Zero(moment_statistics_width(K, d));
+  accumulate_moments(X, R, {moments.data(), static_cast<std::size_t>(moments.size())});
+  Vector scatters = Vector::Zero(scatter_statistics_width(type, K, d));
+  accumulate_scatters(X, R, moment_means(moments, K, d).second, type,
+                      {scatters.data(), static_cast<std::size_t>(scatters.size())});
+  return components_from_statistics(moments, scatters, type, K, d, reg_covar, who);
 }
 
 Vector flatten_components(const GaussianComponents& c) {

@@ -173,8 +173,9 @@ struct BoostingValidation {
 
 // Note [Gradient boosting] over this rank's rows X, y, w of `layout` (all rows in one process):
 // every sum over rows is a fixed-order chunk sum, and every draw is over global row indices.
+// `baseline` is F⁰, the loss's best constant over all ranks' rows.
 Ensemble boost(Communicator& comm, const ChunkLayout& layout, const Tensor& X, const Vector& y, const Vector& w,
-               const BoostingValidation* valid, Index num_classes, const BoostingLoss& loss, const BoostingOptions& o,
+               const Vector& baseline, const BoostingValidation* valid, Index num_classes, const BoostingLoss& loss, const BoostingOptions& o,
                const CallbackList& callbacks, const char* who, Result& result) {
   const Index n_local = X.rows(), n = layout.num_rows(), d = X.cols();
   const Index first_row = layout.rank_rows(comm.rank()).begin;
@@ -207,9 +208,7 @@ Ensemble boost(Communicator& comm, const ChunkLayout& layout, const Tensor& X, c
   tree::BinnedMatrix B_valid;
   if (valid != nullptr) B_valid = tree::bin_features(valid->X, e.edges);
   const Index K = e.outputs;
-  e.baseline = comm.size() == 1 ? loss.baseline(y, w, K)
-                                : loss.baseline(gather_rank_rows(comm, layout, y, who),
-                                                gather_rank_rows(comm, layout, w, who), K);
+  e.baseline = baseline;
   Tensor F(n_local, K), F_valid(valid != nullptr ? valid->X.rows() : 0, K);
   for (Index i = 0; i < n_local; ++i) F.row(i) = e.baseline.transpose();
   for (Index i = 0; i < F_valid.rows(); ++i) F_valid.row(i) = e.baseline.transpose();
@@ -313,7 +312,8 @@ Ensemble fit(const Tensor& X_all, const Vector& y_all, const Vector& w_all, Inde
   SingleProcessCommunicator single;
   if (!o.early_stopping) {
     const ChunkLayout layout(X_all.rows(), 1, 1);
-    return boost(single, layout, X_all, y_all, w_all, nullptr, num_classes, loss, o, callbacks, who, result);
+    return boost(single, layout, X_all, y_all, w_all, loss.baseline(y_all, w_all, loss.num_outputs(num_classes)),
+                 nullptr, num_classes, loss, o, callbacks, who, result);
   }
   const SplitIndices parts = train_test_indices(
       X_all.rows(),
@@ -329,12 +329,14 @@ Ensemble fit(const Tensor& X_all, const Vector& y_all, const Vector& w_all, Inde
     throw ValueError(fmt::format("{}: expected a positive weight sum in the training and the validation rows, found "
                                  "{} and {}", who, w_train.sum(), validation.w.sum()));
   const ChunkLayout layout(static_cast<Index>(train.size()), 1, 1);
-  return boost(single, layout, take_rows(X_all, train), take_rows(y_all, train), w_train, &validation, num_classes,
-               loss, o, callbacks, who, result);
+  const Vector y_train = take_rows(y_all, train);
+  return boost(single, layout, take_rows(X_all, train), y_train, w_train,
+               loss.baseline(y_train, w_train, loss.num_outputs(num_classes)), &validation, num_classes, loss, o,
+               callbacks, who, result);
 }
 
-Ensemble fit(Communicator& comm, const ChunkLayout& layout, const Tensor& X, const Vector& y, const Vector& w,
-             Index num_classes, const BoostingLoss& loss, const BoostingOptions& o, const CallbackList& callbacks,
+Ensemble fit(Communicator& comm, const ChunkLayout& layout, const Tensor& X, const Vector& y,
+             const ShardedTargets& targets, Index num_classes, const BoostingLoss& loss, const BoostingOptions& o, const CallbackList& callbacks,
              const char* who, Result& result) {
   if (o.early_stopping)
     throw ValueError(fmt::format("{}: early_stopping holds out rows of one process; over ranks, expected "
@@ -343,7 +345,9 @@ Ensemble fit(Communicator& comm, const ChunkLayout& layout, const Tensor& X, con
     throw ValueError(fmt::format("{}: the '{}' loss sets each leaf to the median of its rows, which is not a sum over "
                                  "ranks; expected a loss with Newton leaves over {} ranks", who, loss.name(),
                                  comm.size()));
-  return boost(comm, layout, X, y, w, nullptr, num_classes, loss, o, callbacks, who, result);
+  return boost(comm, layout, X, y, targets.w_local,
+               loss.baseline(targets.y_all, targets.w_all, loss.num_outputs(num_classes)), nullptr, num_classes, loss,
+               o, callbacks, who, result);
 }
 
 ShardedTargets gather_sharded_targets(Communicator& comm, const ChunkLayout& layout, const Tensor& X, const Vector& y,

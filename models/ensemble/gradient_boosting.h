@@ -163,18 +163,19 @@ struct Ensemble {
 // validation split), 0 for a regressor. The IterationLoop's result is written to `result`.
 Ensemble fit(const Tensor& X, const Vector& y, const Vector& w, Index num_classes, const BoostingLoss& loss,
              const BoostingOptions& options, const CallbackList& callbacks, const char* who, Result& result);
-// The same over ranks (Note [Gradient boosting over ranks]): X, y, w are this rank's rows of
-// `layout`, checked by the caller (w's sum over all ranks positive). ValueError for early_stopping
-// and, over more than one rank, for a loss with median leaves.
-Ensemble fit(Communicator& comm, const ChunkLayout& layout, const Tensor& X, const Vector& y, const Vector& w,
-             Index num_classes, const BoostingLoss& loss, const BoostingOptions& options,
-             const CallbackList& callbacks, const char* who, Result& result);
-
-// The targets and weights of every rank's rows, for the checks of a fit over ranks.
+// The targets and weights of every rank's rows, for the checks and the baseline of a fit over
+// ranks.
 struct ShardedTargets {
   Vector y_all, w_all;  // all n rows, in global order
   Vector w_local;       // this rank's weights
 };
+// The same over ranks (Note [Gradient boosting over ranks]): X and y are this rank's rows of
+// `layout` and `targets` their gathered targets and weights (gather_sharded_targets, which checks
+// them). ValueError for early_stopping and, over more than one rank, for a loss with median leaves.
+Ensemble fit(Communicator& comm, const ChunkLayout& layout, const Tensor& X, const Vector& y,
+             const ShardedTargets& targets, Index num_classes, const BoostingLoss& loss,
+             const BoostingOptions& options, const CallbackList& callbacks, const char* who, Result& result);
+
 // Checks this rank's X (layout's row count, no infinities, NaN only with allow_missing) and y (X's
 // rows), gathers y and the weights (empty: all 1) and checks the weights as a one-process fit does,
 // over all rows. ValueError / ShapeError naming `who`.

@@ -57,7 +57,7 @@ GradientBoostingClassifier& GradientBoostingClassifier::fit(Communicator& comm, 
       boosting::gather_sharded_targets(comm, layout, X, y, sample_weight, options_.boosting.allow_missing, who);
   const Index K = check_classes(targets.y_all, who);
   const auto loss = K == 2 ? make_logistic_boosting_loss() : make_softmax_boosting_loss();
-  ensemble_ = boosting::fit(comm, layout, X, y, targets.w_local, K, *loss, options_.boosting, callbacks, who, result_);
+  ensemble_ = boosting::fit(comm, layout, X, y, targets, K, *loss, options_.boosting, callbacks, who, result_);
   num_classes_ = K;
   set_fitted(X.cols());
   return *this;

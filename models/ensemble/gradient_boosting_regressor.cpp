@@ -67,7 +67,7 @@ GradientBoostingRegressor& GradientBoostingRegressor::fit(Communicator& comm, co
   check_finite(targets.y_all, who);
   const auto loss = gradient_boosting_regressor_loss(options_);
   loss->check_targets(targets.y_all, who);
-  ensemble_ = boosting::fit(comm, layout, X, y, targets.w_local, 0, *loss, options_.boosting, callbacks, who, result_);
+  ensemble_ = boosting::fit(comm, layout, X, y, targets, 0, *loss, options_.boosting, callbacks, who, result_);
   set_fitted(X.cols());
   return *this;
 }

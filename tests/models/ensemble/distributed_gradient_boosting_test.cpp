@@ -61,12 +61,18 @@ GradientBoostingRegressorOptions regressor_options() {
                        .seed = 5}};
 }
 
-GradientBoostingRegressor fit_regressor_on(Communicator& comm, const DiabetesWithGaps& data, Index chunks) {
-  const ChunkLayout layout(data.X.rows(), chunks, comm.size());
+// A model fitted over comm on this rank's rows of (X, y) in `chunks` chunks.
+template <class Model, class Options>
+Model fit_shard(Communicator& comm, const Tensor& X, const Vector& y, Index chunks, const Options& options) {
+  const ChunkLayout layout(X.rows(), chunks, comm.size());
   const IndexRange mine = layout.rank_rows(comm.rank());
-  GradientBoostingRegressor m(regressor_options());
-  m.fit(comm, layout, data.X.middleRows(mine.begin, mine.size()), data.y.segment(mine.begin, mine.size()));
+  Model m(options);
+  m.fit(comm, layout, X.middleRows(mine.begin, mine.size()), y.segment(mine.begin, mine.size()));
   return m;
+}
+
+GradientBoostingRegressor fit_regressor_on(Communicator& comm, const DiabetesWithGaps& data, Index chunks) {
+  return fit_shard<GradientBoostingRegressor>(comm, data.X, data.y, chunks, regressor_options());
 }
 
 // The one-process fit (fit(X, y)) and the fit over one rank in `chunks` chunks.
@@ -118,11 +124,9 @@ TEST(DistributedGradientBoosting, SoftmaxClassifierIsBitwiseEqualForAnyRanks) {
   const Tensor X = digits.features.topRows(600);
   const Vector y = digits.target.head(600);
   auto fit_on = [&](Communicator& comm) {
-    const ChunkLayout layout(X.rows(), 4, comm.size());
-    const IndexRange mine = layout.rank_rows(comm.rank());
-    GradientBoostingClassifier m({.boosting = {.max_iterations = 4, .max_leaf_nodes = 6, .min_samples_leaf = 10}});
-    m.fit(comm, layout, X.middleRows(mine.begin, mine.size()), y.segment(mine.begin, mine.size()));
-    return m;
+    return fit_shard<GradientBoostingClassifier>(
+        comm, X, y, 4,
+        GradientBoostingClassifierOptions{.boosting = {.max_iterations = 4, .max_leaf_nodes = 6, .min_samples_leaf = 10}});
   };
   SingleProcessCommunicator single;
   const GradientBoostingClassifier one = fit_on(single);
@@ -171,11 +175,8 @@ TEST(DistributedGradientBoosting, BinsASubsampleOfLargeDataTheSameOnEveryRank) {
     y(i) = X(i, 0) > 100 ? 1 : 0;
   }
   auto fit_on = [&](Communicator& comm) {
-    const ChunkLayout layout(n, 3, comm.size());
-    const IndexRange mine = layout.rank_rows(comm.rank());
-    GradientBoostingClassifier m({.boosting = {.max_iterations = 1, .max_leaf_nodes = 2, .seed = 3}});
-    m.fit(comm, layout, X.middleRows(mine.begin, mine.size()), y.segment(mine.begin, mine.size()));
-    return m;
+    return fit_shard<GradientBoostingClassifier>(
+        comm, X, y, 3, GradientBoostingClassifierOptions{.boosting = {.max_iterations = 1, .max_leaf_nodes = 2, .seed = 3}});
   };
   SingleProcessCommunicator single;
   const GradientBoostingClassifier one = fit_on(single);
