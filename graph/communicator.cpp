@@ -185,20 +185,30 @@ class InProcessCommunicator final : public Communicator {
     std::copy(sum_.begin(), sum_.end(), buffer.begin());
   }
 
+  // Each rank posts its values and the counts it expects; every rank checks every rank's counts
+  // against every rank's length before any data is read, so all throw together, after a
+  // rendezvous (no rank unwinds a buffer another still reads), as alltoall below.
   void allgather(std::span<const double> local, std::span<const Index> counts, std::span<double> gathered) override {
     check_allgather(local, counts, gathered);
-    group_.post_and_wait(rank_, local.data(), local.size());
-    for (int r = 0; r < size(); ++r) {
-      if (static_cast<Index>(group_.post(r).length) != counts[static_cast<std::size_t>(r)])
-        throw ValueError(fmt::format("Communicator::allgather: rank {} expects {} values from rank {}, which passes {}",
-                                     rank_, counts[static_cast<std::size_t>(r)], r, group_.post(r).length));
+    const Contribution mine{local.data(), counts.data()};
+    group_.post_and_wait(rank_, &mine, local.size());
+    auto contribution = [&](int r) { return static_cast<const Contribution*>(group_.post(r).data); };
+    std::string mismatch;
+    for (int q = 0; q < size() && mismatch.empty(); ++q)
+      for (int r = 0; r < size() && mismatch.empty(); ++r)
+        if (static_cast<Index>(group_.post(r).length) != contribution(q)->counts[r])
+          mismatch = fmt::format("Communicator::allgather: rank {} expects {} values from rank {}, which passes {}", q,
+                                 contribution(q)->counts[r], r, group_.post(r).length);
+    if (!mismatch.empty()) {
+      group_.rendezvous();  // every rank has read the posts before any unwinds its own
+      throw ValueError(mismatch);
     }
     std::size_t at = 0;
     for (int r = 0; r < size(); ++r) {
-      const InProcessGroup::Post& p = group_.post(r);
-      const auto* other = static_cast<const double*>(p.data);
-      std::copy(other, other + p.length, gathered.begin() + static_cast<std::ptrdiff_t>(at));
-      at += p.length;
+      const double* other = contribution(r)->values;
+      const std::size_t length = group_.post(r).length;
+      std::copy(other, other + length, gathered.begin() + static_cast<std::ptrdiff_t>(at));
+      at += length;
     }
     group_.rendezvous();
   }
@@ -255,6 +265,10 @@ class InProcessCommunicator final : public Communicator {
     }
   }
 
+  struct Contribution {  // of allgather
+    const double* values;
+    const Index* counts;
+  };
   struct Outbox {
     const double* values;
     const Index* send_counts;

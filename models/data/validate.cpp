@@ -34,6 +34,18 @@ void check_finite(const Tensor& X, const char* who) {
   }
 }
 
+void check_finite_or_missing(const Tensor& X, bool allow_missing, const char* who) {
+  if (!allow_missing) {
+    check_finite(X, who);
+    return;
+  }
+  for (Index i = 0; i < X.rows(); ++i)
+    for (Index j = 0; j < X.cols(); ++j)
+      if (std::isinf(X(i, j)))
+        throw ValueError(fmt::format("{}: expected finite values or NaN (missing) in X, found {} at row {}, column {}",
+                                     who, X(i, j), i, j));
+}
+
 void check_finite(const Vector& v, const char* who) {
   if (std::isfinite(v.sum())) return;
   for (Index i = 0; i < v.size(); ++i) {
@@ -124,24 +136,26 @@ void check_fit_data(const Tensor& X, const char* who) {
 }
 
 namespace {
-// What every supervised fit checks first: X non-empty, y one entry per row of X, X finite.
-void check_supervised_inputs(const Tensor& X, const Vector& y, const char* who) {
+// What every supervised fit checks first: X non-empty, y one entry per row of X, X finite (or
+// NaN, with allow_missing).
+void check_supervised_inputs(const Tensor& X, const Vector& y, const char* who, bool allow_missing) {
   check_not_empty(X, who);
   check_same_rows(X, y, who);
-  check_finite(X, who);
+  check_finite_or_missing(X, allow_missing, who);
 }
 }  // namespace
 
-void check_regression_data(const Tensor& X, const Vector& y, const char* who, Index min_samples) {
-  check_supervised_inputs(X, y, who);
+void check_regression_data(const Tensor& X, const Vector& y, const char* who, Index min_samples, bool allow_missing) {
+  check_supervised_inputs(X, y, who, allow_missing);
   if (X.rows() < min_samples) {
     throw ValueError(fmt::format("{}: expected at least {} samples, found {}", who, min_samples, X.rows()));
   }
   check_finite(y, who);
 }
 
-Index check_classification_data(const Tensor& X, const Vector& y, const char* who, Index min_per_class) {
-  check_supervised_inputs(X, y, who);
+Index check_classification_data(const Tensor& X, const Vector& y, const char* who, Index min_per_class,
+                                bool allow_missing) {
+  check_supervised_inputs(X, y, who, allow_missing);
   return check_classes(y, who, min_per_class);
 }
 

@@ -14,6 +14,9 @@ namespace dagml {
 void check_finite(const Tensor& X, const char* who);
 // Throws ValueError naming the first NaN or infinite entry of v by row.
 void check_finite(const Vector& v, const char* who);
+// As check_finite(X) when allow_missing is false; else NaN marks a missing value (for the
+// estimators that route missing values) and only an infinite entry throws.
+void check_finite_or_missing(const Tensor& X, bool allow_missing, const char* who);
 // Throws ValueError naming the first negative entry of X by row and column ("expected non-negative
 // <what>"). NaN is not negative: check_finite first where it matters.
 void check_non_negative(const Tensor& X, const char* what, const char* who);
@@ -40,13 +43,16 @@ Index check_classes(const Vector& y, const char* who, Index min_per_class = 1);
 
 // The training data of fit. Each throws the first failure, in this order, with a message
 // starting with `who`: X empty (ValueError); y not one entry per row of X (ShapeError); a
-// non-finite entry of X (ValueError); then
+// non-finite entry of X (ValueError; with allow_missing, NaN marks a missing value and only an
+// infinity throws: check_finite_or_missing); then
 //   check_fit_data             (no y: unsupervised fits) nothing more;
 //   check_regression_data      fewer than min_samples rows (ValueError), a non-finite y (ValueError);
 //   check_classification_data  check_classes(y, who, min_per_class); returns K.
 void check_fit_data(const Tensor& X, const char* who);
-void check_regression_data(const Tensor& X, const Vector& y, const char* who, Index min_samples = 1);
-Index check_classification_data(const Tensor& X, const Vector& y, const char* who, Index min_per_class = 1);
+void check_regression_data(const Tensor& X, const Vector& y, const char* who, Index min_samples = 1,
+                           bool allow_missing = false);
+Index check_classification_data(const Tensor& X, const Vector& y, const char* who, Index min_per_class = 1,
+                                bool allow_missing = false);
 
 // ValueError unless X has at least `needed` distinct rows (the points a K-component fit needs),
 // `needed_name` naming the option that sets it: "<who>: expected at least num_components = 4

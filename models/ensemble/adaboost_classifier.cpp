@@ -48,7 +48,7 @@ AdaBoostClassifier::AdaBoostClassifier(AdaBoostClassifierOptions options) : Esti
 AdaBoostClassifier& AdaBoostClassifier::fit(const Tensor& X, const Vector& y, const Vector& sample_weight,
                                             const CallbackList& callbacks) {
   const char* who = "AdaBoostClassifier::fit";
-  const Index K = check_classification_data(X, y, who);
+  const Index K = check_classification_data(X, y, who, 1, options_.growth.allow_missing);
   Vector w = sample_weights_or_ones(sample_weight, X.rows(), who);
   tree::features_per_split(options_.growth, X.cols(), who);  // max_features_count > d: ValueError first
   w /= w.sum();
@@ -148,7 +148,7 @@ Tensor AdaBoostClassifier::normalised_score(const Tensor& votes, Scalar weight_s
 }
 
 Tensor AdaBoostClassifier::decision_function(const Tensor& X) const {
-  check_input(X);
+  check_input(X, options_.growth.allow_missing);
   Tensor out;
   accumulate_votes(X, [&](std::size_t t, const Tensor& votes, Scalar sum) {
     if (t + 1 == trees_.size()) out = normalised_score(votes, sum);
@@ -172,7 +172,7 @@ Vector AdaBoostClassifier::predict(const Tensor& X) const { return labels_from_s
 Scalar AdaBoostClassifier::score(const Tensor& X, const Vector& y) const { return accuracy_score(y, predict(X)); }
 
 std::vector<Tensor> AdaBoostClassifier::staged_decision_function(const Tensor& X) const {
-  check_input(X);
+  check_input(X, options_.growth.allow_missing);
   std::vector<Tensor> out;
   accumulate_votes(X, [&](std::size_t, const Tensor& votes, Scalar sum) { out.push_back(normalised_score(votes, sum)); });
   return out;

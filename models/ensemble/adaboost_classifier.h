@@ -75,12 +75,13 @@ struct AdaBoostClassifierOptions {
 class AdaBoostClassifier : public Estimator<AdaBoostClassifier, AdaBoostClassifierOptions> {
  public:
   static constexpr const char* kTypeName = "adaboost_classifier";
+  static constexpr std::uint32_t kModelVersion = tree::kTreeModelVersion;  // Note [Tree model layouts]
 
   // ValueError: num_estimators < 1, learning_rate not finite and > 0, growth options out of range.
   explicit AdaBoostClassifier(AdaBoostClassifierOptions options = {});
 
-  // X n×d finite; y labels 0..K−1 (K ≥ 2, every class present); sample_weight empty (all 1) or n
-  // finite values ≥ 0 with a positive sum. ValueError / ShapeError otherwise, and ValueError when
+  // X n×d finite (NaN allowed with growth.allow_missing); y labels 0..K−1 (K ≥ 2, every class present); sample_weight
+  // empty (all 1) or n finite values ≥ 0 with a positive sum. ValueError / ShapeError otherwise, and ValueError when
   // the first weak learner is no better than chance. Callbacks: Note [AdaBoost and SAMME].
   AdaBoostClassifier& fit(const Tensor& X, const Vector& y, const Vector& sample_weight = Vector(),
                           const CallbackList& callbacks = {});

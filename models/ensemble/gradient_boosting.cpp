@@ -57,18 +57,6 @@ Scalar weighted_median(const Vector& values, const Vector& weights) {
   return values(order.back());
 }
 
-void check_features(const Tensor& X, bool allow_missing, const char* who) {
-  if (!allow_missing) {
-    check_finite(X, who);
-    return;
-  }
-  for (Index i = 0; i < X.rows(); ++i)
-    for (Index j = 0; j < X.cols(); ++j)
-      if (std::isinf(X(i, j)))
-        throw ValueError(fmt::format("{}: expected finite values or NaN (missing) in X, found {} at row {}, column {}",
-                                     who, X(i, j), i, j));
-}
-
 Tensor Ensemble::raw(const Tensor& X, Index rounds) const {
   const Index R = rounds < 0 ? num_rounds() : std::min(rounds, num_rounds());
   Tensor F(X.rows(), outputs);
@@ -123,8 +111,15 @@ std::string Ensemble::check(Index num_features) const {
   if (!validation_loss.empty() && validation_loss.size() != train_loss.size())
     return fmt::format("expected no validation losses or {}, found {}", train_loss.size(), validation_loss.size());
   if (std::string fault = edges.check(num_features); !fault.empty()) return fault;
-  for (std::size_t t = 0; t < trees.size(); ++t)
-    if (std::string fault = trees[t].check(num_features); !fault.empty()) return fmt::format("tree {}: {}", t, fault);
+  for (std::size_t t = 0; t < trees.size(); ++t) {
+    const tree::GradientTree& tree = trees[t];
+    if (std::string fault = tree.check(num_features); !fault.empty()) return fmt::format("tree {}: {}", t, fault);
+    for (std::size_t u = 0; u < tree.left.size(); ++u)
+      if (tree.left[u] >= 0 && (tree.category_set[u] >= 0) != edges.is_categorical(tree.feature[u]))
+        return fmt::format("tree {}: expected node {} to split feature {} {}", t, u, tree.feature[u],
+                           edges.is_categorical(tree.feature[u]) ? "into category sets (it is categorical)"
+                                                                 : "at a threshold (it is not categorical)");
+  }
   return "";
 }
 
@@ -204,6 +199,7 @@ Ensemble boost(Communicator& comm, const ChunkLayout& layout, const Tensor& X, c
   e.edges = comm.size() == 1 && static_cast<Index>(binned_rows.size()) == n
                 ? tree::fit_bin_edges(X, o.max_bins, who)  // the same edges, without a copy of X
                 : tree::fit_sharded_bin_edges(comm, layout, X, binned_rows, o.max_bins, who);
+  tree::make_categorical(e.edges, o.categorical_features, o.max_bins);
   const tree::BinnedMatrix B = tree::bin_features(X, e.edges);
   tree::BinnedMatrix B_valid;
   if (valid != nullptr) B_valid = tree::bin_features(valid->X, e.edges);
@@ -309,6 +305,7 @@ Ensemble boost(Communicator& comm, const ChunkLayout& layout, const Tensor& X, c
 Ensemble fit(const Tensor& X_all, const Vector& y_all, const Vector& w_all, Index num_classes,
              const BoostingLoss& loss, const BoostingOptions& o, const CallbackList& callbacks, const char* who,
              Result& result) {
+  tree::check_categories(X_all, o.categorical_features, o.max_bins, who);
   SingleProcessCommunicator single;
   if (!o.early_stopping) {
     const ChunkLayout layout(X_all.rows(), 1, 1);
@@ -351,10 +348,11 @@ Ensemble fit(Communicator& comm, const ChunkLayout& layout, const Tensor& X, con
 }
 
 ShardedTargets gather_sharded_targets(Communicator& comm, const ChunkLayout& layout, const Tensor& X, const Vector& y,
-                                      const Vector& sample_weight, bool allow_missing, const char* who) {
+                                      const Vector& sample_weight, const BoostingOptions& options, const char* who) {
   check_shard(comm, layout, X.rows(), who);
   check_same_rows(X, y, who);
-  check_features(X, allow_missing, who);
+  check_finite_or_missing(X, options.allow_missing, who);
+  tree::check_categories(X, options.categorical_features, options.max_bins, who);
   ShardedTargets out;
   out.y_all = gather_rank_rows(comm, layout, y, who);
   out.w_all = sample_weights_or_ones(

@@ -34,6 +34,9 @@
 // Missing values: with allow_missing, NaN in X marks a missing value: it has its own bin and is
 // routed to the side learned at training (Note [Gradient tree]); infinities are still an error.
 // Without it NaN is a ValueError, as for every dagml estimator.
+// Categorical features (categorical_features): their values are category numbers, binned as
+// themselves (Note [Categorical features] in feature_binning.h) and split into sets of categories
+// (Note [Categorical splits] in gradient_tree.h).
 // The bin edges are fitted on all rows when n ≤ kBinningRows = 200,000 (sharded_gradient_sums.h),
 // else on kBinningRows rows drawn without replacement from derive_seed(seed, 2⁶³ + 1) (scikit-learn
 // bins a subsample of the same size).
@@ -53,9 +56,12 @@
 #pragma once
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "graph/chunked_sum.h"
@@ -89,6 +95,7 @@ struct BoostingOptions {
   Scalar tolerance = 1e-7;         // ≥ 0, the improvement that counts, with early_stopping
   bool allow_missing = false;      // NaN in X marks a missing value (else ValueError)
   std::uint64_t seed = 0;
+  std::vector<Index> categorical_features = {};  // columns of category numbers 0 … max_bins − 1
 
   template <class V>
   void visit(V&& v) {
@@ -109,6 +116,12 @@ struct BoostingOptions {
     v("tolerance", tolerance, "≥ 0: the validation-loss decrease that counts as an improvement");
     v("allow_missing", allow_missing, "NaN in X is a missing value, routed to a learned side (else an error)");
     v("seed", seed, "for row and column subsampling and the validation split");
+    v("categorical_features", categorical_features,
+      "columns holding category numbers 0 … max_bins − 1, split into sets of categories");
+  }
+  // The model-file layout that added each field (Note [Categorical features] in feature_binning.h).
+  static constexpr std::uint32_t field_layout(std::string_view field) {
+    return field == "categorical_features" ? tree::kBoostingCategoricalLayout : 1;
   }
 };
 
@@ -127,9 +140,6 @@ Scalar weighted_median(const Vector& values, const Vector& weights);
 // The rows, among n, whose values set the bin edges: all of them when n ≤ tree::kBinningRows, else
 // kBinningRows of them drawn from derive_seed(seed, 2⁶³ + 1) (increasing).
 std::vector<Index> binning_rows(Index n, std::uint64_t seed);
-
-// X for fit or prediction: ValueError for an infinity, and for NaN unless allow_missing.
-void check_features(const Tensor& X, bool allow_missing, const char* who);
 
 // The fitted model (Note [Gradient boosting]).
 struct Ensemble {
@@ -176,11 +186,12 @@ Ensemble fit(Communicator& comm, const ChunkLayout& layout, const Tensor& X, con
              const ShardedTargets& targets, Index num_classes, const BoostingLoss& loss,
              const BoostingOptions& options, const CallbackList& callbacks, const char* who, Result& result);
 
-// Checks this rank's X (layout's row count, no infinities, NaN only with allow_missing) and y (X's
-// rows), gathers y and the weights (empty: all 1) and checks the weights as a one-process fit does,
-// over all rows. ValueError / ShapeError naming `who`.
+// Checks this rank's X (layout's row count, no infinities, NaN only with allow_missing, the
+// categories of categorical_features) and y (X's rows), gathers y and the weights (empty: all 1)
+// and checks the weights as a one-process fit does, over all rows. ValueError / ShapeError naming
+// `who`.
 ShardedTargets gather_sharded_targets(Communicator& comm, const ChunkLayout& layout, const Tensor& X, const Vector& y,
-                                      const Vector& sample_weight, bool allow_missing, const char* who);
+                                      const Vector& sample_weight, const BoostingOptions& options, const char* who);
 
 }  // namespace boosting
 
@@ -235,7 +246,6 @@ class GradientBoosting : public Estimator<Derived, Options> {
 
   void check(const Tensor& X, SourceLocation where = SourceLocation::current()) const {
     this->check_input(X, this->options_.boosting.allow_missing, where);
-    boosting::check_features(X, this->options_.boosting.allow_missing, Derived::kTypeName);
   }
   template <class InputArchive>
   void check_loaded_ensemble(const InputArchive& ar, Index outputs) const {
@@ -246,6 +256,15 @@ class GradientBoosting : public Estimator<Derived, Options> {
     std::string fault = ensemble_.check(this->num_features());
     if (fault.empty() && ensemble_.outputs != outputs)
       fault = fmt::format("expected {} raw outputs, found {}", outputs, ensemble_.outputs);
+    if (fault.empty()) {
+      std::vector<Index> declared = this->options_.boosting.categorical_features, flagged;
+      std::sort(declared.begin(), declared.end());
+      for (Index j = 0; j < this->num_features(); ++j)
+        if (ensemble_.edges.is_categorical(j)) flagged.push_back(j);
+      if (declared != flagged)
+        fault = fmt::format("expected the categorical features of the options, {}, to be those of the bin edges, {}",
+                            fmt::join(declared, ", "), fmt::join(flagged, ", "));
+    }
     if (!fault.empty()) ar.fail(fmt::format("{}: {}", Derived::kTypeName, fault));
   }
 

@@ -29,10 +29,7 @@ GradientBoostingClassifier& GradientBoostingClassifier::fit(const Tensor& X, con
 GradientBoostingClassifier& GradientBoostingClassifier::fit(const Tensor& X, const Vector& y, const BoostingLoss& loss,
                                                             const Vector& sample_weight, const CallbackList& callbacks) {
   const char* who = "GradientBoostingClassifier::fit";
-  check_not_empty(X, who);
-  check_same_rows(X, y, who);
-  boosting::check_features(X, options_.boosting.allow_missing, who);
-  const Index K = check_classes(y, who);
+  const Index K = check_classification_data(X, y, who, 1, options_.boosting.allow_missing);
   const Index outputs = K == 2 ? 1 : K;
   const BoostingLink link = K == 2 ? BoostingLink::Sigmoid : BoostingLink::Softmax;
   if (loss.num_outputs(K) != outputs || loss.link() != link) {
@@ -54,7 +51,7 @@ GradientBoostingClassifier& GradientBoostingClassifier::fit(Communicator& comm, 
                                                             const Vector& sample_weight, const CallbackList& callbacks) {
   const char* who = "GradientBoostingClassifier::fit";
   const boosting::ShardedTargets targets =
-      boosting::gather_sharded_targets(comm, layout, X, y, sample_weight, options_.boosting.allow_missing, who);
+      boosting::gather_sharded_targets(comm, layout, X, y, sample_weight, options_.boosting, who);
   const Index K = check_classes(targets.y_all, who);
   const auto loss = K == 2 ? make_logistic_boosting_loss() : make_softmax_boosting_loss();
   ensemble_ = boosting::fit(comm, layout, X, y, targets, K, *loss, options_.boosting, callbacks, who, result_);

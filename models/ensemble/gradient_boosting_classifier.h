@@ -25,6 +25,7 @@ class GradientBoostingClassifier
     : public GradientBoosting<GradientBoostingClassifier, GradientBoostingClassifierOptions> {
  public:
   static constexpr const char* kTypeName = "gradient_boosting_classifier";
+  static constexpr std::uint32_t kModelVersion = tree::kBoostingCategoricalLayout;  // layout 1: no categories
 
   // ValueError for an option out of range.
   explicit GradientBoostingClassifier(GradientBoostingClassifierOptions options = {});

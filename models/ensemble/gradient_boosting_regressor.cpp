@@ -44,10 +44,7 @@ GradientBoostingRegressor& GradientBoostingRegressor::fit(const Tensor& X, const
 GradientBoostingRegressor& GradientBoostingRegressor::fit(const Tensor& X, const Vector& y, const BoostingLoss& loss,
                                                           const Vector& sample_weight, const CallbackList& callbacks) {
   const char* who = "GradientBoostingRegressor::fit";
-  check_not_empty(X, who);
-  check_same_rows(X, y, who);
-  boosting::check_features(X, options_.boosting.allow_missing, who);
-  check_finite(y, who);
+  check_regression_data(X, y, who, 1, options_.boosting.allow_missing);
   if (loss.num_outputs(0) != 1)
     throw ValueError(fmt::format("{}: expected a loss with one raw output per row, found '{}' with {}", who,
                                  loss.name(), loss.num_outputs(0)));
@@ -63,7 +60,7 @@ GradientBoostingRegressor& GradientBoostingRegressor::fit(Communicator& comm, co
                                                           const Vector& sample_weight, const CallbackList& callbacks) {
   const char* who = "GradientBoostingRegressor::fit";
   const boosting::ShardedTargets targets =
-      boosting::gather_sharded_targets(comm, layout, X, y, sample_weight, options_.boosting.allow_missing, who);
+      boosting::gather_sharded_targets(comm, layout, X, y, sample_weight, options_.boosting, who);
   check_finite(targets.y_all, who);
   const auto loss = gradient_boosting_regressor_loss(options_);
   loss->check_targets(targets.y_all, who);

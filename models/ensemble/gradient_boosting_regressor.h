@@ -36,6 +36,7 @@ struct GradientBoostingRegressorOptions {
 class GradientBoostingRegressor : public GradientBoosting<GradientBoostingRegressor, GradientBoostingRegressorOptions> {
  public:
   static constexpr const char* kTypeName = "gradient_boosting_regressor";
+  static constexpr std::uint32_t kModelVersion = tree::kBoostingCategoricalLayout;  // layout 1: no categories
 
   // ValueError for an option out of range.
   explicit GradientBoostingRegressor(GradientBoostingRegressorOptions options = {});

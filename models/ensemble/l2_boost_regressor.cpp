@@ -39,7 +39,7 @@ L2BoostRegressor::L2BoostRegressor(L2BoostRegressorOptions options) : Estimator(
 L2BoostRegressor& L2BoostRegressor::fit(const Tensor& X, const Vector& y, const Vector& sample_weight,
                                         const CallbackList& callbacks) {
   const char* who = "L2BoostRegressor::fit";
-  check_regression_data(X, y, who);
+  check_regression_data(X, y, who, 1, options_.growth.allow_missing);
   const Vector s = sample_weights_or_ones(sample_weight, X.rows(), who);
   tree::features_per_split(options_.growth, X.cols(), who);
   const Scalar nu = options_.learning_rate;
@@ -90,7 +90,7 @@ L2BoostRegressor& L2BoostRegressor::fit(const Tensor& X, const Vector& y, const 
 }
 
 std::vector<Vector> L2BoostRegressor::staged_predict(const Tensor& X) const {
-  check_input(X);
+  check_input(X, options_.growth.allow_missing);
   std::vector<Vector> out;
   Vector f = Vector::Constant(X.rows(), intercept_);
   for (const tree::Tree& h : trees_) {

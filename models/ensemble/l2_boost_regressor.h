@@ -48,12 +48,13 @@ struct L2BoostRegressorOptions {
 class L2BoostRegressor : public Estimator<L2BoostRegressor, L2BoostRegressorOptions> {
  public:
   static constexpr const char* kTypeName = "l2_boost_regressor";
+  static constexpr std::uint32_t kModelVersion = tree::kTreeModelVersion;  // Note [Tree model layouts]
 
   // ValueError: num_estimators < 1, learning_rate outside (0, 1], tolerance < 0, growth options.
   explicit L2BoostRegressor(L2BoostRegressorOptions options = {});
 
-  // X n×d finite, y n finite targets, sample_weight empty or n finite values ≥ 0 with a positive
-  // sum; ValueError / ShapeError otherwise.
+  // X n×d finite (NaN allowed with growth.allow_missing), y n finite targets, sample_weight empty or n finite values ≥
+  // 0 with a positive sum; ValueError / ShapeError otherwise.
   L2BoostRegressor& fit(const Tensor& X, const Vector& y, const Vector& sample_weight = Vector(),
                         const CallbackList& callbacks = {});
   L2BoostRegressor& fit(const Tensor& X, const Vector& y, const CallbackList& callbacks) {

@@ -82,7 +82,7 @@ LogitBoostClassifier::LogitBoostClassifier(LogitBoostClassifierOptions options) 
 LogitBoostClassifier& LogitBoostClassifier::fit(const Tensor& X, const Vector& y, const Vector& sample_weight,
                                                 const CallbackList& callbacks) {
   const char* who = "LogitBoostClassifier::fit";
-  const Index K = check_classification_data(X, y, who);
+  const Index K = check_classification_data(X, y, who, 1, options_.growth.allow_missing);
   if (K != 2) throw ValueError(fmt::format("{}: expected binary labels 0/1, found {} classes", who, K));
   const Vector s = sample_weights_or_ones(sample_weight, X.rows(), who);
   tree::features_per_split(options_.growth, X.cols(), who);
@@ -162,7 +162,7 @@ LogitBoostClassifier& LogitBoostClassifier::fit(const Tensor& X, const Vector& y
 }
 
 std::vector<Vector> LogitBoostClassifier::staged_decision_function(const Tensor& X) const {
-  check_input(X);
+  check_input(X, options_.growth.allow_missing);
   std::vector<Vector> out;
   Vector f = Vector::Zero(X.rows());
   for (std::size_t t = 0; t < trees_.size(); ++t) {

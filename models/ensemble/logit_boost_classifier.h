@@ -58,13 +58,14 @@ struct LogitBoostClassifierOptions {
 class LogitBoostClassifier : public Estimator<LogitBoostClassifier, LogitBoostClassifierOptions> {
  public:
   static constexpr const char* kTypeName = "logit_boost_classifier";
+  static constexpr std::uint32_t kModelVersion = tree::kTreeModelVersion;  // Note [Tree model layouts]
 
   // ValueError: num_estimators < 1, learning_rate not finite and > 0, growth options out of range.
   explicit LogitBoostClassifier(LogitBoostClassifierOptions options = {});
 
-  // X n×d finite; y labels 0/1 (both present; y = 2·label − 1 in the formulas); sample_weight
-  // empty or n finite values ≥ 0 with a positive sum. ValueError / ShapeError otherwise, also for
-  // a third class and when the first weak learner is no better than chance.
+  // X n×d finite (NaN allowed with growth.allow_missing); y labels 0/1 (both present; y = 2·label − 1 in the formulas);
+  // sample_weight empty or n finite values ≥ 0 with a positive sum. ValueError / ShapeError otherwise, also for a third
+  // class and when the first weak learner is no better than chance.
   LogitBoostClassifier& fit(const Tensor& X, const Vector& y, const Vector& sample_weight = Vector(),
                             const CallbackList& callbacks = {});
   LogitBoostClassifier& fit(const Tensor& X, const Vector& y, const CallbackList& callbacks) {

@@ -17,7 +17,7 @@ RandomForestClassifier::RandomForestClassifier(RandomForestClassifierOptions opt
 
 RandomForestClassifier& RandomForestClassifier::fit(const Tensor& X, const Vector& y, const Vector& sample_weight) {
   const char* who = "RandomForestClassifier::fit";
-  const Index K = check_classification_data(X, y, who);
+  const Index K = check_classification_data(X, y, who, 1, options_.growth.allow_missing);
   const Vector w = sample_weights_or_ones(sample_weight, X.rows(), who);
   const auto kind = options_.criterion == ClassificationCriterion::Gini      ? tree::ImpurityKind::Gini
                     : options_.criterion == ClassificationCriterion::Entropy ? tree::ImpurityKind::Entropy
@@ -41,7 +41,7 @@ RandomForestClassifier& RandomForestClassifier::fit(const Tensor& X, const Vecto
 }
 
 Tensor RandomForestClassifier::predict_proba(const Tensor& X) const {
-  check_input(X);
+  check_input(X, options_.growth.allow_missing);
   return forest::mean_prediction(trees_, X);
 }
 

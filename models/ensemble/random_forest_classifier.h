@@ -39,8 +39,8 @@ class RandomForestClassifier : public Forest<RandomForestClassifier, RandomFores
   // ValueError: num_trees < 1, growth options out of range, oob_score without bootstrap.
   explicit RandomForestClassifier(RandomForestClassifierOptions options = {});
 
-  // X n×d finite, y labels 0..K−1 (two classes or more, all present), sample_weight empty or n
-  // finite values ≥ 0 with a positive sum; errors as DecisionTreeClassifier::fit.
+  // X n×d finite (NaN allowed with growth.allow_missing), y labels 0..K−1 (two classes or more, all present),
+  // sample_weight empty or n finite values ≥ 0 with a positive sum; errors as DecisionTreeClassifier::fit.
   RandomForestClassifier& fit(const Tensor& X, const Vector& y, const Vector& sample_weight = Vector());
 
   Tensor predict_proba(const Tensor& X) const;  // n×K, the mean of the trees' leaf proportions

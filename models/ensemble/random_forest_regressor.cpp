@@ -16,7 +16,7 @@ RandomForestRegressor::RandomForestRegressor(RandomForestRegressorOptions option
 
 RandomForestRegressor& RandomForestRegressor::fit(const Tensor& X, const Vector& y, const Vector& sample_weight) {
   const char* who = "RandomForestRegressor::fit";
-  check_regression_data(X, y, who);
+  check_regression_data(X, y, who, 1, options_.growth.allow_missing);
   const Vector w = sample_weights_or_ones(sample_weight, X.rows(), who);
   const auto kind = options_.criterion == RegressionCriterion::SquaredError ? tree::ImpurityKind::SquaredError
                                                                              : tree::ImpurityKind::AbsoluteError;
@@ -41,7 +41,7 @@ RandomForestRegressor& RandomForestRegressor::fit(const Tensor& X, const Vector&
 }
 
 Vector RandomForestRegressor::predict(const Tensor& X) const {
-  check_input(X);
+  check_input(X, options_.growth.allow_missing);
   return forest::mean_prediction(trees_, X).col(0);
 }
 

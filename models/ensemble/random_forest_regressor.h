@@ -38,7 +38,8 @@ class RandomForestRegressor : public Forest<RandomForestRegressor, RandomForestR
   // ValueError: num_trees < 1, growth options out of range, oob_score without bootstrap.
   explicit RandomForestRegressor(RandomForestRegressorOptions options = {});
 
-  // X n×d finite, y n finite targets, sample_weight as DecisionTreeRegressor::fit.
+  // X n×d finite (NaN allowed with growth.allow_missing), y n finite targets, sample_weight as
+  // DecisionTreeRegressor::fit.
   RandomForestRegressor& fit(const Tensor& X, const Vector& y, const Vector& sample_weight = Vector());
 
   Vector predict(const Tensor& X) const;                 // the mean of the trees

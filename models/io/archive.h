@@ -148,11 +148,19 @@ void load_minimal(const ModelInputArchive& ar, E& e, const std::string& name) {
   e = *value;
 }
 
-// Options structs through their one list of fields (option_fields.h).
+// Options structs through their one list of fields (option_fields.h). A struct whose fields were
+// added over the estimator's layouts says which layout added each, `static constexpr
+// std::uint32_t field_layout(std::string_view name)`: a file of an older layout has no such field,
+// which keeps its default.
 template <class Archive, OptionStruct O>
 CEREAL_ARCHIVE_RESTRICT(ModelInputArchive, ModelOutputArchive)
 CEREAL_SERIALIZE_FUNCTION_NAME(Archive& ar, O& options) {
-  options.visit([&](const char* name, auto& field, const char*) { ar(cereal::make_nvp(name, field)); });
+  options.visit([&](const char* name, auto& field, const char*) {
+    if constexpr (Archive::is_loading::value && requires { O::field_layout(std::string_view()); }) {
+      if (ar.model_version() < O::field_layout(name)) return;
+    }
+    ar(cereal::make_nvp(name, field));
+  });
 }
 
 }  // namespace dagml

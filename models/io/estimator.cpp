@@ -10,11 +10,11 @@ void throw_not_fitted(const char* type_name, const SourceLocation& where) {
   throw NotFittedError(fmt::format("{}::{}: called before fit", type_name, where.function_name()));
 }
 
-void check_prediction_input(const Tensor& X, Index num_features, bool allow_nan, const char* type_name,
+void check_prediction_input(const Tensor& X, Index num_features, bool allow_missing, const char* type_name,
                             const SourceLocation& where) {
   const std::string who = fmt::format("{}::{}", type_name, where.function_name());
   check_columns(X, num_features, who.c_str());
-  if (!allow_nan) check_finite(X, who.c_str());
+  check_finite_or_missing(X, allow_missing, who.c_str());
 }
 
 void check_loaded_feature_count(const ModelInputArchive& ar, const char* type_name, bool fitted, Index num_features) {

@@ -33,7 +33,7 @@ namespace detail {
 // NotFittedError "<type>::<function>: called before fit", the function read from `where`.
 [[noreturn]] void throw_not_fitted(const char* type_name, const SourceLocation& where);
 // The columns and finiteness of a prediction input (models/data/validate.h's messages).
-void check_prediction_input(const Tensor& X, Index num_features, bool allow_nan, const char* type_name,
+void check_prediction_input(const Tensor& X, Index num_features, bool allow_missing, const char* type_name,
                             const SourceLocation& where);
 // ParseError through the archive unless a loaded feature count is ≥ 0, and ≥ 1 for a fitted model.
 void check_loaded_feature_count(const ModelInputArchive& ar, const char* type_name, bool fitted, Index num_features);
@@ -75,11 +75,12 @@ class Estimator {
     require_fitted(where);
     return member;
   }
-  // Before predicting on X: fitted, X with the columns seen at fit, and (unless allow_nan) finite.
-  void check_input(const Tensor& X, bool allow_nan = false,
+  // Before predicting on X: fitted, X with the columns seen at fit, and finite (with
+  // allow_missing, NaN marks a missing value: check_finite_or_missing).
+  void check_input(const Tensor& X, bool allow_missing = false,
                    SourceLocation where = SourceLocation::current()) const {
     require_fitted(where);
-    detail::check_prediction_input(X, num_features_, allow_nan, Derived::kTypeName, where);
+    detail::check_prediction_input(X, num_features_, allow_missing, Derived::kTypeName, where);
   }
   void set_fitted(Index num_features) {
     fitted_ = true;

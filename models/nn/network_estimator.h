@@ -51,7 +51,7 @@ class NetworkEstimator : public Estimator<Derived, Options> {
   // Before decoding Z: fitted, Z with `columns` columns (the code size) and finite entries.
   void check_codes(const Tensor& Z, Index columns, SourceLocation where = SourceLocation::current()) const {
     this->require_fitted(where);
-    detail::check_prediction_input(Z, columns, /*allow_nan=*/false, Derived::kTypeName, where);
+    detail::check_prediction_input(Z, columns, /*allow_missing=*/false, Derived::kTypeName, where);
   }
 
   // Each network's tensors, after the estimator's own fields (Note [Saving a network]).

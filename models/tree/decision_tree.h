@@ -6,7 +6,8 @@
 // TreeGrowthOptions field `growth`.
 //
 // Missing values: NaN in X is rejected (ValueError, at fit and at prediction), as by every dagml
-// estimator; routing missing values to a learned side is not implemented.
+// estimator, unless growth.allow_missing: NaN then marks a missing value, routed to a side learned
+// at each split (Note [Missing values in CART trees] in split_finder.h).
 #pragma once
 
 #include <fmt/format.h>
@@ -40,14 +41,14 @@ template <class Derived, class Options>
 class DecisionTree : public Estimator<Derived, Options> {
  public:
   // The leaf (node number) each row of X reaches. X: the d columns seen at fit (ShapeError),
-  // finite (ValueError). NotFittedError before fit.
+  // finite (ValueError; NaN allowed with growth.allow_missing). NotFittedError before fit.
   std::vector<Index> apply(const Tensor& X) const {
-    this->check_input(X);
+    this->check_input(X, this->options_.growth.allow_missing);
     return tree_.apply(X);
   }
   // For each row of X, the nodes it visits from the root (0) to its leaf. Throws as apply.
   std::vector<std::vector<Index>> decision_path(const Tensor& X) const {
-    this->check_input(X);
+    this->check_input(X, this->options_.growth.allow_missing);
     return tree_.decision_path(X);
   }
   // Impurity (mean decrease in impurity) importance of each of the d features, summing to 1
@@ -56,11 +57,13 @@ class DecisionTree : public Estimator<Derived, Options> {
 
   // The tree as text and as Graphviz DOT (models/tree/tree_export.h).
   std::string export_text(const TreeExportOptions& options = {}) const {
-    return tree::export_text(this->fitted_value(tree_), this->num_features(), Derived::kClassifier, options);
+    return tree::export_text(this->fitted_value(tree_), this->num_features(), Derived::kClassifier, options,
+                             this->options_.growth.allow_missing);
   }
   std::string export_dot(const TreeExportOptions& options = {}) const {
     return tree::export_dot(this->fitted_value(tree_), this->num_features(), Derived::kClassifier,
-                            static_cast<const Derived&>(*this).impurity_name(), options);
+                            static_cast<const Derived&>(*this).impurity_name(), options,
+                            this->options_.growth.allow_missing);
   }
 
   const tree::Tree& tree() const { return this->fitted_value(tree_); }

@@ -46,7 +46,7 @@ DecisionTreeClassifier::DecisionTreeClassifier(DecisionTreeClassifierOptions opt
 tree::Tree DecisionTreeClassifier::grow(const Tensor& X, const Vector& y, const Vector& sample_weight, bool prune,
                                         Index& K) const {
   const char* who = "DecisionTreeClassifier::fit";
-  K = check_classification_data(X, y, who);
+  K = check_classification_data(X, y, who, 1, options_.growth.allow_missing);
   Vector weight = sample_weights_or_ones(sample_weight, X.rows(), who);
   const auto& o = options_;
   Vector class_weight = Vector::Ones(K);
@@ -82,7 +82,7 @@ tree::CostComplexityPath DecisionTreeClassifier::cost_complexity_pruning_path(co
 }
 
 Tensor DecisionTreeClassifier::predict_proba(const Tensor& X) const {
-  check_input(X);
+  check_input(X, options_.growth.allow_missing);
   return tree_.predict(X);
 }
 

@@ -54,9 +54,9 @@ class DecisionTreeClassifier : public DecisionTree<DecisionTreeClassifier, Decis
   // non-finite class weights, class_weights with balanced_class_weights).
   explicit DecisionTreeClassifier(DecisionTreeClassifierOptions options = {});
 
-  // X n×d finite; y labels 0..K−1 with at least two classes, every one present; sample_weight
-  // empty (all 1) or n finite values ≥ 0 with a positive sum. ValueError / ShapeError otherwise,
-  // also for class_weights of other than K entries or max_features_count > d.
+  // X n×d finite (NaN allowed with growth.allow_missing); y labels 0..K−1 with at least two classes, every one present;
+  // sample_weight empty (all 1) or n finite values ≥ 0 with a positive sum. ValueError / ShapeError otherwise, also for
+  // class_weights of other than K entries or max_features_count > d.
   DecisionTreeClassifier& fit(const Tensor& X, const Vector& y, const Vector& sample_weight = Vector());
 
   Tensor predict_proba(const Tensor& X) const;  // n×K leaf class proportions

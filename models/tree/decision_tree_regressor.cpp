@@ -15,7 +15,7 @@ DecisionTreeRegressor::DecisionTreeRegressor(DecisionTreeRegressorOptions option
 tree::Tree DecisionTreeRegressor::grow(const Tensor& X, const Vector& y, const Vector& sample_weight,
                                        bool prune) const {
   const char* who = "DecisionTreeRegressor::fit";
-  check_regression_data(X, y, who);
+  check_regression_data(X, y, who, 1, options_.growth.allow_missing);
   const Vector weight = sample_weights_or_ones(sample_weight, X.rows(), who);
   const auto kind = options_.criterion == RegressionCriterion::SquaredError ? tree::ImpurityKind::SquaredError
                                                                              : tree::ImpurityKind::AbsoluteError;
@@ -34,7 +34,7 @@ tree::CostComplexityPath DecisionTreeRegressor::cost_complexity_pruning_path(con
 }
 
 Vector DecisionTreeRegressor::predict(const Tensor& X) const {
-  check_input(X);
+  check_input(X, options_.growth.allow_missing);
   return tree_.predict(X).col(0);
 }
 

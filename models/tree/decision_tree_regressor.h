@@ -38,9 +38,9 @@ class DecisionTreeRegressor : public DecisionTree<DecisionTreeRegressor, Decisio
 
   explicit DecisionTreeRegressor(DecisionTreeRegressorOptions options = {});  // ValueError: see tree_builder.h
 
-  // X n×d finite, y n finite targets, sample_weight empty (all 1) or n finite values ≥ 0 with a
-  // positive sum; ValueError / ShapeError otherwise, also for max_features_count > d. Constant y
-  // or constant features give a single leaf.
+  // X n×d finite (NaN allowed with growth.allow_missing), y n finite targets, sample_weight empty (all 1) or n finite
+  // values ≥ 0 with a positive sum; ValueError / ShapeError otherwise, also for max_features_count > d. Constant y or
+  // constant features give a single leaf.
   DecisionTreeRegressor& fit(const Tensor& X, const Vector& y, const Vector& sample_weight = Vector());
 
   Vector predict(const Tensor& X) const;                 // the leaf values

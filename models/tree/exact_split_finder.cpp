@@ -1,7 +1,9 @@
 #include "models/tree/exact_split_finder.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "graph/error.h"
@@ -30,7 +32,12 @@ class ExactSplitFinder final : public SplitFinder {
       const Scalar* col = column(j);
       Row* seg = segment(j, 0);
       std::copy(kept.begin(), kept.end(), seg);
-      std::sort(seg, seg + m_, [col](Row a, Row b) { return col[a] < col[b] || (col[a] == col[b] && a < b); });
+      // By (x_j, row), missing values (NaN) last (Note [Missing values in CART trees]).
+      std::sort(seg, seg + m_, [col](Row a, Row b) {
+        const bool missing_a = std::isnan(col[a]), missing_b = std::isnan(col[b]);
+        if (missing_a != missing_b) return missing_b;
+        return (!missing_a && col[a] < col[b]) || ((missing_a || col[a] == col[b]) && a < b);
+      });
     }
     goes_left_.resize(static_cast<std::size_t>(n_));
     scratch_.resize(static_cast<std::size_t>(m_));
@@ -45,33 +52,59 @@ class ExactSplitFinder final : public SplitFinder {
     return {end - begin, criterion_.node_weight(), criterion_.node_impurity()};
   }
 
+  // Note [Sorted scan]; with missing values, Note [Missing values in CART trees].
   bool scan_feature(Index begin, Index end, Index j, Index min_leaf_rows, SplitCandidate& best) override {
     const Row* rows = segment(j, begin);
     const Scalar* col = column(j);
-    const Index count = end - begin;
-    if (!(col[rows[0]] < col[rows[count - 1]])) return false;
+    const Index count = end - begin, present = present_rows(rows, count, col), missing = count - present;
+    if (present == 0 || (missing == 0 && !(col[rows[0]] < col[rows[present - 1]]))) return false;
     init(begin, end);
-    criterion_.reset();
-    for (Index p = 0; p + 1 < count; ++p) {
-      criterion_.push_left(rows[p]);
-      const Scalar a = col[rows[p]], b = col[rows[p + 1]];
-      if (!(a < b)) continue;
-      const Index left_rows = p + 1;
-      if (left_rows < min_leaf_rows) continue;
-      if (count - left_rows < min_leaf_rows) break;
-      const Scalar score = criterion_.score();
-      if (score > best.score) {
-        record_split(best, criterion_, score, j, midpoint_threshold(a, b), left_rows);
+    // Thresholds between distinct present values, the missing rows (pushed first) on the left or,
+    // when missing_left is false, on the right.
+    auto scan = [&](bool missing_left) {
+      criterion_.reset();
+      Index left_rows = 0;
+      if (missing_left) {
+        for (Index p = present; p < count; ++p) criterion_.push_left(rows[p]);
+        left_rows = missing;
       }
+      for (Index p = 0; p + 1 < present; ++p) {
+        criterion_.push_left(rows[p]);
+        ++left_rows;
+        const Scalar a = col[rows[p]], b = col[rows[p + 1]];
+        if (!(a < b) || left_rows < min_leaf_rows) continue;
+        if (count - left_rows < min_leaf_rows) break;
+        const Scalar score = criterion_.score();
+        if (score > best.score)
+          record_split(best, criterion_, score, j, midpoint_threshold(a, b), left_rows, missing, missing_left);
+      }
+    };
+    scan(false);
+    if (missing == 0) return true;
+    // Every present value left, the missing ones right (θ = +∞). With missing ≥ min_leaf_rows the
+    // scan above ran to its end (its right child never had fewer rows), so its left child holds
+    // every present row but the last.
+    if (present >= min_leaf_rows && missing >= min_leaf_rows) {
+      criterion_.push_left(rows[present - 1]);
+      const Scalar score = criterion_.score();
+      if (score > best.score)
+        record_split(best, criterion_, score, j, std::numeric_limits<Scalar>::infinity(), present, missing, false);
     }
+    scan(true);
     return true;
   }
 
   void apply_split(Index begin, Index end, const SplitCandidate& split) override {
+    // The chosen feature's segment holds the present values in increasing order, then the
+    // missing ones: the left child takes a prefix of the present rows, and the missing rows when
+    // missing_left (the segment then needs the same stable partition as the others).
     const Row* chosen = segment(split.feature, begin);
-    for (Index p = 0; p < end - begin; ++p) goes_left_[static_cast<std::size_t>(chosen[p])] = p < split.left_rows;
+    const Index count = end - begin, present = count - split.missing_rows;
+    const Index present_left = split.missing_left ? split.left_rows - split.missing_rows : split.left_rows;
+    for (Index p = 0; p < count; ++p)
+      goes_left_[static_cast<std::size_t>(chosen[p])] = p < present_left || (split.missing_left && p >= present);
     for (Index j = 0; j < d_; ++j) {
-      if (j == split.feature) continue;  // already in left-then-right order
+      if (j == split.feature && !split.missing_left) continue;  // already in left-then-right order
       Row* seg = segment(j, begin);
       Index l = 0, r = 0;
       Row* right = scratch_.data();
@@ -89,6 +122,11 @@ class ExactSplitFinder final : public SplitFinder {
 
  private:
   const Scalar* column(Index j) const { return columns_.data() + j * n_; }
+  // The rows of a node's segment with a present value of its feature: they come first.
+  static Index present_rows(const Row* rows, Index count, const Scalar* col) {
+    while (count > 0 && std::isnan(col[rows[count - 1]])) --count;
+    return count;
+  }
   Row* segment(Index j, Index begin) { return order_.data() + j * m_ + begin; }
 
   // The criterion's node totals, computed once per node.

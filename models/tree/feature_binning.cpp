@@ -49,9 +49,10 @@ std::uint8_t BinEdges::code(Index j, Scalar x) const {
 }
 
 std::string BinEdges::check(Index num_features) const {
-  if (static_cast<Index>(thresholds.size()) != num_features || static_cast<Index>(has_missing.size()) != num_features) {
-    return fmt::format("expected bin edges and missing flags of {} features, found {} and {}", num_features,
-                       thresholds.size(), has_missing.size());
+  const auto d = static_cast<std::size_t>(num_features);
+  if (thresholds.size() != d || has_missing.size() != d || categorical.size() != d) {
+    return fmt::format("expected bin edges, missing flags and categorical flags of {} features, found {}, {} and {}",
+                       num_features, thresholds.size(), has_missing.size(), categorical.size());
   }
   for (std::size_t j = 0; j < thresholds.size(); ++j) {
     const auto& t = thresholds[j];
@@ -60,9 +61,41 @@ std::string BinEdges::check(Index num_features) const {
     for (std::size_t k = 0; k < t.size(); ++k) {
       if (!std::isfinite(t[k]) || (k > 0 && !(t[k] > t[k - 1])))
         return fmt::format("expected finite, increasing bin edges for feature {}, found {} at edge {}", j, t[k], k);
+      if (categorical[j] != 0 && t[k] != static_cast<Scalar>(k) + 0.5)
+        return fmt::format("expected the edges k + 0.5 of categorical feature {}, found {} at edge {}", j, t[k], k);
     }
+    if (categorical[j] > 1)
+      return fmt::format("expected a categorical flag 0 or 1 for feature {}, found {}", j, categorical[j]);
   }
   return "";
+}
+
+void make_categorical(BinEdges& edges, std::span<const Index> features, Index max_bins) {
+  std::vector<Scalar> category_edges;
+  for (Index k = 0; k + 1 < max_bins; ++k) category_edges.push_back(static_cast<Scalar>(k) + 0.5);
+  for (Index j : features) {
+    edges.thresholds[static_cast<std::size_t>(j)] = category_edges;
+    edges.categorical[static_cast<std::size_t>(j)] = 1;
+  }
+}
+
+void check_categories(const Tensor& X, std::span<const Index> features, Index max_bins, const char* who) {
+  std::vector<char> seen(static_cast<std::size_t>(X.cols()), 0);
+  for (Index j : features) {
+    if (j < 0 || j >= X.cols())
+      throw ShapeError(fmt::format("{}: expected categorical features among the {} columns of X, found column {}", who,
+                                   X.cols(), j));
+    if (seen[static_cast<std::size_t>(j)]++ != 0)
+      throw ValueError(fmt::format("{}: expected distinct categorical features, found column {} twice", who, j));
+    for (Index i = 0; i < X.rows(); ++i) {
+      const Scalar v = X(i, j);
+      if (!std::isnan(v) && !(v >= 0 && v < static_cast<Scalar>(max_bins) && v == std::floor(v)))
+        throw ValueError(
+            fmt::format("{}: expected the categories of feature {} to be integers in [0, {}) (max_bins) "
+                        "or NaN, found {} at row {}",
+                        who, j, max_bins, v, i));
+    }
+  }
 }
 
 BinEdges fit_bin_edges(const Tensor& X, Index max_bins, const char* who) {
@@ -72,6 +105,7 @@ BinEdges fit_bin_edges(const Tensor& X, Index max_bins, const char* who) {
   BinEdges edges;
   edges.thresholds.resize(static_cast<std::size_t>(X.cols()));
   edges.has_missing.assign(static_cast<std::size_t>(X.cols()), 0);
+  edges.categorical.assign(static_cast<std::size_t>(X.cols()), 0);
   tbb::parallel_for(tbb::blocked_range<Index>(0, X.cols(), 1), [&](const tbb::blocked_range<Index>& r) {
     for (Index j = r.begin(); j != r.end(); ++j) {
       std::vector<Scalar> values;

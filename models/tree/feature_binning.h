@@ -21,9 +21,18 @@
 //     drops repeated edges (scikit-learn keeps them as empty bins, which never change a split).
 // fit_bin_edges bins every row it is given; gradient boosting gives it at most 200,000 rows, as
 // scikit-learn bins a subsample of that size (Note [Gradient boosting]).
+//
+// Note [Categorical features]
+// A categorical feature (gradient boosting's categorical_features) holds category numbers, the
+// integers 0 … max_bins − 1 (NaN: missing), and its bins are its categories: the edges
+// θ_k = k + ½, k = 0 … max_bins − 2, fixed by max_bins and not by the data, so that
+// bin(c) = c for every category c on any rows (the edges of a sample or of one rank cannot miss a
+// category seen elsewhere). The trees split such a feature into sets of categories (Note
+// [Categorical splits] in gradient_tree.h), never at a threshold.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,6 +42,9 @@ namespace dagml::tree {
 
 inline constexpr Index kMaxBins = 255;             // bins of values; code 255 is kMissingBin
 inline constexpr std::uint8_t kMissingBin = 255;  // the code of a NaN
+// The model-file layout of the gradient-boosting estimators that added categorical features (the
+// options' categorical_features, the edges' flags, the trees' category sets); older files have none.
+inline constexpr std::uint32_t kBoostingCategoricalLayout = 2;
 
 // The threshold between consecutive distinct values a < b: the midpoint a/2 + b/2, or b when
 // rounding gives a (so that x < θ sends a left and b right). Shared by the exact split finder.
@@ -45,6 +57,7 @@ inline Scalar midpoint_threshold(Scalar a, Scalar b) {
 struct BinEdges {
   std::vector<std::vector<Scalar>> thresholds;  // feature j: its B_j − 1 increasing edges
   std::vector<std::uint8_t> has_missing;        // feature j had a NaN in the binned training data
+  std::vector<std::uint8_t> categorical;        // feature j is categorical (Note [Categorical features])
 
   Index num_features() const { return static_cast<Index>(thresholds.size()); }
   Index num_bins(Index j) const { return static_cast<Index>(thresholds[static_cast<std::size_t>(j)].size()) + 1; }
@@ -52,14 +65,23 @@ struct BinEdges {
   std::uint8_t code(Index j, Scalar x) const;
   // The edge θ_k of feature j, the threshold of the split "codes ≤ k go left".
   Scalar edge(Index j, Index k) const { return thresholds[static_cast<std::size_t>(j)][static_cast<std::size_t>(k)]; }
+  bool is_categorical(Index j) const { return categorical[static_cast<std::size_t>(j)] != 0; }
 
   // "" when the edges are consistent (finite, strictly increasing, at most kMaxBins − 1 per
-  // feature, num_features features, one missing flag each); else what is wrong.
+  // feature, num_features features, one missing and one categorical flag each, a categorical
+  // feature's edges k + ½); else what is wrong.
   std::string check(Index num_features) const;
 
   template <class Archive>
   void serialize(Archive& ar) {
     ar(thresholds, has_missing);
+    if constexpr (Archive::is_loading::value) {
+      if (ar.model_version() < kBoostingCategoricalLayout) {
+        categorical.assign(thresholds.size(), 0);
+        return;
+      }
+    }
+    ar(categorical);
   }
 };
 
@@ -79,5 +101,12 @@ BinEdges fit_bin_edges(const Tensor& X, Index max_bins, const char* who);
 
 // The codes of X (n × edges.num_features(), no infinities) under `edges`, one feature per TBB task.
 BinnedMatrix bin_features(const Tensor& X, const BinEdges& edges);
+
+// Makes `features` categorical with max_bins categories (Note [Categorical features]).
+void make_categorical(BinEdges& edges, std::span<const Index> features, Index max_bins);
+
+// ValueError naming `who` unless every value of X's columns `features` is an integer in
+// [0, max_bins) or NaN, and ValueError / ShapeError unless the features are distinct columns of X.
+void check_categories(const Tensor& X, std::span<const Index> features, Index max_bins, const char* who);
 
 }  // namespace dagml::tree

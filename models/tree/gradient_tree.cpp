@@ -5,6 +5,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <queue>
@@ -21,8 +22,24 @@ std::string GradientTree::check(Index num_features) const {
   const std::size_t n = left.size();
   if (n == 0) return "expected at least one node, found none";
   if (right.size() != n || feature.size() != n || threshold.size() != n || bin.size() != n ||
-      missing_left.size() != n || value.size() != n || gain.size() != n || num_samples.size() != n)
+      missing_left.size() != n || value.size() != n || gain.size() != n || num_samples.size() != n ||
+      category_set.size() != n)
     return fmt::format("expected {} entries in every node array, found arrays of other lengths", n);
+  if (category_words.size() % kWordsPerCategorySet != 0)
+    return fmt::format("expected {} words per category set, found {} words", kWordsPerCategorySet,
+                       category_words.size());
+  const Index sets = num_category_sets();
+  for (std::size_t t = 0; t < n; ++t) {
+    const Index s = category_set[t];
+    if (s == -1) continue;
+    if (s < 0 || s >= sets || left[t] < 0)
+      return fmt::format("expected node {} to be a split with a category set in 0..{} or −1, found set {}", t, sets - 1,
+                         s);
+    const std::size_t base = static_cast<std::size_t>(s) * kWordsPerCategorySet;
+    for (std::size_t k = 0; k < 4; ++k)
+      if ((category_words[base + k] & category_words[base + 4 + k]) != 0)
+        return fmt::format("expected disjoint left and right categories at node {}, found common ones", t);
+  }
   std::vector<int> parents(n, 0);
   for (std::size_t t = 0; t < n; ++t) {
     if (left[t] < 0) {
@@ -59,7 +76,15 @@ struct GradientSplit {
   bool missing_left = false;
   Scalar gain = 0, g_left = 0, h_left = 0;
   Index n_left = 0;
+  bool categorical = false;
+  std::array<std::uint64_t, 4> left_categories{};  // bit c: category c (kMissingBin: missing) goes left
 };
+
+// Note [Categorical splits]: the support and the smoothing of the categories' order.
+constexpr Scalar kCategorySupport = 10;
+
+void add_category(std::array<std::uint64_t, 4>& set, unsigned c) { set[c / 64] |= std::uint64_t{1} << (c % 64); }
+bool has_category(const std::array<std::uint64_t, 4>& set, unsigned c) { return (set[c / 64] >> (c % 64) & 1U) != 0; }
 
 struct GradientNode {
   Index node = -1, begin = 0, end = 0, depth = 0;  // begin, end: the node's rows here
@@ -101,23 +126,32 @@ class GradientTreeGrower {
     return histogram;
   }
 
+  // The gain of the split of n with left sums (gl, hl, nl), or −∞ when the split is not valid
+  // (Note [Gradient tree]).
+  Scalar split_gain(const GradientNode& n, Scalar gl, Scalar hl, Index nl) const {
+    constexpr Scalar kInvalid = -std::numeric_limits<Scalar>::infinity();
+    const Scalar lambda = o_.lambda;
+    if (nl < o_.min_samples_leaf || n.count - nl < o_.min_samples_leaf) return kInvalid;
+    const Scalar hr = n.h - hl, gr = n.g - gl;
+    if (hl < o_.min_child_hessian || hr < o_.min_child_hessian || !(hl + lambda > 0) || !(hr + lambda > 0))
+      return kInvalid;
+    const Scalar children = gl * gl / (hl + lambda) + gr * gr / (hr + lambda),
+                 gain = children - n.g * n.g / (n.h + lambda);
+    // A gain at rounding level (a node whose rows all have one gradient) is no gain.
+    return gain > kGradientTreeRoundingGain * children ? gain : kInvalid;
+  }
+
   // The best split of one candidate feature (Note [Gradient tree]).
   GradientSplit best_of_feature(const GradientNode& n, std::size_t f) const {
+    if (edges_.is_categorical(features_[f])) return best_categorical_split(n, f);
     const GradientBin* slots = n.histogram.data() + f * kGradientTreeBinSlots;
     const GradientBin& missing = slots[kMissingBin];
-    const Index bins = edges_.num_bins(features_[f]), count = n.count;
-    const Scalar lambda = o_.lambda, parent = n.g * n.g / (n.h + lambda);
+    const Index bins = edges_.num_bins(features_[f]);
     GradientSplit best;
     best.gain = o_.min_split_gain;
     auto consider = [&](Scalar gl, Scalar hl, Index nl, Index b, bool missing_left) {
-      const Index nr = count - nl;
-      if (nl < o_.min_samples_leaf || nr < o_.min_samples_leaf) return;
-      const Scalar hr = n.h - hl, gr = n.g - gl;
-      if (hl < o_.min_child_hessian || hr < o_.min_child_hessian || !(hl + lambda > 0) || !(hr + lambda > 0)) return;
-      const Scalar children = gl * gl / (hl + lambda) + gr * gr / (hr + lambda), gain = children - parent;
-      // A gain at rounding level (a node whose rows all have one gradient) is no gain.
-      if (gain > best.gain && gain > kGradientTreeRoundingGain * children)
-        best = {static_cast<Index>(f), b, missing_left, gain, gl, hl, nl};
+      const Scalar gain = split_gain(n, gl, hl, nl);
+      if (gain > best.gain) best = {static_cast<Index>(f), b, missing_left, gain, gl, hl, nl};
     };
     // Missing values right: thresholds between bins, and "every value left" when some are missing.
     Scalar gl = 0, hl = 0;
@@ -141,6 +175,50 @@ class GradientTreeGrower {
     return best;
   }
 
+  // The best set of categories of one categorical feature to send left (Note [Categorical splits]).
+  GradientSplit best_categorical_split(const GradientNode& n, std::size_t f) const {
+    const GradientBin* slots = n.histogram.data() + f * kGradientTreeBinSlots;
+    const Index bins = edges_.num_bins(features_[f]);
+    // The kept categories, by increasing G_c/(H_c + s), ties to the smaller category (the stable
+    // sort of categories in increasing order); the missing bin is one more category.
+    std::vector<unsigned> kept;
+    const Scalar rows_per_hessian = static_cast<Scalar>(n.count) / n.h;
+    auto keep = [&](unsigned c) {
+      if (slots[c].count > 0 && slots[c].h * rows_per_hessian >= kCategorySupport) kept.push_back(c);
+    };
+    for (Index c = 0; c < bins; ++c) keep(static_cast<unsigned>(c));
+    keep(kMissingBin);
+    GradientSplit best;
+    best.gain = o_.min_split_gain;
+    const auto m = static_cast<Index>(kept.size());
+    if (m < 2) return best;
+    auto ratio = [&](unsigned c) { return slots[c].g / (slots[c].h + kCategorySupport); };
+    std::stable_sort(kept.begin(), kept.end(), [&](unsigned a, unsigned b) { return ratio(a) < ratio(b); });
+    // Left sets: the first 1 … ⌈m/2⌉ categories, then the last 1 … ⌈m/2⌉ − 1.
+    Index best_count = 0;
+    bool best_from_end = false;
+    for (bool from_end : {false, true}) {
+      const Index tried = from_end ? (m + 1) / 2 - 1 : (m + 1) / 2;
+      Scalar gl = 0, hl = 0;
+      Index nl = 0;
+      for (Index k = 0; k < tried; ++k) {
+        const GradientBin& s = slots[kept[static_cast<std::size_t>(from_end ? m - 1 - k : k)]];
+        gl += s.g, hl += s.h, nl += s.count;
+        const Scalar gain = split_gain(n, gl, hl, nl);
+        if (gain > best.gain) {
+          best = {static_cast<Index>(f), 0, false, gain, gl, hl, nl, true, {}};
+          best_count = k + 1;
+          best_from_end = from_end;
+        }
+      }
+    }
+    if (best.position < 0) return best;
+    for (Index k = 0; k < best_count; ++k)
+      add_category(best.left_categories, kept[static_cast<std::size_t>(best_from_end ? m - 1 - k : k)]);
+    best.missing_left = has_category(best.left_categories, kMissingBin);
+    return best;
+  }
+
   // Adds node n to the tree (as a leaf) and finds its best split.
   void create(GradientNode& n) {
     const Scalar denominator = n.h + o_.lambda;
@@ -156,6 +234,7 @@ class GradientTreeGrower {
     t.value.push_back(value);
     t.gain.push_back(0);
     t.num_samples.push_back(n.count);
+    t.category_set.push_back(-1);
     out_.leaf_begin.push_back(n.begin);
     out_.leaf_end.push_back(n.end);
     if (n.histogram.empty()) return;
@@ -179,6 +258,7 @@ class GradientTreeGrower {
     const auto first = rows_.begin() + n.begin, last = rows_.begin() + n.end;
     const Index mid = static_cast<Index>(std::stable_partition(first, last, [&](Index row) {
                                            const std::uint8_t c = col[row];
+                                           if (s.categorical) return has_category(s.left_categories, c);
                                            return c == kMissingBin ? s.missing_left : c <= code_bin;
                                          }) - rows_.begin());
     // The rows here are part of the rows everywhere (all of them in one process).
@@ -189,8 +269,23 @@ class GradientTreeGrower {
     const auto u = static_cast<std::size_t>(n.node);
     t.feature[u] = j;
     t.bin[u] = code_bin;
-    t.threshold[u] = s.bin + 1 < edges_.num_bins(j) ? edges_.edge(j, s.bin) : std::numeric_limits<Scalar>::infinity();
-    const bool node_had_missing = n.histogram[static_cast<std::size_t>(s.position) * kGradientTreeBinSlots + kMissingBin].count > 0;
+    const GradientBin* slots = n.histogram.data() + static_cast<std::size_t>(s.position) * kGradientTreeBinSlots;
+    if (s.categorical) {
+      // The left set, then the right one: the node's other categories (Note [Categorical splits]).
+      t.threshold[u] = 0;
+      t.category_set[u] = t.num_category_sets();
+      std::array<std::uint64_t, 4> right_categories{};
+      for (Index c = 0; c < edges_.num_bins(j); ++c)
+        if (slots[c].count > 0 && !has_category(s.left_categories, static_cast<unsigned>(c)))
+          add_category(right_categories, static_cast<unsigned>(c));
+      std::array<std::uint64_t, 4> left_categories = s.left_categories;
+      left_categories[kMissingBin / 64] &= ~(std::uint64_t{1} << (kMissingBin % 64));  // missing_left says it
+      t.category_words.insert(t.category_words.end(), left_categories.begin(), left_categories.end());
+      t.category_words.insert(t.category_words.end(), right_categories.begin(), right_categories.end());
+    } else {
+      t.threshold[u] = s.bin + 1 < edges_.num_bins(j) ? edges_.edge(j, s.bin) : std::numeric_limits<Scalar>::infinity();
+    }
+    const bool node_had_missing = slots[kMissingBin].count > 0;
     const Index n_right = n.count - s.n_left;
     t.missing_left[u] = node_had_missing ? s.missing_left : s.n_left > n_right;
     t.gain[u] = s.gain;

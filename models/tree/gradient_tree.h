@@ -28,11 +28,29 @@
 // missing right"), and the split remembers the better side (missing_left); at prediction a NaN
 // follows it. When the node has no missing value of j, a NaN at prediction goes to the child with
 // more training rows (scikit-learn's rule).
+// Categorical features: Note [Categorical splits].
 // Growth: depth first when max_leaf_nodes is −1 (every node is split while depth < max_depth and
 // a valid split exists: the trees of XGBoost's depthwise policy), else best first (the frontier
 // node with the largest gain is split next, ties to the smaller node number, until
 // max_leaf_nodes leaves: LightGBM's and scikit-learn's leaf-wise growth), also bounded by
 // max_depth.
+//
+// Note [Categorical splits]
+// A categorical feature's bins are its categories (Note [Categorical features] in
+// feature_binning.h), in no order; its split sends a set of categories left. The best set is
+// searched as LightGBM and scikit-learn's HistGradientBoosting do (Fisher 1958: for squared error
+// the best binary partition of ordered categories is a prefix of them sorted by their means):
+//   * the categories present at the node, the missing values counting as one more category, are
+//     kept when their Hessian sum, in rows (H_c · count/H), reaches s = 10 (scikit-learn's
+//     MIN_CAT_SUPPORT, LightGBM's cat_smooth); at least two must be kept;
+//   * the kept categories are sorted by G_c/(H_c + s), increasing (ties: the smaller category);
+//   * with m kept, the left sets tried are the first 1, 2, …, ⌈m/2⌉ of that order and the last
+//     1, 2, …, ⌈m/2⌉ − 1, each scored by the gain above with the rules of a threshold split;
+//     the categories not kept always go right.
+// The split stores the left set and the right set (the node's other categories). At prediction a
+// category of neither set — one the node never saw, a value that is no category number in
+// [0, 254] — goes where missing values go: the side of the missing category when it had rows at
+// the node, else the child with more training rows.
 #pragma once
 
 #include <cstdint>
@@ -69,10 +87,38 @@ struct GradientTree {
   std::vector<Scalar> value;                 // −η G/(H + λ) of the node (a leaf's prediction)
   std::vector<Scalar> gain;                  // the split's gain (0 at a leaf)
   std::vector<Index> num_samples;            // training rows of the round that reached the node
+  // Categorical splits (Note [Categorical splits]): −1 for a split at a threshold (and a leaf),
+  // else s, whose left categories are the bits of words 8s … 8s + 3 of category_words and whose
+  // right categories those of words 8s + 4 … 8s + 7 (category c: bit c mod 64 of word c / 64).
+  std::vector<Index> category_set;
+  std::vector<std::uint64_t> category_words;
+
+  static constexpr std::size_t kWordsPerCategorySet = 8;
 
   Index num_nodes() const { return static_cast<Index>(left.size()); }
   bool is_leaf(Index t) const { return left[static_cast<std::size_t>(t)] < 0; }
   Index num_leaves() const;
+  Index num_category_sets() const { return static_cast<Index>(category_words.size() / kWordsPerCategorySet); }
+  // Category c (0 … 255) is in the left (right) set s.
+  bool in_category_set(Index s, bool right_set, unsigned c) const {
+    const std::size_t word = static_cast<std::size_t>(s) * kWordsPerCategorySet + (right_set ? 4 : 0) + c / 64;
+    return (category_words[word] >> (c % 64) & 1U) != 0;
+  }
+  // The side of bin c (a category, or kMissingBin) at categorical split u.
+  bool category_goes_left(std::size_t u, unsigned c) const {
+    if (c != kMissingBin) {
+      if (in_category_set(category_set[u], false, c)) return true;
+      if (in_category_set(category_set[u], true, c)) return false;
+    }
+    return missing_left[u] != 0;
+  }
+  // The bin of a categorical value: the category, or kMissingBin for NaN and for a value that is
+  // no category number in [0, kMaxBins).
+  static unsigned category_bin(Scalar v) {
+    return v >= 0 && v < static_cast<Scalar>(kMaxBins) && v == static_cast<Scalar>(static_cast<unsigned>(v))
+               ? static_cast<unsigned>(v)
+               : kMissingBin;
+  }
 
   // The leaf of a row of values (NaN: missing).
   Index leaf_of(const Scalar* x) const {
@@ -80,7 +126,12 @@ struct GradientTree {
     while (left[static_cast<std::size_t>(t)] >= 0) {
       const auto u = static_cast<std::size_t>(t);
       const Scalar v = x[feature[u]];
-      const bool go_left = v != v ? missing_left[u] != 0 : v < threshold[u];
+      bool go_left;
+      if (category_set[u] >= 0) {
+        go_left = category_goes_left(u, category_bin(v));
+      } else {
+        go_left = v != v ? missing_left[u] != 0 : v < threshold[u];
+      }
       t = go_left ? left[u] : right[u];
     }
     return t;
@@ -91,19 +142,34 @@ struct GradientTree {
     while (left[static_cast<std::size_t>(t)] >= 0) {
       const auto u = static_cast<std::size_t>(t);
       const std::uint8_t c = B(i, feature[u]);
-      const bool go_left = c == kMissingBin ? missing_left[u] != 0 : c <= bin[u];
+      bool go_left;
+      if (category_set[u] >= 0) {
+        go_left = category_goes_left(u, c);
+      } else {
+        go_left = c == kMissingBin ? missing_left[u] != 0 : c <= bin[u];
+      }
       t = go_left ? left[u] : right[u];
     }
     return t;
   }
 
   // "" when the arrays describe a tree (children after parents, one parent each, features below
-  // num_features, thresholds not NaN, finite values); else what is wrong.
+  // num_features, thresholds not NaN, finite values, category sets that exist, disjoint, and
+  // only at splits); else what is wrong.
   std::string check(Index num_features) const;
 
+  // Layouts before kBoostingCategoricalLayout have no category sets.
   template <class Archive>
   void serialize(Archive& ar) {
     ar(left, right, feature, threshold, bin, missing_left, value, gain, num_samples);
+    if constexpr (Archive::is_loading::value) {
+      if (ar.model_version() < kBoostingCategoricalLayout) {
+        category_set.assign(left.size(), -1);
+        category_words.clear();
+        return;
+      }
+    }
+    ar(category_set, category_words);
   }
 };
 

@@ -17,7 +17,7 @@
 // finder it needs no per-feature sorted copies (n bytes per feature instead of 4n, plus the codes)
 // and no sorting; the number of candidate thresholds falls from the distinct values to ≤ max_bins.
 // The gradient-boosting trees (gradient_tree.h) use sums of gradients and Hessians per bin instead.
-// X must be finite here: the CART trees reject NaN (decision_tree.h).
+// A NaN (code kMissingBin) is a missing value: Note [Missing values in CART trees] (split_finder.h).
 #pragma once
 
 #include <memory>
@@ -27,10 +27,9 @@
 
 namespace dagml::tree {
 
-// A finder over X (n × d, finite), y and the weights w (rows with w = 0 are left out), with the
-// features binned into at most max_bins bins (ValueError naming `who` unless 2 ≤ max_bins ≤ 255).
-// The finder refers to X, y and w, which must outlive it. num_classes and entropy_base as for
-// make_exact_split_finder.
+// A finder over X (n × d, finite or NaN for a missing value), y and the weights w (rows with w = 0 are left out), with
+// the features binned into at most max_bins bins (ValueError naming `who` unless 2 ≤ max_bins ≤ 255). The finder refers
+// to X, y and w, which must outlive it. num_classes and entropy_base as for make_exact_split_finder.
 std::unique_ptr<SplitFinder> make_histogram_split_finder(const Tensor& X, const Vector& y, const Vector& weight,
                                                          ImpurityKind kind, Index num_classes, Scalar entropy_base,
                                                          Index max_bins, const char* who);

@@ -85,6 +85,7 @@ BinEdges fit_sharded_bin_edges(Communicator& comm, const ChunkLayout& layout, co
     for (Index j = 0; j < width; ++j) {
       edges.thresholds.push_back(std::move(part.thresholds[static_cast<std::size_t>(j)]));
       edges.has_missing.push_back(part.has_missing[static_cast<std::size_t>(j)]);
+      edges.categorical.push_back(0);
     }
   }
   return edges;

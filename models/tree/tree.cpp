@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace dagml::tree {
 
@@ -35,16 +36,16 @@ Index Tree::add_leaf(Scalar node_impurity, Index rows, Scalar weight, const Scal
   impurity.push_back(node_impurity);
   num_samples.push_back(rows);
   weighted_samples.push_back(weight);
+  missing_left.push_back(0);
   values.insert(values.end(), node_value, node_value + outputs);
   return num_nodes() - 1;
 }
 
-void Tree::set_split(Index t, Index f, Scalar thr, Index left_child, Index right_child) {
+void Tree::set_test(Index t, Index f, Scalar thr, bool nan_left) {
   const auto u = static_cast<std::size_t>(t);
   feature[u] = f;
   threshold[u] = thr;
-  left[u] = left_child;
-  right[u] = right_child;
+  missing_left[u] = nan_left ? 1 : 0;
 }
 
 Tensor Tree::value_matrix() const {
@@ -65,8 +66,7 @@ std::vector<std::vector<Index>> Tree::decision_path(const Tensor& X) const {
     Index t = 0;
     path.push_back(t);
     while (!is_leaf(t)) {
-      const auto u = static_cast<std::size_t>(t);
-      t = x[feature[u]] < threshold[u] ? left[u] : right[u];
+      t = child_of(t, x);
       path.push_back(t);
     }
   }
@@ -102,7 +102,7 @@ std::string Tree::check(Index num_features, Index expected_outputs) const {
   const std::size_t n = left.size();
   if (n == 0) return "expected at least one node, found none";
   if (right.size() != n || feature.size() != n || threshold.size() != n || impurity.size() != n ||
-      weighted_samples.size() != n || num_samples.size() != n) {
+      weighted_samples.size() != n || num_samples.size() != n || missing_left.size() != n) {
     return fmt::format("expected {} entries in every node array, found arrays of other lengths", n);
   }
   if (outputs != expected_outputs || values.size() != n * static_cast<std::size_t>(expected_outputs)) {
@@ -125,11 +125,15 @@ std::string Tree::check(Index num_features, Index expected_outputs) const {
                            "{} and {}",
                            t, n, left[t], right[t]);
       }
-      if (feature[t] < 0 || feature[t] >= num_features || !std::isfinite(threshold[t])) {
-        return fmt::format("expected node {} to split a feature in 0..{} at a finite threshold, found feature {} at "
-                           "{}",
-                           t, num_features - 1, feature[t], threshold[t]);
+      if (feature[t] < 0 || feature[t] >= num_features || std::isnan(threshold[t]) ||
+          threshold[t] == -std::numeric_limits<Scalar>::infinity()) {
+        return fmt::format(
+            "expected node {} to split a feature in 0..{} at a finite threshold or +∞, found feature {} "
+            "at {}",
+            t, num_features - 1, feature[t], threshold[t]);
       }
+      if (missing_left[t] > 1)
+        return fmt::format("expected the missing side of node {} to be 0 or 1, found {}", t, missing_left[t]);
       ++parents[static_cast<std::size_t>(left[t])];
       ++parents[static_cast<std::size_t>(right[t])];
     }
@@ -147,12 +151,24 @@ std::string Tree::check(Index num_features, Index expected_outputs) const {
   return "";
 }
 
+std::vector<std::uint8_t> Tree::missing_sides_by_rows() const {
+  const std::size_t n = left.size();
+  std::vector<std::uint8_t> sides(n, 0);
+  if (right.size() != n || num_samples.size() != n) return sides;  // check() reports the shape
+  for (std::size_t t = 0; t < n; ++t) {
+    const Index l = left[t], r = right[t];
+    if (l < 0 || r < 0 || l >= static_cast<Index>(n) || r >= static_cast<Index>(n)) continue;
+    sides[t] = num_samples[static_cast<std::size_t>(l)] > num_samples[static_cast<std::size_t>(r)] ? 1 : 0;
+  }
+  return sides;
+}
+
 void expect_tree_layout(const ModelInputArchive& ar, const char* type_name) {
-  if (ar.model_version() < kTreeModelVersion)
+  if (ar.model_version() < kTreeLayoutWithSplitter)
     ar.fail(
         fmt::format("{}: the file has tree layout {}, which this dagml reads no longer (layout {} added the "
                     "growth options splitter and max_bins); refit the model and save it again",
-                    type_name, ar.model_version(), kTreeModelVersion));
+                    type_name, ar.model_version(), kTreeLayoutWithSplitter));
 }
 
 }  // namespace dagml::tree

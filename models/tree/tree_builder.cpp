@@ -120,11 +120,12 @@ class Grower {
 
   // Applies p's split; returns the row where the right child starts.
   Index split(const Pending& p) {
-    finder_.apply_split(p.begin, p.end, p.split);
-    const auto u = static_cast<std::size_t>(p.node);
-    tree_.feature[u] = p.split.feature;
-    tree_.threshold[u] = p.split.threshold;
-    return p.begin + p.split.left_rows;
+    const SplitCandidate& s = p.split;
+    finder_.apply_split(p.begin, p.end, s);
+    // Note [Missing values in CART trees]: the learned side, else the child with more rows.
+    const bool nan_left = s.missing_rows > 0 ? s.missing_left : s.left_rows > (p.end - p.begin) - s.left_rows;
+    tree_.set_test(p.node, s.feature, s.threshold, nan_left);
+    return p.begin + s.left_rows;
   }
 
   void depth_first() {

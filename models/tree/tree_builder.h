@@ -64,6 +64,7 @@ struct TreeGrowthOptions {
   std::uint64_t seed = 0;          // for the feature draws when max_features < d
   TreeSplitter splitter = TreeSplitter::Exact;
   Index max_bins = 255;            // 2 ≤ max_bins ≤ 255, for splitter = histogram
+  bool allow_missing = false;      // NaN in X is a missing value (Note [Missing values in CART trees])
 
   template <class V>
   void visit(V&& v) {
@@ -81,7 +82,10 @@ struct TreeGrowthOptions {
     v("seed", seed, "for the random feature draws when fewer than all features are tried");
     v("splitter", splitter, "exact (every threshold between distinct values) or histogram (splits between bins only)");
     v("max_bins", max_bins, "2 ≤ bins ≤ 255 per feature for splitter = histogram (fewer when fewer distinct values)");
+    v("allow_missing", allow_missing, "NaN in X is a missing value, routed to a learned side (else an error)");
   }
+  // The model-file layout that added each field (Note [Tree model layouts]).
+  static constexpr std::uint32_t field_layout(std::string_view field) { return tree::growth_option_layout(field); }
 };
 
 namespace tree {

@@ -1,8 +1,10 @@
 #include "models/tree/tree_export.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "graph/error.h"
 
@@ -106,34 +108,42 @@ std::string dot_edges(const FlatTree& tree) {
 constexpr const char* kDotHeader =
     "digraph Tree {\nnode [shape=box, fontname=\"helvetica\"] ;\nedge [fontname=\"helvetica\"] ;\n";
 
-// "x < θ" (left) or "x >= θ" (right), with " or missing" on the side NaN goes to.
-std::string gradient_test(const GradientTree& tree, Index t, bool right, const TreeExportOptions& o) {
+// "x < θ" (left) or "x >= θ" (right), with " or missing" on the side NaN goes to when show_missing;
+// at a categorical split "x in {a, b, …}" (Note [Categorical splits]).
+template <class AnyTree>
+std::string test_text(const AnyTree& tree, Index t, bool right, const TreeExportOptions& o, bool show_missing) {
   const auto u = static_cast<std::size_t>(t);
-  const bool missing_here = (tree.missing_left[u] != 0) != right;
-  return feature_name(o, tree.feature[u]) + (right ? " >= " : " < ") + number(tree.threshold[u], o.precision) +
-         (missing_here ? " or missing" : "");
+  const bool missing_here = show_missing && (tree.missing_left[u] != 0) != right;
+  std::string test = feature_name(o, tree.feature[u]);
+  if constexpr (std::is_same_v<AnyTree, GradientTree>) {
+    if (tree.category_set[u] >= 0) {
+      std::vector<unsigned> categories;
+      for (unsigned c = 0; c < kMissingBin; ++c)
+        if (tree.in_category_set(tree.category_set[u], right, c)) categories.push_back(c);
+      return test + fmt::format(" in {{{}}}", fmt::join(categories, ", ")) + (missing_here ? " or missing" : "");
+    }
+  }
+  return test + (right ? " >= " : " < ") + number(tree.threshold[u], o.precision) + (missing_here ? " or missing" : "");
 }
 
 }  // namespace
 
-std::string export_text(const Tree& tree, Index num_features, bool classifier, const TreeExportOptions& o) {
+std::string export_text(const Tree& tree, Index num_features, bool classifier, const TreeExportOptions& o,
+                        bool allow_missing) {
   check_names(o, num_features, classifier ? tree.outputs : 0, "export_text");
   return pre_order_text(
       tree,
       [&](Index t) {
         return classifier ? "class: " + class_name(o, majority_class(tree, t)) : "value: " + values(tree, t, o.precision);
       },
-      [&](Index t, bool right) {
-        const auto u = static_cast<std::size_t>(t);
-        return feature_name(o, tree.feature[u]) + (right ? " >= " : " < ") + number(tree.threshold[u], o.precision);
-      });
+      [&](Index t, bool right) { return test_text(tree, t, right, o, allow_missing); });
 }
 
 std::string export_text(const GradientTree& tree, Index num_features, const TreeExportOptions& o) {
   check_names(o, num_features, 0, "export_text");
   return pre_order_text(
       tree, [&](Index t) { return "value: " + number(tree.value[static_cast<std::size_t>(t)], o.precision); },
-      [&](Index t, bool right) { return gradient_test(tree, t, right, o); });
+      [&](Index t, bool right) { return test_text(tree, t, right, o, true); });
 }
 
 std::string export_dot(const GradientTree& tree, Index num_features, const TreeExportOptions& o) {
@@ -143,7 +153,7 @@ std::string export_dot(const GradientTree& tree, Index num_features, const TreeE
     const auto u = static_cast<std::size_t>(t);
     std::string label;
     if (!tree.is_leaf(t))
-      label += escape(gradient_test(tree, t, false, o)) + "\\ngain = " + number(tree.gain[u], o.precision) + "\\n";
+      label += escape(test_text(tree, t, false, o, true)) + "\\ngain = " + number(tree.gain[u], o.precision) + "\\n";
     label += fmt::format("samples = {}\\nvalue = {}", tree.num_samples[u], number(tree.value[u], o.precision));
     out += fmt::format("{} [label=\"{}\"] ;\n", t, label);
   }
@@ -151,14 +161,14 @@ std::string export_dot(const GradientTree& tree, Index num_features, const TreeE
 }
 
 std::string export_dot(const Tree& tree, Index num_features, bool classifier, std::string_view impurity_name,
-                       const TreeExportOptions& o) {
+                       const TreeExportOptions& o, bool allow_missing) {
   check_names(o, num_features, classifier ? tree.outputs : 0, "export_dot");
   std::string out = kDotHeader;
   for (Index t = 0; t < tree.num_nodes(); ++t) {
     const auto u = static_cast<std::size_t>(t);
     std::string label;
     if (!tree.is_leaf(t)) {
-      label += escape(feature_name(o, tree.feature[u])) + " < " + number(tree.threshold[u], o.precision) + "\\n";
+      label += escape(test_text(tree, t, false, o, allow_missing)) + "\\n";
     }
     label += fmt::format("{} = {}\\nsamples = {}\\nvalue = {}", escape(impurity_name),
                          number(tree.impurity[u], o.precision), tree.num_samples[u], values(tree, t, o.precision));

@@ -25,19 +25,21 @@ namespace tree {
 //   |--- petal_length >= 2.45
 //   ...
 // A classifier's leaf shows its class (the largest proportion, ties to the smaller class); a
-// regressor's its value. ValueError when feature_names (class_names) is neither empty nor of
-// num_features (num_classes) entries.
-std::string export_text(const Tree& tree, Index num_features, bool classifier, const TreeExportOptions& options = {});
+// regressor's its value. With allow_missing (the tree's growth option) each test also says which
+// side a missing value takes ("x[2] < 0.5 or missing"). ValueError when feature_names
+// (class_names) is neither empty nor of num_features (num_classes) entries.
+std::string export_text(const Tree& tree, Index num_features, bool classifier, const TreeExportOptions& options = {},
+                        bool allow_missing = false);
 
 // A DOT digraph with one box per node (its test, impurity named `impurity_name`, rows, value and,
 // for classifiers, class) and edges labelled True (x_j < θ, left) and False on the root's. Quotes
 // and backslashes in names are escaped. Throws as export_text.
 std::string export_dot(const Tree& tree, Index num_features, bool classifier, std::string_view impurity_name,
-                       const TreeExportOptions& options = {});
+                       const TreeExportOptions& options = {}, bool allow_missing = false);
 
 // A boosting round's tree (gradient_tree.h) the same ways: each test shows the side a missing value
-// (NaN) takes ("x[2] < 0.5 or missing"), a leaf its value (the shrunk −ηG/(H + λ) it adds to the
-// raw prediction), and the DOT boxes each split's gain and every node's rows and value.
+// (NaN) takes ("x[2] < 0.5 or missing"; a categorical split its sets, "x[3] in {1, 4}"), a leaf its value (the shrunk
+// −ηG/(H + λ) it adds to the raw prediction), and the DOT boxes each split's gain and every node's rows and value.
 // class_names are not used. Throws as export_text.
 std::string export_text(const GradientTree& tree, Index num_features, const TreeExportOptions& options = {});
 std::string export_dot(const GradientTree& tree, Index num_features, const TreeExportOptions& options = {});

@@ -107,8 +107,7 @@ Tree prune_cost_complexity(const Tree& tree, Scalar ccp_alpha) {
                                     tree.value(task.old_node));
     if (task.parent >= 0) (task.is_left ? pruned.left : pruned.right)[static_cast<std::size_t>(task.parent)] = t;
     if (leaf[u]) continue;
-    pruned.feature[static_cast<std::size_t>(t)] = tree.feature[u];
-    pruned.threshold[static_cast<std::size_t>(t)] = tree.threshold[u];
+    pruned.set_test(t, tree.feature[u], tree.threshold[u], tree.missing_left[u] != 0);
     stack.push_back({tree.right[u], t, false});
     stack.push_back({tree.left[u], t, true});
   }

@@ -3,6 +3,7 @@
 // (tests/distributed/mpi_distributed.cpp).
 #include "graph/communicator.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -87,6 +88,26 @@ TEST(InProcessCommunicator, MismatchedLengthsThrowOnEveryRank) {
                                 comm.allgather(one, two);
                               }),
                RankFailedError);
+  // Rank 0 expects two values from rank 1, which passes one: both ranks throw the ValueError (rank
+  // 1 must not return, nor read rank 0's buffer after rank 0 unwound it).
+  value_errors = 0;
+  EXPECT_THROW(run_in_process(2,
+                              [&](Communicator& comm) {
+                                const std::vector<double> mine(1, comm.rank());
+                                const std::vector<Index> counts =
+                                    comm.rank() == 0 ? std::vector<Index>{1, 2} : std::vector<Index>{1, 1};
+                                std::vector<double> all(comm.rank() == 0 ? 3 : 2);
+                                try {
+                                  comm.allgather(mine, counts, all);
+                                } catch (const ValueError& e) {
+                                  EXPECT_THAT(e.what(), ::testing::HasSubstr("rank 0 expects 2 values from rank 1, "
+                                                                             "which passes 1"));
+                                  ++value_errors;
+                                  throw;
+                                }
+                              }),
+               RankFailedError);
+  EXPECT_EQ(value_errors, 2);
   // Rank 0 expects two values from rank 1, which sends one.
   EXPECT_THROW(run_in_process(2,
                               [](Communicator& comm) {

@@ -7,34 +7,17 @@ It prints the C++ header tests/models/ensemble/boosting_reference.h (redirect it
 Data: the whole bundled CSV files (features first, target last). Every loss below is the mean
 training loss of the fitted model on the training data itself, after the given rounds.
 """
+import os
+import sys
+
 import numpy as np
 import sklearn
 import xgboost
 from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
 from sklearn.ensemble._hist_gradient_boosting.binning import _BinMapper
 
-
-def load(name):
-    data = np.loadtxt(f"data/{name}.csv", delimiter=",", skiprows=1)
-    return data[:, :-1], data[:, -1]
-
-
-def log_loss(y, p):
-    p = np.clip(p, 1e-300, 1.0)
-    return float(-np.mean(np.log(p[np.arange(len(y)), y.astype(int)])))
-
-
-def staged(model, X, y, rounds, fn):
-    out = {}
-    for r, stage in enumerate(model.staged_predict_proba(X) if fn == "proba" else model.staged_predict(X), 1):
-        if r in rounds:
-            out[r] = log_loss(y, stage) if fn == "proba" else float(np.mean((stage - y) ** 2) / 2)
-    return [out[r] for r in rounds]
-
-
-def doubles(v):
-    return ", ".join(repr(float(t)) for t in v)
-
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reference_helpers import doubles, load, log_loss, staged  # noqa: E402
 
 rounds = [1, 10, 50]
 X, y = load("breast_cancer")

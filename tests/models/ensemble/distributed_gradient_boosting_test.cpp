@@ -38,6 +38,8 @@ void expect_same_trees(const std::vector<tree::GradientTree>& a, const std::vect
     EXPECT_EQ(a[t].value, b[t].value);
     EXPECT_EQ(a[t].gain, b[t].gain);
     EXPECT_EQ(a[t].num_samples, b[t].num_samples);
+    EXPECT_EQ(a[t].category_set, b[t].category_set);
+    EXPECT_EQ(a[t].category_words, b[t].category_words);
   }
 }
 
@@ -106,7 +108,7 @@ TEST(DistributedGradientBoosting, RegressorIsBitwiseEqualForAnyRanksAndThreads) 
   const GradientBoostingRegressor one = fit_regressor_on(single, data, 5);
   ASSERT_EQ(one.num_iterations(), 12);
   for (const auto& [p, threads] : std::vector<std::pair<int, int>>{{1, 2}, {2, 1}, {2, 2}, {3, 1}, {3, 2}}) {
-    SCOPED_TRACE(testing::Message() << p << " ranks × " << threads << " threads");
+    SCOPED_TRACE(::testing::Message() << p << " ranks × " << threads << " threads");
     std::vector<GradientBoostingRegressor> models(static_cast<std::size_t>(p));
     run_in_process(
         p, [&](Communicator& comm) { models[static_cast<std::size_t>(comm.rank())] = fit_regressor_on(comm, data, 5); },
@@ -120,19 +122,26 @@ TEST(DistributedGradientBoosting, RegressorIsBitwiseEqualForAnyRanksAndThreads) 
 }
 
 TEST(DistributedGradientBoosting, SoftmaxClassifierIsBitwiseEqualForAnyRanks) {
+  // Eight central pixels are categorical (Note [Categorical splits]): their sets must agree too.
   const Dataset digits = load_dataset("digits");
   const Tensor X = digits.features.topRows(600);
   const Vector y = digits.target.head(600);
   auto fit_on = [&](Communicator& comm) {
     return fit_shard<GradientBoostingClassifier>(
         comm, X, y, 4,
-        GradientBoostingClassifierOptions{.boosting = {.max_iterations = 4, .max_leaf_nodes = 6, .min_samples_leaf = 10}});
+        GradientBoostingClassifierOptions{.boosting = {.max_iterations = 4,
+                                                       .max_leaf_nodes = 6,
+                                                       .min_samples_leaf = 10,
+                                                       .categorical_features = {19, 20, 26, 27, 35, 36, 43, 44}}});
   };
   SingleProcessCommunicator single;
   const GradientBoostingClassifier one = fit_on(single);
   ASSERT_EQ(one.num_classes(), 10);
   ASSERT_EQ(one.trees().size(), 40u);
   EXPECT_GT(one.score(X, y), 0.9);
+  Index categorical_splits = 0;
+  for (const auto& t : one.trees()) categorical_splits += t.num_category_sets();
+  EXPECT_GT(categorical_splits, 0);
   std::vector<GradientBoostingClassifier> models(3);
   run_in_process(3, [&](Communicator& comm) { models[static_cast<std::size_t>(comm.rank())] = fit_on(comm); });
   for (const GradientBoostingClassifier& m : models) {

@@ -481,6 +481,7 @@ TEST(GradientTreeExport, ShowsTestsWithTheSideOfMissingValuesLeavesAndGains) {
   stump.value = {0.125, -0.25, 0.75};
   stump.gain = {2.5, 0, 0};
   stump.num_samples = {10, 6, 4};
+  stump.category_set = {-1, -1, -1};  // splits at thresholds
   EXPECT_EQ(tree::export_text(stump, 2, {.feature_names = {"a", "b"}}),
             "|--- b < 0.5 or missing\n|   |--- value: -0.25\n|--- b >= 0.5\n|   |--- value: 0.75\n");
   stump.missing_left[0] = 0;

@@ -17,6 +17,7 @@
 #include "models/tree/decision_tree_classifier.h"
 #include "models/tree/decision_tree_regressor.h"
 #include "models/tree/feature_binning.h"
+#include "models/tree/tree_comparison.h"
 
 namespace dagml {
 namespace {
@@ -85,11 +86,7 @@ TEST(FeatureBinning, BadBinCountsAreValueErrors) {
 // The histogram tree equals the exact one: same splits and thresholds, values up to rounding
 // (the node sums run in another order). Thresholds: Note [Histogram scan].
 void expect_histogram_tree_matches(const tree::Tree& a, const tree::Tree& b) {
-  EXPECT_EQ(a.left, b.left);
-  EXPECT_EQ(a.right, b.right);
-  EXPECT_EQ(a.feature, b.feature);
-  EXPECT_EQ(a.threshold, b.threshold);
-  EXPECT_EQ(a.num_samples, b.num_samples);
+  testing::expect_same_tree_structure(a, b);
   ASSERT_EQ(a.values.size(), b.values.size());
   for (std::size_t k = 0; k < a.values.size(); ++k) EXPECT_NEAR(a.values[k], b.values[k], 1e-12);
   for (std::size_t k = 0; k < a.impurity.size(); ++k) EXPECT_NEAR(a.impurity[k], b.impurity[k], 1e-9 * (1 + std::abs(b.impurity[k])));
