@@ -64,13 +64,7 @@ void GaussianHmm::initialize_emissions(const Tensor& X, std::mt19937_64& rng) {
 }
 
 void GaussianHmm::initialize_emissions_on_shard(const Tensor& X_local, std::mt19937_64& rng) {
-  const auto& o = options_;
-  if (o.initial_means.size() == 0 || o.initial_covariances.size() == 0)
-    throw ValueError(fmt::format("GaussianHmm::fit over ranks: expected initial_means and initial_covariances (the "
-                                 "k-means start and the covariances about given means read all the data), found "
-                                 "{}×{} means and {}×{} covariances",
-                                 o.initial_means.rows(), o.initial_means.cols(), o.initial_covariances.rows(),
-                                 o.initial_covariances.cols()));
+  require_given_gaussian_start(options_.initial_means, options_.initial_covariances, "GaussianHmm::fit");
   initialize_emissions(X_local, rng);  // the given start, which reads only the shard's column count
 }
 

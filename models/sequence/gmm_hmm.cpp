@@ -65,7 +65,7 @@ Tensor GmmHmm::weights() const {
   return w.reshaped<Eigen::RowMajor>(options_.num_states, options_.num_mixtures);
 }
 
-Tensor GmmHmm::component_log_joint(const Tensor& X) const {
+Tensor GmmHmm::component_log_joint(const Eigen::Ref<const Tensor>& X) const {
   return gaussian_log_joint(X, components_, options_.covariance_type);
 }
 
@@ -122,9 +122,14 @@ void GmmHmm::initialize_emissions(const Tensor& X, std::mt19937_64& rng) {
                                                      : Vector(Vector::Constant(K * M, 1.0 / static_cast<Scalar>(M)));
 }
 
-void GmmHmm::maximize_emissions(const Tensor& X, const Tensor& posteriors) {
+void GmmHmm::initialize_emissions_on_shard(const Tensor& X_local, std::mt19937_64& rng) {
+  require_given_gaussian_start(options_.initial_means, options_.initial_covariances, "GmmHmm::fit");
+  initialize_emissions(X_local, rng);  // the given start, which reads only the shard's column count
+}
+
+Tensor GmmHmm::component_posteriors(const Eigen::Ref<const Tensor>& X,
+                                    const Eigen::Ref<const Tensor>& posteriors) const {
   const Index K = options_.num_states, M = options_.num_mixtures;
-  // γ_n(k, m): the state posterior split by the component responsibilities within the state.
   Tensor R = component_log_joint(X);
   for (Index n = 0; n < X.rows(); ++n)
     for (Index k = 0; k < K; ++k) {
@@ -137,9 +142,32 @@ void GmmHmm::maximize_emissions(const Tensor& X, const Tensor& posteriors) {
       block = (block.array() - top).exp();
       block *= posteriors(n, k) / block.sum();
     }
-  const Vector mass = R.colwise().sum().transpose();  // Σ_n γ_n(k, m)
+  return R;
+}
+
+Index GmmHmm::emission_statistics_width(Index pass) const {
+  const Index KM = options_.num_states * options_.num_mixtures, d = components_.means.cols();
+  return pass == 0 ? moment_statistics_width(KM, d) : scatter_statistics_width(options_.covariance_type, KM, d);
+}
+
+// Both passes recompute γ_n(k, m) from the components of the E-step (the M-step changes them only
+// after the last pass).
+void GmmHmm::accumulate_emission_statistics(Index pass, std::span<const Vector> earlier,
+                                            const Eigen::Ref<const Tensor>& X,
+                                            const Eigen::Ref<const Tensor>& posteriors,
+                                            std::span<double> statistics) const {
+  const Tensor R = component_posteriors(X, posteriors);
+  if (pass == 0) return accumulate_moments(X, R, statistics);
+  const Tensor means = moment_means(earlier[0], R.cols(), X.cols()).second;
+  accumulate_scatters(X, R, means, options_.covariance_type, statistics);
+}
+
+void GmmHmm::maximize_emissions(std::span<const Vector> summed) {
+  const Index K = options_.num_states, M = options_.num_mixtures, d = components_.means.cols();
+  const Vector mass = summed[0].head(K * M);  // Σ_n γ_n(k, m)
   Vector weights = components_.weights;
-  components_ = fit_gaussian_components(X, R, options_.covariance_type, options_.reg_covar, "GmmHmm::fit");
+  components_ = components_from_statistics(summed[0], summed[1], options_.covariance_type, K * M, d, options_.reg_covar,
+                                           "GmmHmm::fit");
   for (Index k = 0; k < K; ++k) {
     const Scalar state_mass = mass.segment(k * M, M).sum();
     if (state_mass > 0) weights.segment(k * M, M) = mass.segment(k * M, M) / state_mass;

@@ -8,8 +8,9 @@
 //   γ_n(k, m) = γ_n(k) · w_km N(x_n; μ_km, Σ_km) / p(x_n | z_n = k),
 //
 // then fits the K·M components by weighted maximum likelihood (gaussian_components.h, reg_covar
-// added to every variance) and sets w_km = Σ_n γ_n(k, m) / Σ_n γ_n(k). With M = 1 it is
-// GaussianHmm. Components are stored state after state: component k·M + m is (k, m), in the
+// added to every variance) and sets w_km = Σ_n γ_n(k, m) / Σ_n γ_n(k). The component moments and
+// scatters are sums over rows, so the fit also runs over ranks (Note [Baum–Welch over ranks]).
+// With M = 1 it is GaussianHmm. Components are stored state after state: component k·M + m is (k, m), in the
 // covariance storage of gaussian_components.h for K·M components ("tied": one covariance shared
 // by all of them).
 //
@@ -21,6 +22,7 @@
 
 #include <cstdint>
 #include <random>
+#include <span>
 #include <string>
 
 #include "models/cluster/gaussian_components.h"
@@ -77,7 +79,15 @@ class GmmHmm : public HiddenMarkovModel<GmmHmm, GmmHmmOptions> {
   Tensor log_emission(const Tensor& X) const;
   void check_emission_input(const Tensor&, const std::string&) const {}
   void initialize_emissions(const Tensor& X, std::mt19937_64& rng);
-  void maximize_emissions(const Tensor& X, const Tensor& posteriors);
+  // The statistics (HmmEmissionStatistics) of the K·M components with the weights γ_n(k, m): pass 0
+  // the moments [Σ_n γ_n(k, m), Σ_n γ_n(k, m) x_n], pass 1 the scatter about the new means
+  // (gaussian_components.h); the start over ranks needs initial_means and initial_covariances.
+  Index emission_statistics_passes() const { return 2; }
+  Index emission_statistics_width(Index pass) const;
+  void accumulate_emission_statistics(Index pass, std::span<const Vector> earlier, const Eigen::Ref<const Tensor>& X,
+                                      const Eigen::Ref<const Tensor>& posteriors, std::span<double> statistics) const;
+  void maximize_emissions(std::span<const Vector> summed);
+  void initialize_emissions_on_shard(const Tensor& X_local, std::mt19937_64& rng);
   Vector emission_parameters() const;
   void set_emission_parameters(const Vector& x);
   Vector sample_emission(Index k, std::mt19937_64& rng) const;
@@ -85,7 +95,9 @@ class GmmHmm : public HiddenMarkovModel<GmmHmm, GmmHmmOptions> {
  private:
   void check_loaded(const ModelInputArchive& ar);
   // log w_km + log N(x_n; μ_km, Σ_km), T × K·M.
-  Tensor component_log_joint(const Tensor& X) const;
+  Tensor component_log_joint(const Eigen::Ref<const Tensor>& X) const;
+  // γ_n(k, m), T × K·M, from the state posteriors γ_n(k) (T × K).
+  Tensor component_posteriors(const Eigen::Ref<const Tensor>& X, const Eigen::Ref<const Tensor>& posteriors) const;
   GaussianComponents components_;  // weights: w_km at k·M + m
 };
 

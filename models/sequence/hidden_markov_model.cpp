@@ -12,6 +12,15 @@
 
 namespace dagml {
 
+void require_given_gaussian_start(const Tensor& initial_means, const Tensor& initial_covariances, const char* who) {
+  if (initial_means.size() == 0 || initial_covariances.size() == 0)
+    throw ValueError(fmt::format(
+        "{} over ranks: expected initial_means and initial_covariances (the k-means start "
+        "and the covariances about given means read all the data), found {}×{} means and "
+        "{}×{} covariances",
+        who, initial_means.rows(), initial_means.cols(), initial_covariances.rows(), initial_covariances.cols()));
+}
+
 namespace {
 
 // ValueError unless p holds probabilities summing to 1 (within 1e-10).
@@ -69,9 +78,8 @@ class BaumWelchEm final : public EmModel {
             transition_counts += p.transition;
             gamma.middleRows(span.begin - rows.begin, span.length) = p.state.bottomRows(span.length);
           }
-          if (emissions_.statistics_passes() > 0)
-            emissions_.accumulate(0, {}, X_.middleRows(rows.begin, rows.size()), gamma,
-                                  s.subspan(static_cast<std::size_t>(kStart + K + K * K)));
+          emissions_.accumulate(0, {}, X_.middleRows(rows.begin, rows.size()), gamma,
+                                s.subspan(static_cast<std::size_t>(kStart + K + K * K)));
         },
         workspace_, sums_);
     return sums_(kLogLikelihood) / sums_(kObservations);
@@ -86,10 +94,6 @@ class BaumWelchEm final : public EmModel {
       if (left > 0) chain_.transition.col(j) = transition_counts.col(j) / left;
     }
     const Index passes = emissions_.statistics_passes();
-    if (passes == 0) {  // one chunk on one rank (baum_welch checks): γ of all the rows
-      emissions_.maximize(X_, posteriors_.front());
-      return;
-    }
     std::vector<Vector> summed;
     summed.reserve(static_cast<std::size_t>(passes));
     summed.emplace_back(sums_.tail(emission_width(0)));
@@ -115,9 +119,7 @@ class BaumWelchEm final : public EmModel {
  private:
   static constexpr Index kLogLikelihood = 0, kObservations = 1, kStart = 2;  // then Σγ_0, Ξ, the emissions'
 
-  Index emission_width(Index pass) const {
-    return emissions_.statistics_passes() > pass ? emissions_.statistics_width(pass) : 0;
-  }
+  Index emission_width(Index pass) const { return emissions_.statistics_width(pass); }
   // The q-th sequence of a chunk, and the rows of X its sequences fill.
   const SequenceSpan& sequence(const ChunkRows& chunk, Index q) const {
     return sequences_[static_cast<std::size_t>(chunk.local_begin + q)];
@@ -216,10 +218,6 @@ void check_hmm_fit_data(const Tensor& X, const std::string& who) { check_fit_dat
 BaumWelchFit baum_welch(Communicator& comm, const ChunkLayout& layout, const Tensor& X,
                         const std::vector<SequenceSpan>& sequences, MarkovChain& chain, HmmEmissions& emissions,
                         const EmOptions& options, const CallbackList& callbacks, const std::string& who) {
-  if (emissions.statistics_passes() == 0 && (comm.size() != 1 || layout.num_chunks() != 1))
-    throw ValueError(fmt::format("{}: these emissions have no sufficient statistics: expected one rank and one chunk, "
-                                 "found {} ranks and {} chunks",
-                                 who, comm.size(), layout.num_chunks()));
   BaumWelchEm em(comm, layout, X, sequences, chain, emissions);
   CallbackRunner session(callbacks, std::max<Index>(options.max_iterations, 1));
   BaumWelchFit fit;

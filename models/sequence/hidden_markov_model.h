@@ -34,9 +34,9 @@
 // chunk sum over the kept γ for each further pass (the Gaussian scatter about the new means). So
 // the model has the same bits on every rank and for any ranks × threads with the same layout.
 // The one-process fit is this loop with SingleProcessCommunicator and one chunk,
-// ChunkLayout(S, 1, 1): one loop for both. Emissions without sufficient statistics (GmmHmm)
-// are maximised on all rows and γ at once, so they are fitted on one process only: their
-// estimators have no sharded fit.
+// ChunkLayout(S, 1, 1): one loop for both. Every emission family has sufficient statistics
+// (HmmEmissionStatistics); a GmmHmm's are the moments and scatters of its K·M components under
+// γ_n(k, m), recomputed from the kept γ in each pass.
 #pragma once
 
 #include <concepts>
@@ -107,14 +107,13 @@ class HmmEmissions {
  public:
   virtual ~HmmEmissions() = default;
   virtual Tensor log_emission(const Tensor& X) const = 0;                   // T×K log p(x_n | k)
-  virtual Index statistics_passes() const = 0;                              // 0, or P ≥ 1 passes
+  virtual Index statistics_passes() const = 0;                              // P ≥ 1 passes
   virtual Index statistics_width(Index pass) const = 0;                     // numbers of a pass
   // Writes into `statistics` (statistics_width(pass) numbers, zeroed) those of the rows X with
   // weights γ (rows × K); `earlier` holds the summed statistics of the passes before this one.
   virtual void accumulate(Index pass, std::span<const Vector> earlier, const Eigen::Ref<const Tensor>& X,
                           const Eigen::Ref<const Tensor>& posteriors, std::span<double> statistics) const = 0;
   virtual void maximize_from(std::span<const Vector> summed) = 0;           // every pass's sums
-  virtual void maximize(const Tensor& X, const Tensor& posteriors) = 0;     // 0 passes: weights γ (T×K)
   virtual Vector parameters() const = 0;                                    // flattened
   virtual void set_parameters(const Vector& x) = 0;                         // inverse of parameters()
 };
@@ -145,6 +144,9 @@ Scalar sequences_log_likelihood(const Tensor& log_emission, const std::vector<Se
 std::vector<Index> sample_states(const MarkovChain& chain, Index T, std::mt19937_64& rng);
 // The fit-data checks of every HMM: X not empty and finite (models/data/validate.h).
 void check_hmm_fit_data(const Tensor& X, const std::string& who);
+// The start of Gaussian (mixture) emissions over ranks: ValueError naming `who` unless the options
+// give the means and covariances (k-means and the covariances about given means read all the data).
+void require_given_gaussian_start(const Tensor& initial_means, const Tensor& initial_covariances, const char* who);
 // ParseError through the archive unless the loaded chain has K states and is stochastic.
 void check_loaded_markov_chain(const ModelInputArchive& ar, const char* type_name, Index K, const MarkovChain& chain);
 
@@ -155,8 +157,9 @@ struct HmmSample {
   Index start_state = 0;  // z_0
 };
 
-// The emission hooks of a model whose emissions have sufficient statistics (HmmEmissions), and so
-// a fit over ranks: GaussianHmm and CategoricalHmm.
+// The emission hooks of a model whose emissions have sufficient statistics (HmmEmissions), which
+// every HMM has (GaussianHmm, GmmHmm, CategoricalHmm), so that one Baum–Welch loop fits it on one
+// process and over ranks.
 //   Index emission_statistics_passes() const;  Index emission_statistics_width(Index pass) const;
 //   void accumulate_emission_statistics(pass, earlier, X, posteriors, statistics) const;
 //   void maximize_emissions(std::span<const Vector> summed);
@@ -178,8 +181,7 @@ concept HmmEmissionStatistics = requires(const Model& model, Model& fitted, cons
 //                                           a prediction input's domain, beyond finiteness
 //   void initialize_emissions(const Tensor& X, std::mt19937_64& rng);
 //                                           checks the training data's domain, then sets θ_0
-//   the statistics hooks of HmmEmissionStatistics, or else
-//   void maximize_emissions(const Tensor& X, const Tensor& posteriors);
+//   the statistics hooks of HmmEmissionStatistics;
 //   Vector emission_parameters() const;  void set_emission_parameters(const Vector&);
 //   Vector sample_emission(Index k, std::mt19937_64& rng) const;
 template <class Derived, class Options>
@@ -201,15 +203,13 @@ class HiddenMarkovModel : public Estimator<Derived, Options> {
   // every rank calls it with the same model and layout): X_local holds the rows of this rank's
   // sequences layout.rank_rows(comm.rank()) one after the other, local_lengths their lengths
   // (none on a rank without sequences; X_local then has no rows but still d columns). The
-  // starting emissions come from the options alone (GaussianHmm: initial_means and
+  // starting emissions come from the options alone (GaussianHmm and GmmHmm: initial_means and
   // initial_covariances; CategoricalHmm: num_symbols or initial_emission). Afterwards every rank
   // holds the same fitted model, bitwise the same for any ranks × threads with this layout; with
   // one chunk it is the one-process fit's. ValueError for a shard that does not match the layout
   // (shard_sequences), data outside the model's domain or a start the options do not give.
   Derived& fit(Communicator& comm, const ChunkLayout& layout, const Tensor& X_local,
-               const std::vector<Index>& local_lengths, const CallbackList& callbacks = {})
-    requires HmmEmissionStatistics<Derived>
-  {
+               const std::vector<Index>& local_lengths, const CallbackList& callbacks = {}) {
     const std::vector<SequenceSpan> sequences = shard_sequences(comm, layout, X_local, local_lengths, name_of("fit"));
     return fit_on_copy(comm, layout, X_local, sequences, callbacks, [&](Derived& model, std::mt19937_64& rng) {
       model.initialize_emissions_on_shard(X_local, rng);
@@ -284,27 +284,17 @@ class HiddenMarkovModel : public Estimator<Derived, Options> {
   // Baum–Welch's view of Derived's emissions.
   class Emissions final : public HmmEmissions {
    public:
-    static constexpr bool kStatistics = HmmEmissionStatistics<Derived>;
-    explicit Emissions(Derived& model) : model_(model) {}
+    explicit Emissions(Derived& model) : model_(model) {
+      static_assert(HmmEmissionStatistics<Derived>, "an HMM's emissions supply the statistics hooks");
+    }
     Tensor log_emission(const Tensor& X) const override { return model_.log_emission(X); }
-    Index statistics_passes() const override {
-      if constexpr (kStatistics) return model_.emission_statistics_passes();
-      return 0;
-    }
-    Index statistics_width(Index pass) const override {
-      if constexpr (kStatistics) return model_.emission_statistics_width(pass);
-      return 0;
-    }
+    Index statistics_passes() const override { return model_.emission_statistics_passes(); }
+    Index statistics_width(Index pass) const override { return model_.emission_statistics_width(pass); }
     void accumulate(Index pass, std::span<const Vector> earlier, const Eigen::Ref<const Tensor>& X,
                     const Eigen::Ref<const Tensor>& posteriors, std::span<double> statistics) const override {
-      if constexpr (kStatistics) model_.accumulate_emission_statistics(pass, earlier, X, posteriors, statistics);
+      model_.accumulate_emission_statistics(pass, earlier, X, posteriors, statistics);
     }
-    void maximize_from(std::span<const Vector> summed) override {
-      if constexpr (kStatistics) model_.maximize_emissions(summed);
-    }
-    void maximize(const Tensor& X, const Tensor& posteriors) override {
-      if constexpr (!kStatistics) model_.maximize_emissions(X, posteriors);
-    }
+    void maximize_from(std::span<const Vector> summed) override { model_.maximize_emissions(summed); }
     Vector parameters() const override { return model_.emission_parameters(); }
     void set_parameters(const Vector& x) override { model_.set_emission_parameters(x); }
 

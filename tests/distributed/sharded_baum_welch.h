@@ -1,7 +1,8 @@
 // The problem of the Baum–Welch tests over ranks (tests/models/sequence/distributed_baum_welch_test.cpp
 // and the mpirun program tests/distributed/mpi_distributed.cpp): sequences of different lengths
 // drawn from a three-state Gaussian HMM and from a two-state categorical one, each rank's share of
-// them under a ChunkLayout over sequences (Note [Baum–Welch over ranks]), and the fits on it.
+// them under a ChunkLayout over sequences (Note [Baum–Welch over ranks]), and the fits on it (the
+// Gaussian sequences are also fitted by a two-state HMM of two-component Gaussian mixtures).
 #pragma once
 
 #include <fmt/format.h>
@@ -15,6 +16,7 @@
 #include "graph/error.h"
 #include "models/sequence/categorical_hmm.h"
 #include "models/sequence/gaussian_hmm.h"
+#include "models/sequence/gmm_hmm.h"
 
 namespace dagml::testing {
 
@@ -88,6 +90,18 @@ inline GaussianHmmOptions gaussian_start(CovarianceType type) {
           .tolerance = 0};
 }
 
+// The start of the Gaussian-mixture fits of the Gaussian sequences: two states of two diagonal
+// components each, near the truth's three means; 15 iterations, no early stop.
+inline GmmHmmOptions gmm_start() {
+  return {.num_states = 2,
+          .num_mixtures = 2,
+          .covariance_type = CovarianceType::Diagonal,
+          .initial_means = Tensor{{-2.5, -0.5}, {-1.0, 1.0}, {0.5, 2.5}, {3.5, -0.5}},
+          .initial_covariances = Tensor::Ones(4, 2),
+          .max_iterations = 15,
+          .tolerance = 0};
+}
+
 // The categorical truth: two states, two columns of three symbols.
 inline CategoricalHmm categorical_truth() {
   return given_hmm<CategoricalHmm>(
@@ -117,6 +131,11 @@ inline FittedHmm fitted_numbers(const GaussianHmm& m) {
   emission << m.means().reshaped(), m.covariances().reshaped();
   return {m.start_probabilities(), m.transition(), emission, m.log_likelihood(), m.num_iter()};
 }
+inline FittedHmm fitted_numbers(const GmmHmm& m) {
+  Vector emission(m.weights().size() + m.means().size() + m.covariances().size());
+  emission << m.weights().reshaped(), m.means().reshaped(), m.covariances().reshaped();
+  return {m.start_probabilities(), m.transition(), emission, m.log_likelihood(), m.num_iter()};
+}
 inline FittedHmm fitted_numbers(const CategoricalHmm& m) {
   return {m.start_probabilities(), m.transition(), m.emission_probabilities().reshaped(), m.log_likelihood(),
           m.num_iter()};
@@ -137,8 +156,8 @@ Model fit_over_ranks(Communicator& comm, const Options& options, const SequenceD
   return model;
 }
 
-// Under mpirun: the Gaussian (full covariances) and categorical fits over the ranks equal, bit for
-// bit, the serial recomputation each rank makes with the same layout.
+// Under mpirun: the Gaussian (full covariances), Gaussian-mixture and categorical fits over the
+// ranks equal, bit for bit, the serial recomputation each rank makes with the same layout.
 inline void check_sharded_baum_welch(Communicator& comm) {
   const auto require_same = [&](const FittedHmm& fit, const FittedHmm& serial, const char* what) {
     if (!same_bits(fit, serial))
@@ -153,6 +172,8 @@ inline void check_sharded_baum_welch(Communicator& comm) {
   const GaussianHmmOptions gaussian_options = gaussian_start(CovarianceType::Full);
   require_same(fitted_numbers(fit_over_ranks<GaussianHmm>(comm, gaussian_options, gaussian, kChunks)),
                fitted_numbers(fit_over_ranks<GaussianHmm>(single, gaussian_options, gaussian, kChunks)), "Gaussian");
+  require_same(fitted_numbers(fit_over_ranks<GmmHmm>(comm, gmm_start(), gaussian, kChunks)),
+               fitted_numbers(fit_over_ranks<GmmHmm>(single, gmm_start(), gaussian, kChunks)), "Gaussian-mixture");
   const SequenceData categorical = sample_sequences(categorical_truth(), kSequences);
   require_same(fitted_numbers(fit_over_ranks<CategoricalHmm>(comm, categorical_start(), categorical, kChunks)),
                fitted_numbers(fit_over_ranks<CategoricalHmm>(single, categorical_start(), categorical, kChunks)),

@@ -1,9 +1,9 @@
 // Baum–Welch over sequences spread across ranks (Note [Baum–Welch over ranks],
 // models/sequence/hidden_markov_model.h): one iteration against the M-step of the exact
 // posteriors (enumerated, tests/models/sequence/hmm_test_support.h) of sequences on two ranks,
-// the same bits for every ranks × threads with one layout, the one-process fit as the one-chunk
-// layout, and bad shards. The data and fits are those of the mpirun check
-// (tests/distributed/sharded_baum_welch.h).
+// the same bits for every ranks × threads with one layout (Gaussian, Gaussian-mixture and
+// categorical emissions), the one-process fit as the one-chunk layout, and bad shards. The data and fits are those of
+// the mpirun check (tests/distributed/sharded_baum_welch.h).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -26,12 +26,6 @@ namespace {
 using ::testing::HasSubstr;
 using testing::FittedHmm;
 using testing::SequenceData;
-
-// Only emissions with sufficient statistics have a fit over ranks.
-template <class Model>
-concept FitsOverRanks = requires(Model& model, Communicator& comm, const ChunkLayout& layout, const Tensor& X,
-                                 const std::vector<Index>& lengths) { model.fit(comm, layout, X, lengths); };
-static_assert(FitsOverRanks<GaussianHmm> && FitsOverRanks<CategoricalHmm> && !FitsOverRanks<GmmHmm>);
 
 void expect_same_bits(const FittedHmm& fit, const FittedHmm& reference) {
   EXPECT_EQ(fit.start, reference.start);
@@ -150,6 +144,11 @@ TEST(DistributedBaumWelch, GaussianIsBitwiseTheSameForAnyRanksAndThreads) {
   }
 }
 
+TEST(DistributedBaumWelch, GaussianMixtureIsBitwiseTheSameForAnyRanksAndThreads) {
+  const SequenceData data = testing::sample_sequences(testing::gaussian_truth(), kSequences);
+  expect_same_bits_on_any_ranks<GmmHmm>(testing::gmm_start(), data, kChunks);
+}
+
 TEST(DistributedBaumWelch, CategoricalIsBitwiseTheSameForAnyRanksAndThreads) {
   const SequenceData data = testing::sample_sequences(testing::categorical_truth(), kSequences);
   expect_same_bits_on_any_ranks<CategoricalHmm>(testing::categorical_start(), data, kChunks);
@@ -174,21 +173,34 @@ TEST(DistributedBaumWelch, OneChunkIsTheOneProcessFit) {
   const SequenceData categorical = testing::sample_sequences(testing::categorical_truth(), kSequences);
   CategoricalHmm categorical_serial(testing::categorical_start());
   categorical_serial.fit(categorical.X, categorical.lengths);
+  GmmHmm mixture_serial(testing::gmm_start());
+  mixture_serial.fit(gaussian.X, gaussian.lengths);
   for (int p = 1; p <= 2; ++p) {
     std::vector<GaussianHmm> fits(static_cast<std::size_t>(p), GaussianHmm(gaussian_options));
     std::vector<CategoricalHmm> categorical_fits(static_cast<std::size_t>(p),
                                                  CategoricalHmm(testing::categorical_start()));
+    std::vector<GmmHmm> mixture_fits(static_cast<std::size_t>(p), GmmHmm(testing::gmm_start()));
     run_in_process(p, [&](Communicator& comm) {
       const auto r = static_cast<std::size_t>(comm.rank());
       fits[r] = testing::fit_over_ranks<GaussianHmm>(comm, gaussian_options, gaussian, 1);
       categorical_fits[r] = testing::fit_over_ranks<CategoricalHmm>(comm, testing::categorical_start(), categorical, 1);
+      mixture_fits[r] = testing::fit_over_ranks<GmmHmm>(comm, testing::gmm_start(), gaussian, 1);
     });
     for (int r = 0; r < p; ++r) {
       SCOPED_TRACE(::testing::Message() << p << " ranks, rank " << r);
       EXPECT_EQ(fits[static_cast<std::size_t>(r)].to_bytes(), serial.to_bytes());
       EXPECT_EQ(categorical_fits[static_cast<std::size_t>(r)].to_bytes(), categorical_serial.to_bytes());
+      EXPECT_EQ(mixture_fits[static_cast<std::size_t>(r)].to_bytes(), mixture_serial.to_bytes());
     }
   }
+  EXPECT_EQ(mixture_serial.likelihood_decreases(), 0);
+  EXPECT_GT(mixture_serial.log_likelihood(), GmmHmm([] {
+                                               auto o = testing::gmm_start();
+                                               o.max_iterations = 1;
+                                               return o;
+                                             }())
+                                                 .fit(gaussian.X, gaussian.lengths)
+                                                 .log_likelihood());
   // Four chunks: the same model up to rounding, a fitted model like any other.
   SingleProcessCommunicator single;
   const GaussianHmm chunked = testing::fit_over_ranks<GaussianHmm>(single, gaussian_options, gaussian, kChunks);
@@ -236,6 +248,8 @@ TEST(DistributedBaumWelch, RefusesBadShardsAndStarts) {
               ::testing::ThrowsMessage<ValueError>(HasSubstr("expected initial_means and initial_covariances")));
   EXPECT_THAT([&] { GaussianHmm({.num_states = 3}).fit(single, layout, data.X, data.lengths); },
               ::testing::ThrowsMessage<ValueError>(HasSubstr("expected initial_means and initial_covariances")));
+  EXPECT_THAT([&] { GmmHmm({.num_states = 2}).fit(single, layout, data.X, data.lengths); },
+              ::testing::ThrowsMessage<ValueError>(HasSubstr("GmmHmm::fit over ranks: expected initial_means")));
   const SequenceData symbols = testing::sample_sequences(testing::categorical_truth(), 4);
   EXPECT_THAT([&] { CategoricalHmm({.num_states = 2}).fit(single, layout, symbols.X, symbols.lengths); },
               ::testing::ThrowsMessage<ValueError>(HasSubstr("expected num_symbols ≥ 1 or an initial_emission")));
