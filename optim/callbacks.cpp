@@ -52,6 +52,27 @@ void HistoryRecorder::on_begin(const Vector&, Scalar f0) {
   seconds_.assign(1, 0.0);
 }
 
+Vector HistoryRecorder::state() const {
+  const auto n = static_cast<Index>(values_.size());
+  Vector s(1 + 3 * n);
+  s(0) = static_cast<Scalar>(n);
+  s.segment(1, n) = Eigen::Map<const Vector>(values_.data(), n);
+  s.segment(1 + n, n) = Eigen::Map<const Vector>(gradient_norms_.data(), n);
+  s.segment(1 + 2 * n, n) = Eigen::Map<const Vector>(seconds_.data(), n);
+  return s;
+}
+
+void HistoryRecorder::restore_state(const Vector& s) {
+  const Scalar n = s.size() > 0 ? s(0) : -1;
+  if (!(n >= 0) || s.size() != 1 + 3 * static_cast<Index>(n))
+    throw ValueError(
+        fmt::format("HistoryRecorder: expected a state of 1 + 3n numbers led by n, found {} numbers", s.size()));
+  const auto rows = static_cast<Index>(n);
+  values_.assign(s.data() + 1, s.data() + 1 + rows);
+  gradient_norms_.assign(s.data() + 1 + rows, s.data() + 1 + 2 * rows);
+  seconds_.assign(s.data() + 1 + 2 * rows, s.data() + 1 + 3 * rows);
+}
+
 CallbackAction HistoryRecorder::on_iteration(const IterationInfo& info) {
   values_.push_back(info.value);
   gradient_norms_.push_back(info.gradient_norm);
@@ -108,6 +129,25 @@ void EarlyStopping::on_end(Result& result) {
   }
 }
 
+Vector EarlyStopping::state() const {
+  Vector s(4 + best_x_.size());
+  s << best_score_, best_value_, static_cast<Scalar>(best_iteration_), static_cast<Scalar>(since_best_), best_x_;
+  return s;
+}
+
+void EarlyStopping::restore_state(const Vector& s) {
+  if (s.size() < 4 || !(s(2) >= 0) || !(s(3) >= 0))
+    throw ValueError(
+        fmt::format("EarlyStopping: expected a state [best score, value, iteration ≥ 0, iterations since "
+                    "≥ 0, best x], found {} numbers",
+                    s.size()));
+  best_score_ = s(0);
+  best_value_ = s(1);
+  best_iteration_ = static_cast<Index>(s(2));
+  since_best_ = static_cast<Index>(s(3));
+  best_x_ = s.tail(s.size() - 4);
+}
+
 std::string EarlyStopping::stop_reason() const {
   return fmt::format("early stopping: validation score {:.6g} at iteration {} not improved for {} iterations",
                      best_score_, best_iteration_, options_.patience);
@@ -150,6 +190,27 @@ bool CallbackRunner::iteration(Scalar value, Scalar gradient_norm, const Vector&
   }
   stopped_ = stopped_ || stop;
   return stop;
+}
+
+std::vector<Vector> CallbackRunner::states() const {
+  std::vector<Vector> out;
+  for (const Callback* c : callbacks_) out.push_back(c->state());
+  return out;
+}
+
+void CallbackRunner::restore(Index iterations, const std::vector<Vector>& states) {
+  DAGML_CHECK(begun_ && iterations_ == 0, "CallbackRunner::restore before begin or after an iteration");
+  if (!states.empty() && states.size() != callbacks_.size())
+    throw ValueError(fmt::format("callbacks: the checkpoint holds the state of {} callbacks, this fit has {}",
+                                 states.size(), callbacks_.size()));
+  iterations_ = iterations;
+  for (std::size_t i = 0; i < states.size(); ++i) callbacks_[i]->restore_state(states[i]);
+}
+
+void Callback::restore_state(const Vector& state) {
+  if (state.size() != 0)
+    throw ValueError(
+        fmt::format("callback: expected no state (a callback that keeps none), found {} numbers", state.size()));
 }
 
 void CallbackRunner::end(Result& result) {

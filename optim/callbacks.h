@@ -10,6 +10,15 @@
 // runs), and on_end once with the result, which a callback may amend (EarlyStopping restores the
 // best iterate). on_iteration returns CallbackAction::Stop to end the run with
 // Status::CallbackStop; the result's message is then the callback's stop_reason().
+//
+// Note [Callback state]
+// A run continued from a checkpoint (nn::Trainer's resume_from) must give its callbacks what
+// they had seen. A callback whose decisions depend on the past says so in state(), a vector of
+// numbers, which the checkpoint keeps; a resumed run calls on_begin (with the resumed point) and
+// then restore_state(state), and its callbacks number the iterations on from the checkpoint's. So
+// EarlyStopping keeps its best score, value, iterate and patience count, and HistoryRecorder its
+// rows. Stateless callbacks (LossPrinter, ProgressBar) keep nothing; TimeLimit's clock and the
+// elapsed seconds start again; a FunctionCallback's captured variables are the caller's to keep.
 #pragma once
 
 #include <chrono>
@@ -44,6 +53,10 @@ class Callback {
   virtual void on_end(Result& /*result*/) {}
   // Why this callback stopped the run (read after on_iteration returned Stop).
   virtual std::string stop_reason() const { return "stopped by callback"; }
+  // Note [Callback state]: what a resumed run restores (empty: nothing), and its restoration
+  // after on_begin; ValueError for a state this callback did not write.
+  virtual Vector state() const { return Vector(); }
+  virtual void restore_state(const Vector& state);
 };
 
 using CallbackList = std::vector<Callback*>;
@@ -89,6 +102,9 @@ class HistoryRecorder final : public Callback {
   const std::vector<Scalar>& values() const { return values_; }
   const std::vector<Scalar>& gradient_norms() const { return gradient_norms_; }
   const std::vector<double>& seconds() const { return seconds_; }
+  // Note [Callback state]: the rows, [n, values, gradient norms, seconds].
+  Vector state() const override;
+  void restore_state(const Vector& state) override;
   // Writes "iteration,value,gradient_norm,seconds" rows (gradient_norm empty where it is NaN, i.e. not
   // computed, as at the start); throws IoError if the file cannot be written.
   void write_csv(const std::string& path) const;
@@ -117,6 +133,9 @@ class EarlyStopping final : public Callback {
 
   Scalar best_score() const { return best_score_; }
   Index best_iteration() const { return best_iteration_; }
+  // Note [Callback state]: [best score, its objective value, its iteration, iterations since, best x].
+  Vector state() const override;
+  void restore_state(const Vector& state) override;
 
  private:
   std::function<Scalar(const Vector&)> score_;
@@ -163,6 +182,11 @@ class CallbackRunner {
   const std::string& stop_reason() const { return reason_; }
   // Calls every on_end(result), once, if begin was called.
   void end(Result& result);
+  // Note [Callback state]: every callback's state(), in order; and, after begin, the session of
+  // a checkpoint: `iterations` done, then each callback's restore_state (ValueError unless there
+  // is one state per callback). An empty `states` restores the iteration count only.
+  std::vector<Vector> states() const;
+  void restore(Index iterations, const std::vector<Vector>& states);
 
  private:
   CallbackList callbacks_;

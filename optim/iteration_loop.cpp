@@ -15,10 +15,12 @@ IterationLoop::IterationLoop(const StopOptions& stop, const CallbackList& callba
 IterationLoop::IterationLoop(const StopOptions& stop, CallbackRunner& session, IterationLoopOptions options)
     : stop_(stop), options_(options), session_(&session) {}
 
-void IterationLoop::resume(Index iterations, std::vector<Scalar> history) {
+void IterationLoop::resume(Index iterations, std::vector<Scalar> history, std::vector<Vector> callback_states) {
   DAGML_CHECK(!started_ && iterations >= 0, "IterationLoop::resume after start or with {} iterations", iterations);
   t_ = iterations;
   if (options_.history) history_ = std::move(history);
+  resumed_ = true;
+  resumed_callback_states_ = std::move(callback_states);
 }
 
 bool IterationLoop::start(const Vector& x0, Scalar f0, Scalar gradient_norm0) {
@@ -27,6 +29,7 @@ bool IterationLoop::start(const Vector& x0, Scalar f0, Scalar gradient_norm0) {
   gradient_norm_ = gradient_norm0;
   if (options_.history && options_.record_start) history_.push_back(f0);
   session_->begin(x0, f0);
+  if (resumed_) session_->restore(t_, resumed_callback_states_);
   if (session_->stopped()) {
     end(Status::CallbackStop, session_->stop_reason());
   } else if (stop_.gradient_tolerance > 0 && gradient_norm0 <= stop_.gradient_tolerance) {

@@ -91,8 +91,10 @@ class IterationLoop {
   bool start(const Vector& x0, Scalar f0, Scalar gradient_norm0 = kNotComputed);
 
   // A run continued from a checkpoint (nn::Trainer's resume_from): `iterations` were done before,
-  // with their history entries. Called before start(); the budget counts them.
-  void resume(Index iterations, std::vector<Scalar> history);
+  // with their history entries. Called before start(); the budget counts them. At start() the
+  // callbacks, after on_begin, number iterations on from `iterations` and get back their states
+  // (Note [Callback state]; empty: a checkpoint that holds none, so each callback starts afresh).
+  void resume(Index iterations, std::vector<Scalar> history, std::vector<Vector> callback_states = {});
   // f of every iteration recorded so far.
   const std::vector<Scalar>& history() const { return history_; }
 
@@ -156,6 +158,8 @@ class IterationLoop {
   Status status_ = Status::MaxIterations;
   std::string message_;
   std::vector<Scalar> history_;
+  bool resumed_ = false;
+  std::vector<Vector> resumed_callback_states_;
 };
 
 }  // namespace dagml

@@ -148,7 +148,7 @@ Result Trainer::fit(Trainable& model, const Tensor& X, const Tensor& Y, const Up
     theta = resumed->theta;
     engine.set_parameters(theta);
     update.set_states(resumed->rule_states);
-    loop.resume(resumed->epochs_done, resumed->history);
+    loop.resume(resumed->epochs_done, resumed->history, resumed->callback_states);
     step = resumed->steps_done;
     gradient_norm = resumed->gradient_norm;
   }
@@ -157,6 +157,7 @@ Result Trainer::fit(Trainable& model, const Tensor& X, const Tensor& Y, const Up
   Vector last_good = theta;
   Scalar last_good_norm = gradient_norm;  // … as of the end of the last finished epoch
   Result result;
+  bool stopped = false;
   do {
     batches.set_epoch(loop.iteration());
     Scalar total = 0;
@@ -181,20 +182,21 @@ Result Trainer::fit(Trainable& model, const Tensor& X, const Tensor& Y, const Up
     last_good_norm = gradient_norm;
     result.value = total / static_cast<Scalar>(seen);  // the epoch's mean loss
     engine.write_back();                                // callbacks may evaluate the model as it is after this epoch
-    const Index epochs_done = loop.iteration() + 1;
-    if (writes_checkpoints && epochs_done % options_.checkpoint_every == 0) {
+    stopped = loop.step(result.value, gradient_norm, theta);
+    // The checkpoint after the callbacks have seen the epoch (Note [Callback state]).
+    if (writes_checkpoints && loop.iteration() % options_.checkpoint_every == 0) {
       TrainingCheckpoint checkpoint = signature;
-      checkpoint.epochs_done = epochs_done;
+      checkpoint.epochs_done = loop.iteration();
       checkpoint.steps_done = step;
       checkpoint.theta = theta;
       for (const Parameter* buffer : model.buffers()) checkpoint.buffers.push_back(buffer->value);
       checkpoint.rule_states = update.states();
       checkpoint.history = loop.history();
-      checkpoint.history.push_back(result.value);
       checkpoint.gradient_norm = gradient_norm;
+      checkpoint.callback_states = loop.session().states();
       save_checkpoint(checkpoint, options_.checkpoint_path);
     }
-  } while (!loop.step(result.value, gradient_norm, theta) && !loop.exhausted());
+  } while (!stopped && !loop.exhausted());
   result.x = update.position(theta);
   result.gradient_norm = gradient_norm;
   result.evaluations = static_cast<Index>(step);

@@ -12,7 +12,7 @@ void save_checkpoint(const TrainingCheckpoint& checkpoint, const std::string& pa
 
 TrainingCheckpoint load_checkpoint(const std::string& path) {
   const ModelFile file = ModelFile::read(path);
-  file.expect(TrainingCheckpoint::kTypeName, 1);
+  file.expect(TrainingCheckpoint::kTypeName, TrainingCheckpoint::kModelVersion);
   ModelInputArchive archive = file.payload();
   TrainingCheckpoint checkpoint;
   archive(checkpoint);

@@ -10,15 +10,18 @@
 // rule state (step count; Adam's moments, momentum's velocity), the history of epoch losses and
 // the last gradient norm. A resumed run (TrainerOptions::resume_from) restores them, starts at
 // epoch e + 1 and so makes the same steps on the same bits: its final weights equal those of the
-// uninterrupted run. The checkpoint records the options and sizes that shape the steps (batch
-// size, chunks, shuffling, seed, update blocks, the data's shape, the rule's name and the number
-// of parameters); resuming with any of them different is a ValueError naming it. The number of
-// ranks and threads is not among them: the steps do not depend on it, so a checkpoint written by
-// four ranks resumes on one. `epochs` may differ: a run resumed with a larger budget trains on.
+// uninterrupted run. The callbacks' states are saved too (Note [Callback state] in
+// optim/callbacks.h): a resumed run's EarlyStopping stops at the epoch the uninterrupted run's
+// did, with the same best iterate, and its HistoryRecorder holds every epoch's row. The checkpoint records the options
+// and sizes that shape the steps (batch size, chunks, shuffling, seed, update blocks, the data's shape, the rule's name
+// and the number of parameters); resuming with any of them different is a ValueError naming it. The number of ranks and
+// threads is not among them: the steps do not depend on it, so a checkpoint written by four ranks resumes on one.
+// `epochs` may differ: a run resumed with a larger budget trains on.
 //
 // The file is a model file (Note [Model file format], models/io/model_file.h) of type
 // "nn-training-checkpoint": magic, format version, size, CRC-32, then the fields below, written
-// atomically, so a crash while writing leaves the previous checkpoint whole.
+// atomically, so a crash while writing leaves the previous checkpoint whole. Layout 2 added the
+// callbacks' states; a layout-1 checkpoint resumes with callbacks that start afresh.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +37,7 @@ namespace dagml::nn {
 
 struct TrainingCheckpoint {
   static constexpr const char* kTypeName = "nn-training-checkpoint";
+  static constexpr std::uint32_t kModelVersion = 2;
 
   // What shapes the steps: a resumed run must have the same.
   Index rows = 0, x_cols = 0, y_cols = 0;
@@ -49,11 +53,16 @@ struct TrainingCheckpoint {
   std::vector<UpdateRule::State> rule_states;  // one per update block
   std::vector<Scalar> history;    // the mean loss of every finished epoch
   Scalar gradient_norm = std::numeric_limits<Scalar>::quiet_NaN();
+  std::vector<Vector> callback_states;  // one per callback, in the fit's order (layout 2)
 
   template <class Archive>
   void serialize(Archive& ar) {
     ar(rows, x_cols, y_cols, batch_size, chunks, update_block, shuffle, drop_last, seed, rule);
     ar(epochs_done, steps_done, theta, buffers, rule_states, history, gradient_norm);
+    if constexpr (Archive::is_loading::value) {
+      if (ar.model_version() < 2) return;
+    }
+    ar(callback_states);
   }
 };
 

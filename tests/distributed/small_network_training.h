@@ -24,10 +24,10 @@ inline TrainerOptions small_network_options(Communicator* comm) {
 
 // Trains a fresh 5 → 16 → 3 network (batch norm, ReLU, dropout) with `options` and `rule` (Adam
 // with step 1e-2 by default), and returns its parameters and running statistics, flattened; the
-// fit's result goes to `result` when given.
+// fit's result goes to `result` when given, and `callbacks` watch the fit.
 inline Vector train_small_network(const TrainerOptions& options,
                                   const UpdateRule& rule = Adam({.schedule = StepSchedule::constant(1e-2)}),
-                                  Result* result = nullptr) {
+                                  Result* result = nullptr, const CallbackList& callbacks = {}) {
   const Tensor X = test_data::random_tensor(70, 5, 8);
   Tensor Y(70, 1);
   for (Index i = 0; i < 70; ++i) Y(i, 0) = static_cast<double>((i * 7) % 3);
@@ -38,7 +38,7 @@ inline Vector train_small_network(const TrainerOptions& options,
   net.add(Dropout(0.25));
   net.add(Linear({.in = 16, .out = 3, .seed = 2}));
   SupervisedNetwork model(net, LossKind::SoftmaxCrossEntropy, 1e-3);
-  const Result fit = Trainer(options).fit(model, X, Y, rule);
+  const Result fit = Trainer(options).fit(model, X, Y, rule, callbacks);
   if (result != nullptr) *result = fit;
   std::vector<double> flat;
   std::vector<Parameter*> tensors = model.parameters();

@@ -4,6 +4,7 @@
 // not fit the fit is refused.
 #include "models/nn/training_checkpoint.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -78,6 +79,64 @@ TEST(TrainingCheckpoint, TheLatestCheckpointIsKeptAndResumesToo) {
   EXPECT_EQ(saved.buffers.size(), 2u);  // batch normalisation's running mean and variance
   const Vector uninterrupted = testing::train_small_network(checkpointing(nullptr, 6, 0, ""));
   EXPECT_EQ(bitwise_checksum(testing::train_small_network(resuming(nullptr, 6, path))), bitwise_checksum(uninterrupted));
+}
+
+// Note [Callback state]: early stopping on ‖θ − θ₂‖ (θ₂ the weights after epoch 2, so epoch 2 is
+// the best, and with patience 3 the run stops after epoch 5) and a history recorder, stopped
+// after epoch 2 and resumed: the resumed callbacks stop at the same epoch with the same best
+// epoch and iterate, and the recorder holds every epoch's row, as in the run that never stopped.
+TEST(TrainingCheckpoint, CallbacksResumeWithTheirState) {
+  const Adam adam({.schedule = StepSchedule::constant(1e-2)});
+  const std::string path = checkpoint_file("callbacks");
+  testing::train_small_network(checkpointing(nullptr, 2, 2, path));
+  const Vector theta_2 = load_checkpoint(path).theta;
+  auto distance_to_epoch_2 = [&](const Vector& x) { return (x - theta_2).norm(); };
+  struct Watched {
+    Result fit;
+    Vector weights;
+    Index best_iteration = 0;
+    std::vector<Scalar> values;
+  };
+  auto run = [&](const TrainerOptions& options) {
+    EarlyStopping early(distance_to_epoch_2, {.patience = 3});
+    HistoryRecorder history;
+    Watched out;
+    out.weights = testing::train_small_network(options, adam, &out.fit, {&early, &history});
+    out.best_iteration = early.best_iteration();
+    out.values = history.values();
+    return out;
+  };
+  const Watched uninterrupted = run(checkpointing(nullptr, 8, 0, ""));
+  EXPECT_EQ(uninterrupted.fit.status, Status::CallbackStop);
+  EXPECT_EQ(uninterrupted.fit.iterations, 5);
+  EXPECT_EQ(uninterrupted.best_iteration, 2);
+  EXPECT_EQ(uninterrupted.fit.x, theta_2);     // restore_best
+  EXPECT_EQ(uninterrupted.values.size(), 6u);  // f₀ and five epochs
+
+  run(checkpointing(nullptr, 2, 2, path));  // the checkpoint holds both callbacks' states
+  EXPECT_EQ(load_checkpoint(path).callback_states.size(), 2u);
+  const Watched resumed = run(resuming(nullptr, 8, path));
+  EXPECT_EQ(resumed.fit.status, Status::CallbackStop);
+  EXPECT_EQ(resumed.fit.iterations, 5);
+  EXPECT_EQ(resumed.best_iteration, 2);
+  EXPECT_EQ(resumed.fit.message, uninterrupted.fit.message);
+  EXPECT_EQ(resumed.fit.x, uninterrupted.fit.x);
+  EXPECT_EQ(resumed.fit.history, uninterrupted.fit.history);
+  EXPECT_EQ(resumed.values, uninterrupted.values);
+  EXPECT_EQ(bitwise_checksum(resumed.weights), bitwise_checksum(uninterrupted.weights));
+
+  // Another callback list than the checkpoint's is refused, naming both counts.
+  EarlyStopping alone(distance_to_epoch_2, {.patience = 3});
+  EXPECT_THROW(
+      {
+        try {
+          testing::train_small_network(resuming(nullptr, 8, path), adam, nullptr, {&alone});
+        } catch (const ValueError& e) {
+          EXPECT_THAT(e.what(), ::testing::HasSubstr("the checkpoint holds the state of 2 callbacks, this fit has 1"));
+          throw;
+        }
+      },
+      ValueError);
 }
 
 // A checkpoint written by 2 ranks after 2 epochs, resumed on 1, 2 and 3 ranks × 1, 2 threads: the
