@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "graph/random.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
 #include "models/kernel/kernel_algebra.h"
@@ -25,46 +26,86 @@ GaussianProcessClassifier::GaussianProcessClassifier(const GaussianProcessClassi
       !std::isfinite(options.newton_tolerance))
     throw ValueError(fmt::format("{}: expected tolerance > 0 and newton_tolerance > 0, found {} and {}", who,
                                  options.tolerance, options.newton_tolerance));
+  if (options.num_samples < 1)
+    throw ValueError(fmt::format("{}: expected num_samples ≥ 1, found {}", who, options.num_samples));
+  if (enum_name(options.multi_class) == "?")
+    throw ValueError(fmt::format("{}: expected multi_class one_vs_rest or softmax, found the value {}", who,
+                                 static_cast<int>(options.multi_class)));
 }
+
+namespace {
+
+// The run of search_hyperparameters over the kernel's free θ that minimises −log_q(θ, gradient).
+template <class LogQ>
+HyperparameterSearch optimise(const KernelPtr& kernel, const GaussianProcessClassifierOptions& options,
+                              const CallbackList& callbacks, const LogQ& log_q) {
+  const auto [lower, upper] = kernel->free_log_bounds();
+  const auto make_objective = [&] {
+    return std::make_unique<FunctionObjective>(FunctionObjectiveSpec{
+        .dimension = kernel->free_log_hyperparameters().size(),
+        .value_and_gradient = [&](const Vector& theta, Vector& gradient) {
+          const KernelPtr at = kernel->with_log_hyperparameters(std::span<const Scalar>(theta.data(), theta.size()));
+          const Scalar value = log_q(*at, gradient);
+          gradient = -gradient;
+          return -value;
+        }});
+  };
+  return search_hyperparameters(make_objective, kernel->free_log_hyperparameters(), lower, upper,
+                                {.restarts = options.restarts,
+                                 .seed = options.seed,
+                                 .stop = {.max_iterations = options.max_iterations,
+                                          .gradient_tolerance = options.tolerance,
+                                          .value_tolerance = 2.2e-9}},  // scipy's L-BFGS-B stopping rule factr = 1e7
+                                callbacks);
+}
+
+KernelPtr at_theta(const KernelPtr& kernel, const Vector& theta) {
+  return kernel->with_log_hyperparameters(std::span<const Scalar>(theta.data(), theta.size()));
+}
+
+// The stream of derive_seed(seed, ·) the softmax Monte Carlo draws come from (the restarts use 0, 1, …).
+constexpr std::uint64_t kDrawStream = 0x736f66746d6178;  // "softmax"
+
+}  // namespace
 
 GaussianProcessClassifier& GaussianProcessClassifier::fit(const Tensor& X, const Vector& y, const CallbackList& callbacks) {
   const Index K = check_classification_data(X, y, "GaussianProcessClassifier::fit");
   const KernelPtr kernel = options_.kernel ? options_.kernel : constant(1) * std::make_shared<SquaredExponentialKernel>(1.0);
   (void)kernel->gram(X.topRows(1));  // a kernel that does not fit X (ARD length scales) fails here
-  const BinaryLaplaceOptions laplace{options_.newton_max_iterations, options_.newton_tolerance};
+  const bool search = options_.optimize && kernel->num_free_blocks() > 0;
   auto report = std::make_shared<std::vector<HyperparameterSearch>>();
-  std::vector<BinaryLaplaceGp> binaries(K == 2 ? 1 : static_cast<std::size_t>(K));
-  for (std::size_t c = 0; c < binaries.size(); ++c) {
-    // Targets t ∈ {0, 1}: class 1 against 0, or class c against the rest.
-    const Vector t = (y.array() == static_cast<Scalar>(K == 2 ? 1 : c)).cast<Scalar>();
+  if (options_.multi_class == GpcMultiClass::Softmax) {
+    const SoftmaxLaplaceOptions laplace{options_.newton_max_iterations, options_.newton_tolerance};
     KernelPtr fitted = kernel;
-    if (options_.optimize && kernel->num_free_blocks() > 0) {
-      const auto [lower, upper] = kernel->free_log_bounds();
-      const auto make_objective = [&] {
-        return std::make_unique<FunctionObjective>(FunctionObjectiveSpec{
-            .dimension = kernel->free_log_hyperparameters().size(),
-            .value_and_gradient = [&](const Vector& theta, Vector& gradient) {
-              const KernelPtr at = kernel->with_log_hyperparameters(std::span<const Scalar>(theta.data(), theta.size()));
-              const Scalar log_q = BinaryLaplaceGp::log_marginal_likelihood(*at, X, t, laplace, &gradient);
-              gradient = -gradient;
-              return -log_q;
-            }});
-      };
-      report->push_back(search_hyperparameters(
-          make_objective, kernel->free_log_hyperparameters(), lower, upper,
-          {.restarts = options_.restarts,
-           .seed = options_.seed,
-           .stop = {.max_iterations = options_.max_iterations,
-                    .gradient_tolerance = options_.tolerance,
-                    .value_tolerance = 2.2e-9}},  // scipy's L-BFGS-B stopping rule factr = 1e7
-          callbacks));
-      const Vector& theta = report->back().theta();
-      fitted = kernel->with_log_hyperparameters(std::span<const Scalar>(theta.data(), theta.size()));
+    if (search) {
+      report->push_back(optimise(kernel, options_, callbacks, [&](const Kernel& at, Vector& gradient) {
+        return SoftmaxLaplaceGp::log_marginal_likelihood(at, X, y, K, laplace, &gradient);
+      }));
+      fitted = at_theta(kernel, report->back().theta());
     }
-    binaries[c].fit(fitted, X, t, laplace);
+    SoftmaxLaplaceGp gp;
+    gp.fit(fitted, X, y, K, laplace);
+    softmax_ = std::move(gp);
+    binaries_.clear();
+  } else {
+    const BinaryLaplaceOptions laplace{options_.newton_max_iterations, options_.newton_tolerance};
+    std::vector<BinaryLaplaceGp> binaries(K == 2 ? 1 : static_cast<std::size_t>(K));
+    for (std::size_t c = 0; c < binaries.size(); ++c) {
+      // Targets t ∈ {0, 1}: class 1 against 0, or class c against the rest.
+      const Vector t = (y.array() == static_cast<Scalar>(K == 2 ? 1 : c)).cast<Scalar>();
+      KernelPtr fitted = kernel;
+      if (search) {
+        report->push_back(optimise(kernel, options_, callbacks, [&](const Kernel& at, Vector& gradient) {
+          return BinaryLaplaceGp::log_marginal_likelihood(at, X, t, laplace, &gradient);
+        }));
+        fitted = at_theta(kernel, report->back().theta());
+      }
+      binaries[c].fit(fitted, X, t, laplace);
+    }
+    binaries_ = std::move(binaries);
+    softmax_ = SoftmaxLaplaceGp();
   }
   num_classes_ = K;
-  binaries_ = std::move(binaries);
   report_ = std::move(report);
   set_fitted(X.cols());
   return *this;
@@ -72,6 +113,8 @@ GaussianProcessClassifier& GaussianProcessClassifier::fit(const Tensor& X, const
 
 Tensor GaussianProcessClassifier::predict_proba(const Tensor& X) const {
   check_input(X);
+  if (options_.multi_class == GpcMultiClass::Softmax)
+    return softmax_.probability(X, options_.num_samples, derive_seed(options_.seed, kDrawStream));
   Tensor P(X.rows(), num_classes_);
   if (num_classes_ == 2) {
     const Vector p = binaries_[0].probability(X);
@@ -107,7 +150,16 @@ Scalar GaussianProcessClassifier::score(const Tensor& X, const Vector& y) const 
   return accuracy_score(y, prediction);
 }
 
+const SoftmaxLaplaceGp& GaussianProcessClassifier::softmax_gp() const {
+  require_fitted();
+  if (options_.multi_class != GpcMultiClass::Softmax)
+    throw ValueError("GaussianProcessClassifier::softmax_gp: expected multi_class = softmax, found one_vs_rest "
+                     "(see binary_gps())");
+  return softmax_;
+}
+
 Scalar GaussianProcessClassifier::log_marginal_likelihood() const {
+  if (options_.multi_class == GpcMultiClass::Softmax) return softmax_gp().log_marginal_likelihood();
   Scalar sum = 0;
   for (const BinaryLaplaceGp& b : binary_gps()) sum += b.log_marginal_likelihood();
   return sum / static_cast<Scalar>(binaries_.size());
@@ -123,6 +175,13 @@ const std::vector<HyperparameterSearch>& GaussianProcessClassifier::fit_report()
 
 void GaussianProcessClassifier::check_loaded(const ModelInputArchive& ar) const {
   if (!fitted()) return;
+  if (options_.multi_class == GpcMultiClass::Softmax) {
+    if (num_classes_ < 2 || !softmax_.consistent(num_features(), num_classes_))
+      ar.fail(fmt::format("GaussianProcessClassifier: expected K ≥ 2 classes and a consistent softmax GP over {} "
+                          "features and K classes, found K = {} and an inconsistent GP",
+                          num_features(), num_classes_));
+    return;
+  }
   const std::size_t expected = num_classes_ == 2 ? 1 : static_cast<std::size_t>(num_classes_);
   bool ok = num_classes_ >= 2 && binaries_.size() == expected;
   for (const BinaryLaplaceGp& b : binaries_) ok = ok && b.consistent(num_features());

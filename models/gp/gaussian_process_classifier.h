@@ -5,8 +5,13 @@
 // marginal likelihood log q(y | X, θ) (gradient by Algorithm 5.1 with ∂K/∂θ from autodiff), with
 // ProjectedLbfgs from parallel seeded restarts (multi_start_search.h).
 //
-// K > 2 classes are one-vs-rest, as scikit-learn's GaussianProcessClassifier: one binary GP per
-// class (each with its own fitted hyperparameters), probabilities normalised to sum to 1.
+// K > 2 classes are handled one of two ways (`multi_class`):
+//   one_vs_rest (the default, as scikit-learn's GaussianProcessClassifier): one binary GP per class
+//     (each with its own fitted hyperparameters), probabilities normalised to sum to 1;
+//   softmax: one joint Laplace approximation with the softmax likelihood (softmax_laplace_gp.h;
+//     Rasmussen & Williams Algorithms 3.3 and 3.4), K latent GPs sharing one kernel, whose
+//     hyperparameters maximise the joint approximate marginal likelihood, and probabilities
+//     E softmax(f*) by Monte Carlo over `num_samples` seeded draws. Also allowed for K = 2.
 //
 //   GaussianProcessClassifier gpc({.kernel = parse_kernel("constant(value=1) * rbf(length_scale=1)")});
 //   gpc.fit(X, y);                       // y ∈ {0, …, K−1}
@@ -16,11 +21,19 @@
 #include <cstdint>
 #include <vector>
 
+#include "graph/enum_names.h"
 #include "models/gp/binary_laplace_gp.h"
+#include "models/gp/softmax_laplace_gp.h"
 #include "models/io/estimator.h"
 #include "models/kernel/kernel_io.h"
 
 namespace dagml {
+
+enum class GpcMultiClass { OneVsRest, Softmax };
+constexpr auto enum_names(GpcMultiClass) {
+  return std::to_array<EnumName<GpcMultiClass>>(
+      {{GpcMultiClass::OneVsRest, "one_vs_rest"}, {GpcMultiClass::Softmax, "softmax"}});
+}
 
 struct GaussianProcessClassifierOptions {
   KernelPtr kernel = nullptr;            // null: constant(value=1) * rbf(length_scale=1), both free
@@ -30,10 +43,21 @@ struct GaussianProcessClassifierOptions {
   Scalar tolerance = 1e-5;               // > 0, projected gradient norm at convergence
   Index newton_max_iterations = 100;     // ≥ 1, Newton steps of the mode search
   Scalar newton_tolerance = 1e-10;       // > 0, |Δ log q| that ends the mode search
-  std::uint64_t seed = 0;                // for the restarts' starts
+  std::uint64_t seed = 0;                // for the restarts' starts and the softmax draws
+  // Model-file layout 2 added these two (GaussianProcessClassifier::serialize).
+  GpcMultiClass multi_class = GpcMultiClass::OneVsRest;
+  Index num_samples = 1000;              // ≥ 1, Monte Carlo draws per test row (softmax)
 
   template <class V>
   void visit(V&& v) {
+    visit_layout_1(v);
+    v("multi_class", multi_class,
+      "one_vs_rest (a binary GP per class, as scikit-learn) or softmax (one joint Laplace approximation, shared kernel)");
+    v("num_samples", num_samples, "≥ 1, Monte Carlo draws of the latent values per test row (softmax)");
+  }
+  // The fields of model-file layout 1, in their order.
+  template <class V>
+  void visit_layout_1(V&& v) {
     v("kernel", kernel, "the latent GP's covariance (kernel text form); empty: constant(value=1) * rbf(length_scale=1)");
     v("optimize", optimize, "maximise the approximate marginal likelihood over the kernel's free hyperparameters");
     v("restarts", restarts, "≥ 0 further optimiser runs from log-uniform starts within the bounds");
@@ -41,36 +65,71 @@ struct GaussianProcessClassifierOptions {
     v("tolerance", tolerance, "> 0, projected-gradient norm at which a run has converged");
     v("newton_max_iterations", newton_max_iterations, "≥ 1, Newton steps of the posterior-mode search");
     v("newton_tolerance", newton_tolerance, "> 0, change of log q that ends the mode search");
-    v("seed", seed, "seed of the restarts' starting points");
+    v("seed", seed, "seed of the restarts' starting points and of the softmax Monte Carlo draws");
+  }
+};
+
+// The options as model-file layout 1 stored them (without multi_class and num_samples).
+struct GaussianProcessClassifierLayout1Options {
+  GaussianProcessClassifierOptions& options;
+  template <class V>
+  void visit(V&& v) {
+    options.visit_layout_1(v);
   }
 };
 
 class GaussianProcessClassifier : public Estimator<GaussianProcessClassifier, GaussianProcessClassifierOptions> {
  public:
   static constexpr const char* kTypeName = "gaussian_process_classifier";
+  // Layout 2 added the options multi_class and num_samples and, with softmax, the joint GP in
+  // place of the binary ones; a layout-1 file loads as one_vs_rest with num_samples = 1000.
+  static constexpr std::uint32_t kModelVersion = 2;
 
   explicit GaussianProcessClassifier(const GaussianProcessClassifierOptions& options = {});
 
   // y holds labels 0..K−1, K ≥ 2. Throws ValueError (NaN, empty, one class only), ShapeError.
-  // `callbacks` watch the optimiser run from the kernel's own hyperparameters (of each binary GP).
+  // `callbacks` watch the optimiser run from the kernel's own hyperparameters (of each binary GP,
+  // or of the joint softmax GP).
   GaussianProcessClassifier& fit(const Tensor& X, const Vector& y, const CallbackList& callbacks = {});
   Tensor predict_proba(const Tensor& X) const;  // n×K
   Vector predict(const Tensor& X) const;        // the most probable class (the first at a tie)
   Scalar score(const Tensor& X, const Vector& y) const;  // accuracy
 
   Index num_classes() const { return fitted_value(num_classes_); }
-  // The binary GPs: one (classes 0/1), or one per class (one-vs-rest).
+  // The binary GPs: one (classes 0/1), or one per class (one-vs-rest); none with softmax.
   const std::vector<BinaryLaplaceGp>& binary_gps() const { return fitted_value(binaries_); }
-  // log q(y | X, θ) at the fitted θ; with one-vs-rest, the mean over the binary GPs (as scikit-learn).
+  // The joint GP of multi_class = softmax (ValueError for one-vs-rest).
+  const SoftmaxLaplaceGp& softmax_gp() const;
+  // log q(y | X, θ) at the fitted θ: with softmax the joint one; with one-vs-rest, the mean over
+  // the binary GPs (as scikit-learn).
   Scalar log_marginal_likelihood() const;
-  // The hyperparameter searches of the fit, one per binary GP (empty when nothing was optimised);
-  // available after fit, not after load.
+  // The hyperparameter searches of the fit, one per binary GP or one for the softmax GP (empty
+  // when nothing was optimised); available after fit, not after load.
   const std::vector<HyperparameterSearch>& fit_report() const;
 
   template <class Archive>
   void serialize(Archive& ar) {
-    serialize_estimator(ar);
-    ar(num_classes_, binaries_);
+    if constexpr (Archive::is_loading::value) {
+      if (ar.model_version() < 2) {  // the estimator's part as serialize_estimator reads it, layout 1
+        options_.multi_class = GpcMultiClass::OneVsRest;
+        options_.num_samples = GaussianProcessClassifierOptions{}.num_samples;
+        GaussianProcessClassifierLayout1Options layout_1_options{options_};
+        bool was_fitted = false;
+        Index d = 0;
+        ar(layout_1_options, was_fitted, d);
+        detail::check_loaded_feature_count(ar, kTypeName, was_fitted, d);
+        if (was_fitted) set_fitted(d);
+      } else {
+        serialize_estimator(ar);
+      }
+    } else {
+      serialize_estimator(ar);
+    }
+    ar(num_classes_);
+    if (options_.multi_class == GpcMultiClass::Softmax)
+      ar(softmax_);
+    else
+      ar(binaries_);
     if constexpr (Archive::is_loading::value) check_loaded(ar);
   }
 
@@ -79,6 +138,7 @@ class GaussianProcessClassifier : public Estimator<GaussianProcessClassifier, Ga
 
   Index num_classes_ = 0;
   std::vector<BinaryLaplaceGp> binaries_;
+  SoftmaxLaplaceGp softmax_;
   std::shared_ptr<const std::vector<HyperparameterSearch>> report_;
 };
 

@@ -134,7 +134,7 @@ std::vector<EstimatorInfo> build_registry() {
       describe<Nystroem>(Transformation, Real, "Nyström features K(x, Z) K_zz^(-1/2) from m landmark rows Z"),
       // models/gp
       describe<GaussianProcessRegressor>(Regression, Real, "Gaussian process regression, hyperparameters by marginal likelihood"),
-      describe<GaussianProcessClassifier>(Classification, Real, "Gaussian process classification, Laplace approximation (one-vs-rest for K > 2)"),
+      describe<GaussianProcessClassifier>(Classification, Real, "Gaussian process classification, Laplace approximation (K > 2: one-vs-rest or the joint softmax model)"),
       // models/tree
       describe<DecisionTreeClassifier>(Classification, Real, "CART classification tree: Gini, entropy or misclassification"),
       describe<DecisionTreeRegressor>(Regression, Real, "CART regression tree: squared or absolute error"),
