@@ -141,16 +141,9 @@ SoftmaxMode find_mode(const Tensor& K, const Tensor& Y, const SoftmaxLaplaceOpti
   Scalar previous = psi(m.A, m.F, Y);
   for (Index it = 0; it < options.newton_max_iterations; ++it) {
     factor_at(K, m);
-    Tensor A = newton_step(K, Y, m);
-    Tensor F = K * A;
-    Scalar value = psi(A, F, Y);
-    for (int halving = 0; halving < 30 && !(value >= previous); ++halving) {
-      A = 0.5 * (A + m.A);
-      F = 0.5 * (F + m.F);
-      value = psi(A, F, Y);
-    }
-    m.A = std::move(A);
-    m.F = std::move(F);
+    m.A = newton_step(K, Y, m);
+    m.F = K * m.A;
+    const Scalar value = psi(m.A, m.F, Y);
     m.iterations = it + 1;
     if (std::abs(value - previous) < options.newton_tolerance) {
       m.converged = true;

@@ -29,10 +29,9 @@
 // Cost: each Newton step factorises C + 1 matrices of size n×n, O(C n³); the gradient is O(C n³)
 // more; a test point costs O(C n²) (the C products E_c k*).
 //
-// The Newton iteration stops when Ψ changes by less than `newton_tolerance` (converged() says
-// whether that happened within `newton_max_iterations`). Ψ is concave, but a full Newton step
-// may still overshoot far from the mode: a step that lowers Ψ is halved towards the previous f
-// (f = Ka is linear in a, so both are halved) until Ψ no longer falls, at most 30 times.
+// The Newton iteration starts from f = 0 and stops when Ψ changes by less than `newton_tolerance`
+// (converged() says whether that happened within `newton_max_iterations`). As in Algorithm 3.3
+// and the binary model, the steps are full Newton steps, without a line search.
 #pragma once
 
 #include <cstdint>
