@@ -14,11 +14,14 @@
 
 namespace dagml {
 
-Tensor standard_normal_draws(Index num_samples, Index num_classes, std::uint64_t seed) {
+Tensor antithetic_normal_draws(Index num_samples, Index num_classes, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   Tensor Z(num_samples, num_classes);
-  for (Index s = 0; s < num_samples; ++s)
-    for (Index c = 0; c < num_classes; ++c) Z(s, c) = standard_normal(rng);
+  for (Index s = 0; s < num_samples; s += 2)
+    for (Index c = 0; c < num_classes; ++c) {
+      Z(s, c) = standard_normal(rng);
+      if (s + 1 < num_samples) Z(s + 1, c) = -Z(s, c);
+    }
   return Z;
 }
 
@@ -297,7 +300,7 @@ void SoftmaxLaplaceGp::latent(const Tensor& X, Tensor& mean, std::vector<Tensor>
 Tensor SoftmaxLaplaceGp::probability(const Tensor& X, Index num_samples, std::uint64_t seed) const {
   const Tensor K_star = kernel_->gram(X, X_);
   const Index C = mode_.cols();
-  const Tensor draws = standard_normal_draws(num_samples, C, seed);
+  const Tensor draws = antithetic_normal_draws(num_samples, C, seed);
   Tensor P(X.rows(), C);
   // Each row alone (matrix-vector products of fixed sizes), so any split of the rows gives the
   // same bits.

@@ -44,18 +44,24 @@ namespace dagml {
 
 // Note [Softmax–Gaussian average]
 // E softmax(f) for f ~ N(μ, Σ) (C classes) has no closed form. It is estimated by Monte Carlo
-// (R&W Algorithm 3.4, lines 11–16): f_s = μ + L z_s with Σ = LLᵀ and z_1..z_S fixed standard
-// normal draws (an S×C matrix drawn ONCE from a seed: the same draws serve every test row, so a
-// row's probabilities depend neither on the batch it comes in nor on the thread count), and
-// p = (1/S) Σ_s softmax(f_s). The estimate's standard error is sd(softmax_c(f))/√S ≤ 0.5/√S per
-// class: with the default S = 1000 at most 0.016, and typically a few thousandths, which is below
-// the error of the Laplace approximation itself (R&W §3.7 compare it with EP and MCMC); it sums to
-// 1 exactly up to rounding, since each softmax does. Σ is factorised by Cholesky; a Σ that is
+// (R&W Algorithm 3.4, lines 11–16): f_s = μ + L z_s with Σ = LLᵀ and p = (1/S) Σ_s softmax(f_s),
+// over fixed draws z_1..z_S: an S×C matrix drawn ONCE from a seed, so that a row's
+// probabilities depend neither on the batch it comes in nor on the thread count. Because the
+// same draws serve every row, their error is common to all rows rather than independent: with
+// i.i.d. draws and large latent variances (softmax then nearly a step), S = 1000 moved every
+// probability of the two-moons example (examples/gp_classification_toy.cpp, K = 2) the same way,
+// by up to 0.028 from the binary model's integral. The draws are therefore antithetic pairs,
+// z_{2k+1} = −z_{2k} (R&W do not prescribe the draws): their mean is exactly 0 and the part of
+// softmax(μ + Lz) that is odd in z averages out exactly; with two classes and μ₁ = μ₂ the
+// estimate is ½ to rounding. In that example the largest difference became 0.017 and the mean
+// one 0.0003. The standard error is at most 0.5/√S per class (0.016 at the default S = 1000);
+// rows sum to 1 up to rounding, since each softmax does. Σ is factorised by Cholesky; a Σ that is
 // positive semidefinite only (a zero variance to rounding) is factorised through its eigenvalues,
 // the negative ones (rounding) set to 0.
 
-// S×C standard normals from std::mt19937_64(seed), row by row (standard_normal of graph/random.h).
-Tensor standard_normal_draws(Index num_samples, Index num_classes, std::uint64_t seed);
+// S×C draws from std::mt19937_64(seed): row 2k holds C standard normals (standard_normal of
+// graph/random.h, in order) and row 2k + 1 their negation (an odd S ends with an unpaired row).
+Tensor antithetic_normal_draws(Index num_samples, Index num_classes, std::uint64_t seed);
 
 // (1/S) Σ_s softmax(mean + L draws_sᵀ), Σ = covariance = LLᵀ (C×C), draws S×C.
 Vector softmax_gaussian_average(const Vector& mean, const Tensor& covariance, const Tensor& draws);
@@ -76,7 +82,7 @@ class SoftmaxLaplaceGp {
 
   // Latent mean (m×C) and covariance (one C×C matrix per row) at the rows of X (Algorithm 3.4).
   void latent(const Tensor& X, Tensor& mean, std::vector<Tensor>& covariance) const;
-  // p(y* = c | x*) by softmax_gaussian_average with standard_normal_draws(num_samples, C, seed);
+  // p(y* = c | x*) by softmax_gaussian_average with antithetic_normal_draws(num_samples, C, seed);
   // rows in parallel, each computed alone, so the result does not depend on the batch nor on the
   // thread count. m×C, rows summing to 1.
   Tensor probability(const Tensor& X, Index num_samples, std::uint64_t seed) const;

@@ -201,34 +201,47 @@ TEST(SoftmaxLaplaceGp, GradientMatchesCentralDifferences) {
 TEST(SoftmaxLaplaceGp, MonteCarloProbabilitiesTendToTheirLimits) {
   const Vector mean = (Vector(3) << 0.5, -0.3, 0.1).finished();
   const Vector plain = (mean.array().exp() / mean.array().exp().sum()).matrix();  // softmax(μ)
-  const Tensor draws = standard_normal_draws(1000, 3, 11);
+  const Tensor draws = antithetic_normal_draws(1000, 3, 11);
+  // The draws: the seed's standard normals, in order, each row followed by its negation.
+  std::mt19937_64 rng(11);
+  for (Index c = 0; c < 3; ++c) EXPECT_EQ(draws(0, c), standard_normal(rng));
+  for (Index c = 0; c < 3; ++c) EXPECT_EQ(draws(2, c), standard_normal(rng));
+  EXPECT_EQ(draws.row(1), -draws.row(0));
+  EXPECT_EQ(draws.row(999), -draws.row(998));
+  EXPECT_EQ(antithetic_normal_draws(5, 3, 11).topRows(4), draws.topRows(4));  // an odd S: one unpaired row
   // Σ = 0 (semidefinite: the eigenvalue path) gives softmax(μ) to rounding; Σ = ε²A nearly so.
   EXPECT_LT((softmax_gaussian_average(mean, Tensor::Zero(3, 3), draws) - plain).cwiseAbs().maxCoeff(), 1e-13);
   const Tensor A = (Tensor(3, 3) << 1.0, 0.3, -0.2, 0.3, 0.8, 0.1, -0.2, 0.1, 1.2).finished();
-  EXPECT_LT((softmax_gaussian_average(mean, 1e-8 * A, draws) - plain).cwiseAbs().maxCoeff(), 1e-5);
+  EXPECT_LT((softmax_gaussian_average(mean, 1e-8 * A, draws) - plain).cwiseAbs().maxCoeff(), 1e-7);
+  // Two classes with equal means: ½ by the antithetic symmetry, whatever Σ.
+  const Vector half = softmax_gaussian_average(
+      Vector::Constant(2, 0.7), (Tensor(2, 2) << 3.0, 1.0, 1.0, 2.0).finished(), antithetic_normal_draws(1000, 2, 5));
+  EXPECT_NEAR(half[0], 0.5, 1e-14);
+  EXPECT_NEAR(half[1], 0.5, 1e-14);
   const Vector p = softmax_gaussian_average(mean, A, draws);
   EXPECT_NEAR(p.sum(), 1, 1e-14);
-  // S = 1000 against S = 400,000 (other draws): within four standard errors sd/√1000, sd from the large sample.
-  const Tensor many = standard_normal_draws(400000, 3, 12);
+  EXPECT_GT((p - plain).cwiseAbs().maxCoeff(), 1e-3);  // E softmax(f) ≠ softmax(E f)
+  // S = 1000 against S = 400,000 (other draws): within four standard errors of the difference,
+  // from the spread of the antithetic pair means of the large sample.
+  const Tensor many = antithetic_normal_draws(400000, 3, 12);
   const Vector reference = softmax_gaussian_average(mean, A, many);
   const Tensor L = Eigen::LLT<Eigen::MatrixXd>(A).matrixL();
-  Vector second_moment = Vector::Zero(3);
-  for (Index s = 0; s < many.rows(); ++s) {
-    const Vector f = mean + L * many.row(s).transpose();
-    const Vector q = (f.array().exp() / f.array().exp().sum()).matrix();
-    second_moment += q.cwiseProduct(q);
+  const auto softmax_at = [&](const Vector& z) {
+    const Vector f = mean + L * z;
+    return Vector((f.array().exp() / f.array().exp().sum()).matrix());
+  };
+  Vector pair_mean_square = Vector::Zero(3);
+  for (Index s = 0; s < many.rows(); s += 2) {
+    const Vector q = 0.5 * (softmax_at(many.row(s).transpose()) + softmax_at(many.row(s + 1).transpose()));
+    pair_mean_square += q.cwiseProduct(q);
   }
-  second_moment /= static_cast<Scalar>(many.rows());
+  pair_mean_square /= static_cast<Scalar>(many.rows() / 2);
   for (Index c = 0; c < 3; ++c) {
-    const Scalar standard_error = std::sqrt(second_moment[c] - reference[c] * reference[c]) / std::sqrt(1000.0);
-    EXPECT_GT(standard_error, 1e-3);
+    const Scalar pair_variance = pair_mean_square[c] - reference[c] * reference[c];
+    const Scalar standard_error = std::sqrt(pair_variance / 500 + pair_variance / 200000);
+    EXPECT_GT(standard_error, 1e-4);
     EXPECT_LT(std::abs(p[c] - reference[c]), 4 * standard_error) << c;
-    EXPECT_GT(std::abs(p[c] - plain[c]), 0.0);
   }
-  // The draws are the seed's standard normals, in order.
-  std::mt19937_64 rng(11);
-  EXPECT_EQ(draws(0, 0), standard_normal(rng));
-  EXPECT_EQ(draws(0, 1), standard_normal(rng));
 }
 
 TEST(SoftmaxLaplaceGp, ARowsProbabilitiesDependNeitherOnItsBatchNorOnTheThreadCount) {
