@@ -332,7 +332,7 @@ TEST(SoftmaxLaplaceGp, ClassifierOnIrisWithFilesOfBothLayouts) {
   EXPECT_EQ(old.binary_gps().size(), 3u);
   EXPECT_TRUE(same_bits(old.predict_proba(softmax_test_rows()), ovr.predict_proba(softmax_test_rows())));
   EXPECT_EQ(old.to_bytes(), ovr.to_bytes());  // written back in layout 2
-  // The seed corpus file of the model-file fuzz harness was written in layout 1: it still loads.
+  // The seed corpus file of the model-file fuzz harness (written in layout 1, before multi_class) still loads.
   const GaussianProcessClassifier corpus = GaussianProcessClassifier::load(
       (std::filesystem::path(DAGML_SOURCE_DIR) / "fuzz/corpus/model_file/gaussian_process_classifier.dagml").string());
   EXPECT_EQ(corpus.options().multi_class, GpcMultiClass::OneVsRest);
