@@ -42,6 +42,7 @@
 
 #include <cstdint>
 #include <random>
+#include <string_view>
 
 #include "graph/enum_names.h"
 #include "graph/tensor.h"
@@ -72,17 +73,11 @@ struct KMeansOptions {
   Scalar tolerance = 1e-4;                 // ≥ 0, relative to the mean feature variance
   std::uint64_t seed = 0;
   // How the assignment step is computed; every choice gives the same clustering (see above).
-  // Model-file layout 2 added it (KMeans::serialize).
+  // Model-file layout 2 added it (field_layout below).
   KMeansAlgorithm algorithm = KMeansAlgorithm::Auto;
 
   template <class V>
   void visit(V&& v) {
-    visit_layout_1(v);
-    v("algorithm", algorithm, "auto, lloyd (every distance, by matrix products) or hamerly (bounds skip most)");
-  }
-  // The fields of model-file layout 1, in their order.
-  template <class V>
-  void visit_layout_1(V&& v) {
     v("num_clusters", num_clusters, "K ≥ 1, the number of clusters");
     v("init", init, "plus_plus (greedy k-means++), random (K distinct points) or given (initial_centers)");
     v("initial_centers", initial_centers, "K×d starting centres, for init = given");
@@ -90,16 +85,10 @@ struct KMeansOptions {
     v("max_iterations", max_iterations, "≥ 1 Lloyd iterations per run");
     v("tolerance", tolerance, "≥ 0: stop when Σ‖Δμ‖² ≤ tolerance · mean feature variance");
     v("seed", seed, "for the initialisation");
+    v("algorithm", algorithm, "auto, lloyd (every distance, by matrix products) or hamerly (bounds skip most)");
   }
-};
-
-// The options as model-file layout 1 stored them (without `algorithm`).
-struct KMeansLayout1Options {
-  KMeansOptions& options;
-  template <class V>
-  void visit(V&& v) {
-    options.visit_layout_1(v);
-  }
+  // Model-file layout 2 added `algorithm`: a layout-1 file loads with its default, auto.
+  static constexpr std::uint32_t field_layout(std::string_view field) { return field == "algorithm" ? 2 : 1; }
 };
 
 class KMeans : public Estimator<KMeans, KMeansOptions> {
@@ -139,21 +128,7 @@ class KMeans : public Estimator<KMeans, KMeansOptions> {
   // inertia ≥ 0 (ParseError otherwise).
   template <class Archive>
   void serialize(Archive& ar) {
-    if constexpr (Archive::is_loading::value) {
-      if (ar.model_version() < 2) {  // the estimator's part as serialize_estimator reads it, without `algorithm`
-        options_.algorithm = KMeansAlgorithm::Auto;
-        KMeansLayout1Options layout_1_options{options_};
-        bool was_fitted = false;
-        Index d = 0;
-        ar(layout_1_options, was_fitted, d);
-        detail::check_loaded_feature_count(ar, kTypeName, was_fitted, d);
-        if (was_fitted) set_fitted(d);
-      } else {
-        serialize_estimator(ar);
-      }
-    } else {
-      serialize_estimator(ar);
-    }
+    serialize_estimator(ar);
     ar(centers_, inertia_, num_iter_, converged_);
     if constexpr (Archive::is_loading::value) check_loaded(ar);
   }

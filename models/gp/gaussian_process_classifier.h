@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "graph/enum_names.h"
@@ -44,20 +45,12 @@ struct GaussianProcessClassifierOptions {
   Index newton_max_iterations = 100;     // ≥ 1, Newton steps of the mode search
   Scalar newton_tolerance = 1e-10;       // > 0, |Δ log q| that ends the mode search
   std::uint64_t seed = 0;                // for the restarts' starts and the softmax draws
-  // Model-file layout 2 added these two (GaussianProcessClassifier::serialize).
+  // Model-file layout 2 added these two (field_layout below).
   GpcMultiClass multi_class = GpcMultiClass::OneVsRest;
   Index num_samples = 1000;              // ≥ 1, Monte Carlo draws per test row (softmax)
 
   template <class V>
   void visit(V&& v) {
-    visit_layout_1(v);
-    v("multi_class", multi_class,
-      "one_vs_rest (a binary GP per class, as scikit-learn) or softmax (one joint Laplace approximation, shared kernel)");
-    v("num_samples", num_samples, "≥ 1, Monte Carlo draws of the latent values per test row (softmax)");
-  }
-  // The fields of model-file layout 1, in their order.
-  template <class V>
-  void visit_layout_1(V&& v) {
     v("kernel", kernel, "the latent GP's covariance (kernel text form); empty: constant(value=1) * rbf(length_scale=1)");
     v("optimize", optimize, "maximise the approximate marginal likelihood over the kernel's free hyperparameters");
     v("restarts", restarts, "≥ 0 further optimiser runs from log-uniform starts within the bounds");
@@ -66,15 +59,15 @@ struct GaussianProcessClassifierOptions {
     v("newton_max_iterations", newton_max_iterations, "≥ 1, Newton steps of the posterior-mode search");
     v("newton_tolerance", newton_tolerance, "> 0, change of log q that ends the mode search");
     v("seed", seed, "seed of the restarts' starting points and of the softmax Monte Carlo draws");
+    v("multi_class", multi_class,
+      "one_vs_rest (a binary GP per class, as scikit-learn) or softmax (one joint Laplace approximation, shared "
+      "kernel)");
+    v("num_samples", num_samples, "≥ 1, Monte Carlo draws of the latent values per test row (softmax)");
   }
-};
-
-// The options as model-file layout 1 stored them (without multi_class and num_samples).
-struct GaussianProcessClassifierLayout1Options {
-  GaussianProcessClassifierOptions& options;
-  template <class V>
-  void visit(V&& v) {
-    options.visit_layout_1(v);
+  // Model-file layout 2 added multi_class and num_samples: a layout-1 file loads with their
+  // defaults (one_vs_rest).
+  static constexpr std::uint32_t field_layout(std::string_view field) {
+    return field == "multi_class" || field == "num_samples" ? 2 : 1;
   }
 };
 
@@ -109,22 +102,7 @@ class GaussianProcessClassifier : public Estimator<GaussianProcessClassifier, Ga
 
   template <class Archive>
   void serialize(Archive& ar) {
-    if constexpr (Archive::is_loading::value) {
-      if (ar.model_version() < 2) {  // the estimator's part as serialize_estimator reads it, layout 1
-        options_.multi_class = GpcMultiClass::OneVsRest;
-        options_.num_samples = GaussianProcessClassifierOptions{}.num_samples;
-        GaussianProcessClassifierLayout1Options layout_1_options{options_};
-        bool was_fitted = false;
-        Index d = 0;
-        ar(layout_1_options, was_fitted, d);
-        detail::check_loaded_feature_count(ar, kTypeName, was_fitted, d);
-        if (was_fitted) set_fitted(d);
-      } else {
-        serialize_estimator(ar);
-      }
-    } else {
-      serialize_estimator(ar);
-    }
+    serialize_estimator(ar);
     ar(num_classes_);
     if (options_.multi_class == GpcMultiClass::Softmax)
       ar(softmax_);

@@ -13,11 +13,12 @@
 
 #include "graph/error.h"
 #include "graph/threads.h"
+#include "literals.h"
 #include "models/data/datasets.h"
 #include "models/io/model_file.h"
+#include "models/io/option_layouts.h"
 #include "optim/callbacks.h"
 #include "optim/stop_after.h"
-#include "literals.h"
 
 namespace dagml {
 namespace {
@@ -187,7 +188,7 @@ std::string kmeans_file(const Tensor& centers, Scalar inertia, Index num_iter = 
   {
     ModelOutputArchive ar(payload);
     KMeansOptions options{.num_clusters = 2};
-    KMeansLayout1Options layout_1{options};
+    testing::OptionsOfLayout<KMeansOptions> layout_1{options, 1};
     ar(layout_1, true, num_features, centers, inertia, num_iter, true);
   }
   return frame_model_file(KMeans::kTypeName, 1, payload);
@@ -220,7 +221,7 @@ TEST(KMeans, InconsistentFilesAreParseErrors) {
   {
     ModelOutputArchive ar(payload);
     KMeansOptions options{.num_clusters = 0};
-    KMeansLayout1Options layout_1{options};
+    testing::OptionsOfLayout<KMeansOptions> layout_1{options, 1};
     ar(layout_1, false, Index{0}, Tensor(), Scalar{0}, Index{0}, false);
   }
   EXPECT_THROW(load(frame_model_file(KMeans::kTypeName, 1, payload)), ValueError);

@@ -22,6 +22,7 @@
 #include "models/gp/gaussian_process_classifier.h"
 #include "models/gp/softmax_laplace_gp.h"
 #include "models/io/model_file.h"
+#include "models/io/option_layouts.h"
 #include "models/kernel/kernel_io.h"
 
 namespace dagml {
@@ -323,7 +324,7 @@ TEST(SoftmaxLaplaceGp, ClassifierOnIrisWithFilesOfBothLayouts) {
   {
     ModelOutputArchive ar(payload);
     GaussianProcessClassifierOptions o = ovr.options();
-    GaussianProcessClassifierLayout1Options layout_1{o};
+    testing::OptionsOfLayout<GaussianProcessClassifierOptions> layout_1{o, 1};
     ar(layout_1, true, Index{2}, Index{3}, ovr.binary_gps());
   }
   const GaussianProcessClassifier old = GaussianProcessClassifier::from_model_file(
