@@ -11,19 +11,12 @@
 #include <cmath>
 
 #include "graph/error.h"
+#include "models/gp/gp_test_rows.h"
 #include "models/kernel/kernel_io.h"
 
 namespace dagml {
 namespace {
 
-Tensor classifier_rows() {
-  Tensor X(30, 2);
-  for (Index t = 0; t < 30; ++t) {
-    X(t, 0) = std::sin(0.7 * static_cast<double>(t)) * 1.5;
-    X(t, 1) = std::cos(1.3 * static_cast<double>(t)) + 0.1 * static_cast<double>(t);
-  }
-  return X;
-}
 Vector labels(std::initializer_list<double> v) {
   Vector y(static_cast<Index>(v.size()));
   Index i = 0;
@@ -37,11 +30,11 @@ Tensor classifier_test_rows() { return (Tensor(3, 2) << 0.2, 0.3, -1.0, 1.5, 1.4
 TEST(GaussianProcessClassifier, BinaryLaplaceMatchesScikitLearnAtFixedHyperparameters) {
   const KernelPtr kernel = parse_kernel("constant(value=2) * rbf(length_scale=0.8)");
   GaussianProcessClassifier gpc({.kernel = kernel, .optimize = false});
-  gpc.fit(classifier_rows(), kTwoClasses);
+  gpc.fit(testing::curve_rows_30(), kTwoClasses);
   EXPECT_NEAR(gpc.log_marginal_likelihood(), -17.457361138861643, 1e-8);
   Vector gradient;
   const Vector t = kTwoClasses;
-  const Scalar log_q = BinaryLaplaceGp::log_marginal_likelihood(*kernel, classifier_rows(), t, {}, &gradient);
+  const Scalar log_q = BinaryLaplaceGp::log_marginal_likelihood(*kernel, testing::curve_rows_30(), t, {}, &gradient);
   EXPECT_NEAR(log_q, -17.457361138861643, 1e-8);
   ASSERT_EQ(gradient.size(), 2);
   EXPECT_NEAR(gradient[0], 1.204309557932772, 1e-7);
@@ -55,7 +48,7 @@ TEST(GaussianProcessClassifier, BinaryLaplaceMatchesScikitLearnAtFixedHyperparam
 
 TEST(GaussianProcessClassifier, GradientMatchesFiniteDifferencesAndTheModeIsStationary) {
   const KernelPtr kernel = parse_kernel("constant(value=1.5) * matern(nu=2.5, length_scale=[0.7, 1.3])");
-  const Tensor X = classifier_rows();
+  const Tensor X = testing::curve_rows_30();
   Vector gradient;
   BinaryLaplaceGp::log_marginal_likelihood(*kernel, X, kTwoClasses, {}, &gradient);
   const Vector theta = kernel->free_log_hyperparameters();
@@ -80,7 +73,7 @@ TEST(GaussianProcessClassifier, GradientMatchesFiniteDifferencesAndTheModeIsStat
 
 TEST(GaussianProcessClassifier, OptimisedHyperparametersMatchScikitLearnFromTheSameStart) {
   GaussianProcessClassifier gpc({.kernel = parse_kernel("constant(value=1) * rbf(length_scale=1)")});
-  gpc.fit(classifier_rows(), kTwoClasses);
+  gpc.fit(testing::curve_rows_30(), kTwoClasses);
   const Result& run = gpc.fit_report().at(0).runs.at(0).result;
   EXPECT_TRUE(run.converged()) << run.message;
   const Vector theta = gpc.binary_gps()[0].kernel()->free_log_hyperparameters();
@@ -95,7 +88,7 @@ TEST(GaussianProcessClassifier, OptimisedHyperparametersMatchScikitLearnFromTheS
 
 TEST(GaussianProcessClassifier, ThreeClassesOneVersusRestMatchScikitLearn) {
   GaussianProcessClassifier gpc({.kernel = parse_kernel("constant(value=2) * rbf(length_scale=0.8)"), .optimize = false});
-  gpc.fit(classifier_rows(), kThreeClasses);
+  gpc.fit(testing::curve_rows_30(), kThreeClasses);
   ASSERT_EQ(gpc.binary_gps().size(), 3u);
   const Tensor P = gpc.predict_proba(classifier_test_rows());
   const double expected[] = {0.31923095421902214, 0.4213076248316186, 0.25946142094935926,
@@ -110,12 +103,12 @@ TEST(GaussianProcessClassifier, BadInputIsAClearError) {
   EXPECT_THROW(GaussianProcessClassifier({.restarts = -1}), ValueError);
   EXPECT_THROW(GaussianProcessClassifier({.newton_tolerance = 0}), ValueError);
   GaussianProcessClassifier gpc;
-  EXPECT_THROW(gpc.predict_proba(classifier_rows()), NotFittedError);
-  EXPECT_THROW(gpc.fit(classifier_rows(), Vector::Zero(30)), ValueError);  // one class only
-  EXPECT_THROW(gpc.fit(classifier_rows(), kTwoClasses.head(10)), ShapeError);
+  EXPECT_THROW(gpc.predict_proba(testing::curve_rows_30()), NotFittedError);
+  EXPECT_THROW(gpc.fit(testing::curve_rows_30(), Vector::Zero(30)), ValueError);  // one class only
+  EXPECT_THROW(gpc.fit(testing::curve_rows_30(), kTwoClasses.head(10)), ShapeError);
   Vector bad = kTwoClasses;
   bad[0] = 0.5;
-  EXPECT_THROW(gpc.fit(classifier_rows(), bad), ValueError);
+  EXPECT_THROW(gpc.fit(testing::curve_rows_30(), bad), ValueError);
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "graph/random.h"
 #include "models/data/datasets.h"
 #include "models/gp/gaussian_process_classifier.h"
+#include "models/gp/gp_test_rows.h"
 #include "models/gp/softmax_laplace_gp.h"
 #include "models/io/model_file.h"
 #include "models/io/option_layouts.h"
@@ -28,17 +29,9 @@
 namespace dagml {
 namespace {
 
-Tensor softmax_rows_30() {
-  Tensor X(30, 2);
-  for (Index t = 0; t < 30; ++t) {
-    X(t, 0) = std::sin(0.7 * static_cast<double>(t)) * 1.5;
-    X(t, 1) = std::cos(1.3 * static_cast<double>(t)) + 0.1 * static_cast<double>(t);
-  }
-  return X;
-}
 // Labels of the rows above: two and three classes from a noisy score.
 Vector softmax_labels(Index num_classes) {
-  const Tensor X = softmax_rows_30();
+  const Tensor X = testing::curve_rows_30();
   Vector y(30);
   for (Index t = 0; t < 30; ++t) {
     const Scalar score = std::sin(2 * X(t, 0)) + 0.4 * X(t, 1) + 0.3 * std::cos(5.0 * static_cast<double>(t));
@@ -53,7 +46,7 @@ bool same_bits(const Tensor& a, const Tensor& b) {
 }
 
 TEST(SoftmaxLaplaceGp, TwoClassesEqualTheBinaryModelWithTwiceTheKernelOnTheDifference) {
-  const Tensor X = softmax_rows_30();
+  const Tensor X = testing::curve_rows_30();
   const Vector y = softmax_labels(2);
   const KernelPtr k = parse_kernel("constant(value=1.5) * rbf(length_scale=0.8)");
   // 2k with the factor 2 fixed, so that both models have the same free θ = (log 1.5, log 0.8).
@@ -174,7 +167,7 @@ TEST(SoftmaxLaplaceGp, ModeAndLogQMatchADenseNewtonIterationAndDeterminant) {
 }
 
 TEST(SoftmaxLaplaceGp, GradientMatchesCentralDifferences) {
-  const Tensor X = softmax_rows_30();
+  const Tensor X = testing::curve_rows_30();
   const Vector y = softmax_labels(3);
   for (const char* text :
        {"constant(value=1.5) * rbf(length_scale=0.8)", "constant(value=0.7) * rbf(length_scale=[0.6, 1.4])",
@@ -246,7 +239,7 @@ TEST(SoftmaxLaplaceGp, MonteCarloProbabilitiesTendToTheirLimits) {
 }
 
 TEST(SoftmaxLaplaceGp, ARowsProbabilitiesDependNeitherOnItsBatchNorOnTheThreadCount) {
-  const Tensor X = softmax_rows_30();
+  const Tensor X = testing::curve_rows_30();
   const Vector y = softmax_labels(3);
   SoftmaxLaplaceGp gp;
   gp.fit(parse_kernel("constant(value=2) * rbf(length_scale=0.8)"), X, y, 3, {});
@@ -276,7 +269,7 @@ TEST(SoftmaxLaplaceGp, ClassifierFitDoesNotDependOnTheThreadCount) {
   for (int k = 0; k < 2; ++k) {
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(k == 0 ? 1 : 4));
     GaussianProcessClassifier gpc(options);
-    gpc.fit(softmax_rows_30(), softmax_labels(3));
+    gpc.fit(testing::curve_rows_30(), softmax_labels(3));
     EXPECT_EQ(gpc.fit_report().size(), 1u);
     EXPECT_EQ(gpc.fit_report()[0].runs.size(), 3u);
     bytes[k] = gpc.to_bytes();
@@ -319,7 +312,7 @@ TEST(SoftmaxLaplaceGp, ClassifierOnIrisWithFilesOfBothLayouts) {
   // loads as one_vs_rest with the same predictions.
   GaussianProcessClassifier ovr(
       {.kernel = parse_kernel("constant(value=2) * rbf(length_scale=0.8)"), .optimize = false});
-  ovr.fit(softmax_rows_30(), softmax_labels(3));
+  ovr.fit(testing::curve_rows_30(), softmax_labels(3));
   std::string payload;
   {
     ModelOutputArchive ar(payload);
@@ -356,25 +349,25 @@ TEST(SoftmaxLaplaceGp, ClassifierBadInputIsAClearError) {
                                                  .optimize = false,
                                                  .multi_class = GpcMultiClass::Softmax};
   GaussianProcessClassifier gpc(softmax);
-  EXPECT_THROW(gpc.predict_proba(softmax_rows_30()), NotFittedError);
-  EXPECT_THROW(gpc.fit(softmax_rows_30(), Vector::Zero(30)), ValueError);  // one class only
-  EXPECT_THROW(gpc.fit(softmax_rows_30(), softmax_labels(3).head(10)), ShapeError);
+  EXPECT_THROW(gpc.predict_proba(testing::curve_rows_30()), NotFittedError);
+  EXPECT_THROW(gpc.fit(testing::curve_rows_30(), Vector::Zero(30)), ValueError);  // one class only
+  EXPECT_THROW(gpc.fit(testing::curve_rows_30(), softmax_labels(3).head(10)), ShapeError);
   Vector bad = softmax_labels(3);
   bad[0] = 0.5;
-  EXPECT_THROW(gpc.fit(softmax_rows_30(), bad), ValueError);
+  EXPECT_THROW(gpc.fit(testing::curve_rows_30(), bad), ValueError);
   bad[0] = -1;
-  EXPECT_THROW(gpc.fit(softmax_rows_30(), bad), ValueError);
-  Tensor nan = softmax_rows_30();
+  EXPECT_THROW(gpc.fit(testing::curve_rows_30(), bad), ValueError);
+  Tensor nan = testing::curve_rows_30();
   nan(3, 1) = std::nan("");
   EXPECT_THROW(gpc.fit(nan, softmax_labels(3)), ValueError);
   // Two classes are allowed; the probabilities have two columns summing to 1.
-  gpc.fit(softmax_rows_30(), softmax_labels(2));
+  gpc.fit(testing::curve_rows_30(), softmax_labels(2));
   const Tensor P = gpc.predict_proba(softmax_test_rows());
   ASSERT_EQ(P.cols(), 2);
   EXPECT_LT((P.rowwise().sum().array() - 1).abs().maxCoeff(), 1e-14);
   EXPECT_THROW(gpc.predict_proba(Tensor::Zero(2, 3)), ShapeError);
   GaussianProcessClassifier ovr({.optimize = false});
-  ovr.fit(softmax_rows_30(), softmax_labels(2));
+  ovr.fit(testing::curve_rows_30(), softmax_labels(2));
   EXPECT_THROW(ovr.softmax_gp(), ValueError);
 }
 
