@@ -11,8 +11,9 @@
 // x[feature[t]] ≥ threshold[t] (the notes' convention: notes 000 §7.1, notes 001 L1016–1018,
 // notes 004 Algorithm 12); a missing x[feature[t]] (NaN) goes left when missing_left[t] is 1
 // (Note [Missing values in CART trees] in split_finder.h). A threshold of +∞ sends every present
-// value left and only missing values right. Children always have larger indices than their parent, so a walk from
-// the root ends, and loaded trees are checked for exactly that shape (check()). Trees grown depth
+// value left and only missing values right. Children always have larger indices than their
+// parent, so a walk from the root ends, and loaded trees are checked for exactly that shape
+// (check()). Trees grown depth
 // first and pruned trees are numbered in pre-order (node, left subtree, right subtree), like
 // scikit-learn's; trees grown best first number the two children of a node when it is split.
 #pragma once
