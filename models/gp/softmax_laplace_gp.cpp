@@ -11,6 +11,8 @@
 
 #include "graph/error.h"
 #include "graph/random.h"
+#include "models/classify/score_labels.h"
+#include "models/data/labels.h"
 
 namespace dagml {
 
@@ -64,39 +66,19 @@ struct SoftmaxMode {
   bool converged = false;
 };
 
-Tensor one_hot(const Vector& y, Index C) {
-  Tensor Y = Tensor::Zero(y.size(), C);
-  for (Index i = 0; i < y.size(); ++i) Y(i, static_cast<Index>(y[i])) = 1;
-  return Y;
-}
-
-// π_i = softmax(f_i), row by row, and Σ_i log Σ_c exp f_i^c, without overflow.
-Tensor softmax_rows(const Tensor& F, Scalar* log_partition) {
-  Tensor Pi(F.rows(), F.cols());
-  Scalar total = 0;
-  for (Index i = 0; i < F.rows(); ++i) {
-    const Scalar top = F.row(i).maxCoeff();
-    Pi.row(i) = (F.row(i).array() - top).exp().matrix();
-    const Scalar sum = Pi.row(i).sum();
-    Pi.row(i) /= sum;
-    total += top + std::log(sum);
-  }
-  if (log_partition) *log_partition = total;
-  return Pi;
-}
+// Σ_i log Σ_c exp f_i^c, without overflow: f_i^0 − log softmax(f_i)_0 summed over the rows.
+Scalar log_partition(const Tensor& F) { return (F.col(0) - log_softmax_rows(F).col(0)).sum(); }
 
 // Ψ(f) = −½ aᵀf + yᵀf − Σ_i log Σ_c exp f_i^c, with f = Ka (so aᵀf = fᵀK⁻¹f).
 Scalar psi(const Tensor& A, const Tensor& F, const Tensor& Y) {
-  Scalar log_partition = 0;
-  softmax_rows(F, &log_partition);
-  return -0.5 * (A.array() * F.array()).sum() + (Y.array() * F.array()).sum() - log_partition;
+  return -0.5 * (A.array() * F.array()).sum() + (Y.array() * F.array()).sum() - log_partition(F);
 }
 
 // π, E_c = D_c½ L_c⁻ᵀ L_c⁻¹ D_c½ with L_c = chol(I + D_c½ K D_c½), M = chol(Σ_c E_c) and
 // z = Σ_c Σ_i log (L_c)_ii + Σ_i log M_ii at f (Algorithm 3.3, lines 4–10).
 void factor_at(const Tensor& K, SoftmaxMode& m) {
   const Index n = K.rows(), C = m.F.cols();
-  m.Pi = softmax_rows(m.F, nullptr);
+  m.Pi = softmax_rows(m.F);
   m.E.resize(static_cast<std::size_t>(C));
   Tensor sum_E = Tensor::Zero(n, n);
   m.z = 0;
@@ -200,7 +182,7 @@ Scalar SoftmaxLaplaceGp::log_marginal_likelihood(const Kernel& kernel, const Ten
   check_labels(y, num_classes);
   const Index n = X.rows(), C = num_classes;
   const Tensor K = kernel.gram(X);
-  const Tensor Y = one_hot(y, C);
+  const Tensor Y = to_one_hot(y, C);
   const SoftmaxMode m = find_mode(K, Y, options);
   if (!gradient) return m.log_q;
 
@@ -250,7 +232,7 @@ void SoftmaxLaplaceGp::fit(KernelPtr kernel, const Tensor& X, const Vector& y, I
   check_labels(y, num_classes);
   const Index n = X.rows(), C = num_classes;
   const Tensor K = kernel->gram(X);
-  const Tensor Y = one_hot(y, C);
+  const Tensor Y = to_one_hot(y, C);
   const SoftmaxMode m = find_mode(K, Y, options);
   kernel_ = std::move(kernel);
   X_ = X;

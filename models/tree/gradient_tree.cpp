@@ -181,17 +181,19 @@ class GradientTreeGrower {
     const Index bins = edges_.num_bins(features_[f]);
     // The kept categories, by increasing G_c/(H_c + s), ties to the smaller category (the stable
     // sort of categories in increasing order); the missing bin is one more category.
-    std::vector<unsigned> kept;
+    std::array<unsigned, kGradientTreeBinSlots> kept_slots;  // no allocation per node and feature
+    std::size_t num_kept = 0;
     const Scalar rows_per_hessian = static_cast<Scalar>(n.count) / n.h;
     auto keep = [&](unsigned c) {
-      if (slots[c].count > 0 && slots[c].h * rows_per_hessian >= kCategorySupport) kept.push_back(c);
+      if (slots[c].count > 0 && slots[c].h * rows_per_hessian >= kCategorySupport) kept_slots[num_kept++] = c;
     };
     for (Index c = 0; c < bins; ++c) keep(static_cast<unsigned>(c));
     keep(kMissingBin);
     GradientSplit best;
     best.gain = o_.min_split_gain;
-    const auto m = static_cast<Index>(kept.size());
+    const auto m = static_cast<Index>(num_kept);
     if (m < 2) return best;
+    const std::span<unsigned> kept(kept_slots.data(), num_kept);
     auto ratio = [&](unsigned c) { return slots[c].g / (slots[c].h + kCategorySupport); };
     std::stable_sort(kept.begin(), kept.end(), [&](unsigned a, unsigned b) { return ratio(a) < ratio(b); });
     // Left sets: the first 1 … ⌈m/2⌉ categories, then the last 1 … ⌈m/2⌉ − 1.
