@@ -8,7 +8,7 @@
 
 #include "autodiff/decompositions.h"
 #include "graph/error.h"
-#include "graph/graph.h"
+#include "models/decompose/leading_eigenpairs.h"
 #include "models/io/archive.h"
 #include "models/io/loaded_checks.h"
 
@@ -17,16 +17,15 @@ namespace dagml {
 CenteredEigenmap centered_eigenmap(const Tensor& K, Index num_components, const char* who, const char* what) {
   const Index n = K.rows();
   KernelCentering centering(K);
-  Graph g;
-  const SymmetricEigen e = symmetric_eigen(g.input("K", centering.center(K)));
-  const Tensor& values = e.values.value();  // ascending
-  const Tensor& vectors = e.vectors.value();
+  const Tensor centered = centering.center(K);
+  // K̃ is symmetric, so the transpose of the row-major tensor is its column-major view.
+  const LeadingEigenpairs e = leading_eigenpairs(centered.transpose(), num_components == 0 ? n : num_components);
 
-  // Note [Centred eigenmap rank]: the eigenvalues above n·ε·D_1, in descending order.
+  // Note [Centred eigenmap rank]: the eigenvalues above n·ε·D_1.
   const Scalar zero =
-      static_cast<Scalar>(n) * std::numeric_limits<Scalar>::epsilon() * std::max(values(n - 1, 0), Scalar(0));
+      static_cast<Scalar>(n) * std::numeric_limits<Scalar>::epsilon() * std::max(e.values(0), Scalar(0));
   Index r = 0;
-  while (r < n && values(n - 1 - r, 0) > zero) ++r;
+  while (r < n && e.values(r) > zero) ++r;
   if (r == 0)
     throw ValueError(fmt::format("{}: expected rows that differ {}, found a centred matrix of rank 0", who, what));
   const Index k = num_components == 0 ? r : num_components;
@@ -35,12 +34,8 @@ CenteredEigenmap centered_eigenmap(const Tensor& K, Index num_components, const 
         fmt::format("{}: expected num_components ≤ the rank of the centred matrix, {}, found {}: the "
                     "other eigenvalues are ≤ {:.3g} (Note [Centred eigenmap rank])",
                     who, r, k, zero));
-  Tensor U(n, k);
-  Vector D(k);
-  for (Index m = 0; m < k; ++m) {
-    U.col(m) = vectors.col(n - 1 - m);
-    D(m) = values(n - 1 - m, 0);
-  }
+  Tensor U = e.vectors.leftCols(k);
+  const Vector D = e.values.head(k);
   U *= sign_convention(U).asDiagonal();
   return {std::move(centering), D, U * D.cwiseSqrt().cwiseInverse().asDiagonal()};
 }

@@ -11,6 +11,7 @@
 #include "graph/error.h"
 #include "graph/graph.h"
 #include "models/data/validate.h"
+#include "models/decompose/leading_eigenpairs.h"
 #include "models/decompose/randomized_svd.h"
 #include "models/io/loaded_checks.h"
 #include "models/io/model_file.h"
@@ -32,26 +33,22 @@ PCASolver choose_solver(const PCAOptions& o, Index n, Index d) {
   return PCASolver::FullSvd;
 }
 
-// What a solver found: the leading directions as columns (d×m, descending variance) and their
-// variances (m; all min(n, d) of them for the exact solvers, k for the randomized one).
+// What a solver found: the leading directions as columns (d × at least the k kept, descending
+// variance) and their variances (m; all min(n, d) of them for the exact solvers, k for the
+// randomized one).
 struct Spectrum {
   Tensor directions;
   Vector variances;
 };
 
-// S = X_cᵀ X_c / (n − 1) by symmetric_eigen, reordered descending; negative rounding clamped to 0.
-Spectrum covariance_eigen(const Tensor& Xc) {
+// S = X_cᵀ X_c / (n − 1) (its lower triangle, by a rank-n update) by leading_eigenpairs, with the
+// directions of the k leading eigenvalues only (k = 0: all); negative rounding clamped to 0.
+Spectrum covariance_eigen(const Tensor& Xc, Index k) {
   const Index n = Xc.rows(), d = Xc.cols();
-  const Tensor S = (Xc.transpose() * Xc) / static_cast<Scalar>(n - 1);
-  Graph g;
-  const SymmetricEigen e = symmetric_eigen(g.input("S", S));
-  const Index m = std::min(n, d);
-  Spectrum out{Tensor(d, m), Vector(m)};
-  for (Index j = 0; j < m; ++j) {
-    out.directions.col(j) = e.vectors.value().col(d - 1 - j);
-    out.variances(j) = std::max(e.values.value()(d - 1 - j, 0), Scalar(0));
-  }
-  return out;
+  Eigen::MatrixXd S = Eigen::MatrixXd::Zero(d, d);
+  S.selfadjointView<Eigen::Lower>().rankUpdate(Xc.transpose(), 1 / static_cast<Scalar>(n - 1));
+  const LeadingEigenpairs e = leading_eigenpairs(S, k == 0 ? d : k);
+  return {e.vectors, e.values.head(std::min(n, d)).cwiseMax(0)};
 }
 
 // X_c = U diag(σ) Vᵀ by thin_svd: λ_j = σ_j² / (n − 1).
@@ -109,7 +106,7 @@ PCA& PCA::fit(const Tensor& X) {
     RandomizedSvd r = randomized_svd(Xc, k, o.num_oversamples, iterations, o.seed, who);
     spectrum = {std::move(r.v), r.s.array().square() / static_cast<Scalar>(n - 1)};
   } else {
-    spectrum = solver == PCASolver::CovarianceEigen ? covariance_eigen(Xc) : full_svd(Xc);
+    spectrum = solver == PCASolver::CovarianceEigen ? covariance_eigen(Xc, o.num_components) : full_svd(Xc);
   }
 
   // The rank r (Note [PCA rank]) among the variances found, and the number k of components kept.

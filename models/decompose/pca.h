@@ -27,13 +27,14 @@
 // Note [PCA solver]
 // Three ways to the same V_k and λ, chosen by PCASolver::Auto as follows (the rule of
 // scikit-learn's svd_solver='auto', with the 'covariance_eigh' case it gained in version 1.5):
-//   CovarianceEigen when n ≥ 10 d and d ≤ 1000: symmetric_eigen of the d×d matrix S (O(n d² + d³));
+//   CovarianceEigen when n ≥ 10 d and d ≤ 1000: leading_eigenpairs of the d×d matrix S, all its
+//     eigenvalues and the k leading eigenvectors (O(n d² + d³));
 //   FullSvd when max(n, d) ≤ 500, or num_components is 0, or a variance_fraction is given:
 //     thin_svd of X_c (O(n d min(n, d)));
 //   Randomized when k < 0.8 min(n, d): randomized_svd (models/decompose/randomized_svd.h) with
 //     num_oversamples and num_power_iterations, seeded (O(n d k));
 //   FullSvd otherwise.
-// The decompositions are those of autodiff/decompositions.h. The randomized solver computes only
+// The SVDs are those of autodiff/decompositions.h. The randomized solver computes only
 // k components, so its noise variance is (tr(S) − Σ_{j≤k} λ_j) / (min(n, d) − k) (the same value as
 // the mean of the discarded eigenvalues, computed without them) and it needs a count of
 // components (not 0, not a variance fraction).
