@@ -107,6 +107,15 @@ std::string member_name(const BaggingOptions& o, const char* default_name) {
   return o.estimator.empty() ? std::string(default_name) : o.estimator;
 }
 
+bool members_allow_missing(const BaggingOptions& o, const char* default_name) {
+  const AnyEstimator member =
+      make_estimator(member_name(o, default_name), parse_estimator_options(o.estimator_options, "bagging"));
+  for (const OptionInfo& option : member.options())
+    if ((option.name == "allow_missing" || option.name.ends_with(".allow_missing")) && option.default_value == "true")
+      return true;
+  return false;
+}
+
 void validate_options(const BaggingOptions& o, Task task, const char* default_name, const char* who) {
   if (o.num_estimators < 1) throw ValueError(fmt::format("{}: expected num_estimators ≥ 1, found {}", who, o.num_estimators));
   if (!(o.max_samples > 0 && o.max_samples <= 1))

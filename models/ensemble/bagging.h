@@ -86,6 +86,13 @@ BaggingOptions with_prototype(BaggingOptions options, const AnyEstimator& protot
 // The members' registry name: options.estimator, or `default_name` when it is empty.
 std::string member_name(const BaggingOptions& options, const char* default_name);
 
+// Whether the members take NaN as a missing value: their estimator has an option named
+// `allow_missing` or `<group>.allow_missing` set to true (growth.allow_missing of the trees,
+// forests and tree boosting, boosting.allow_missing of gradient boosting). The bagging then lets
+// NaN through its own checks (±∞ stays a ValueError) and the members route it, as scikit-learn
+// 1.4's bagging leaves NaN to its base estimator.
+bool members_allow_missing(const BaggingOptions& options, const char* default_name);
+
 // The constructor checks: the numbers in range, oob_score with bootstrap, and the members'
 // estimator registered for `task` and able to take estimator_options (it makes one). ValueError
 // naming `who` otherwise.

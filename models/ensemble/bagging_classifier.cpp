@@ -22,7 +22,7 @@ BaggingClassifier::BaggingClassifier(BaggingOptions options) : Estimator(std::mo
 
 BaggingClassifier& BaggingClassifier::fit(const Tensor& X, const Vector& y) {
   const char* who = "BaggingClassifier::fit";
-  const Index K = check_classification_data(X, y, who);
+  const Index K = check_classification_data(X, y, who, 1, bagging::members_allow_missing(options_, kDefaultEstimator));
   const Index n = X.rows(), d = X.cols(), B = options_.num_estimators;
   const std::string name = bagging::member_name(options_, kDefaultEstimator);
   const OptionSettings settings = bagging::parse_estimator_options(options_.estimator_options, who);
@@ -105,7 +105,7 @@ Tensor BaggingClassifier::member_proba(std::size_t b, const Tensor& X) const {
 }
 
 Tensor BaggingClassifier::predict_proba(const Tensor& X) const {
-  check_input(X);
+  check_input(X, bagging::members_allow_missing(options_, kDefaultEstimator));
   Tensor sum = Tensor::Zero(X.rows(), num_classes_);
   for (std::size_t b = 0; b < members_.size(); ++b) sum += member_proba(b, X);
   return sum / static_cast<Scalar>(members_.size());

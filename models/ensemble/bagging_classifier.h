@@ -38,7 +38,8 @@ class BaggingClassifier : public Estimator<BaggingClassifier, BaggingOptions> {
   explicit BaggingClassifier(const AnyEstimator& prototype, BaggingOptions options = {})
       : BaggingClassifier(bagging::with_prototype(std::move(options), prototype)) {}
 
-  // X n×d finite, y labels 0..K−1 (K ≥ 2, every class present); ValueError / ShapeError
+  // X n×d finite (NaN allowed when the members allow missing values: bagging::members_allow_missing),
+  // y labels 0..K−1 (K ≥ 2, every class present); ValueError / ShapeError
   // otherwise, and whatever a member's fit throws on its sample.
   BaggingClassifier& fit(const Tensor& X, const Vector& y);
 

@@ -20,7 +20,7 @@ BaggingRegressor::BaggingRegressor(BaggingOptions options) : Estimator(std::move
 
 BaggingRegressor& BaggingRegressor::fit(const Tensor& X, const Vector& y) {
   const char* who = "BaggingRegressor::fit";
-  check_regression_data(X, y, who);
+  check_regression_data(X, y, who, 1, bagging::members_allow_missing(options_, kDefaultEstimator));
   const Index n = X.rows(), d = X.cols(), B = options_.num_estimators;
   const std::string name = bagging::member_name(options_, kDefaultEstimator);
   const OptionSettings settings = bagging::parse_estimator_options(options_.estimator_options, who);
@@ -68,7 +68,7 @@ Vector BaggingRegressor::member_predict(std::size_t b, const Tensor& X) const {
 }
 
 Vector BaggingRegressor::predict(const Tensor& X) const {
-  check_input(X);
+  check_input(X, bagging::members_allow_missing(options_, kDefaultEstimator));
   Vector sum = Vector::Zero(X.rows());
   for (std::size_t b = 0; b < members_.size(); ++b) sum += member_predict(b, X);
   return sum / static_cast<Scalar>(members_.size());

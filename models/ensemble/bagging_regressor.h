@@ -28,7 +28,8 @@ class BaggingRegressor : public Estimator<BaggingRegressor, BaggingOptions> {
   explicit BaggingRegressor(const AnyEstimator& prototype, BaggingOptions options = {})
       : BaggingRegressor(bagging::with_prototype(std::move(options), prototype)) {}
 
-  // X n×d finite, y n finite targets; ValueError / ShapeError otherwise, and whatever a member's
+  // X n×d finite (NaN allowed when the members allow missing values: bagging::members_allow_missing),
+  // y n finite targets; ValueError / ShapeError otherwise, and whatever a member's
   // fit throws on its sample.
   BaggingRegressor& fit(const Tensor& X, const Vector& y);
 

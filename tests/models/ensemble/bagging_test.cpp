@@ -6,9 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
+#include <random>
 #include <set>
 
 #include "graph/error.h"
+#include "graph/random.h"
 #include "graph/threads.h"
 #include "models/data/datasets.h"
 #include "models/ensemble/bagging_classifier.h"
@@ -43,6 +46,35 @@ TEST(Bagging, BaggedTreesWithAllFeaturesAreTheRandomForest) {
   forest_r.fit(diabetes.features, diabetes.target);
   EXPECT_LT((bag_r.predict(diabetes.features) - forest_r.predict(diabetes.features)).cwiseAbs().maxCoeff(), 1e-9);
   EXPECT_NEAR(bag_r.oob_score(), forest_r.oob_score(), 1e-12);
+}
+
+TEST(Bagging, MissingValuesReachMembersThatAllowThem) {
+  // NaN in about 10 % of the entries. With growth.allow_missing the bagged trees are still the
+  // forest's trees (first test), missing sides included; without it NaN is a ValueError, and
+  // infinity is one either way.
+  Dataset bc = load_dataset("breast_cancer");
+  std::mt19937_64 rng(17);
+  for (Index i = 0; i < bc.features.size(); ++i)
+    if (uniform01(rng) < 0.1) bc.features.data()[i] = std::numeric_limits<Scalar>::quiet_NaN();
+  BaggingClassifier bag(
+      {.estimator_options = "growth.allow_missing=true", .num_estimators = 12, .oob_score = true, .seed = 3});
+  RandomForestClassifier forest({.num_trees = 12,
+                                 .oob_score = true,
+                                 .seed = 3,
+                                 .growth = {.max_features = MaxFeatures::All, .allow_missing = true}});
+  bag.fit(bc.features, bc.target);
+  forest.fit(bc.features, bc.target);
+  EXPECT_EQ(bag.predict_proba(bc.features), forest.predict_proba(bc.features));
+  EXPECT_EQ(bag.oob_score(), forest.oob_score());
+  EXPECT_GT(bag.oob_score(), 0.85);
+  BaggingRegressor bag_r({.estimator_options = "growth.allow_missing=true", .num_estimators = 4, .seed = 4});
+  EXPECT_TRUE(bag_r.fit(bc.features, bc.target).predict(bc.features).allFinite());
+
+  EXPECT_THAT([&] { BaggingClassifier({.num_estimators = 2}).fit(bc.features, bc.target); },
+              ::testing::ThrowsMessage<ValueError>(HasSubstr("nan")));
+  EXPECT_THROW(BaggingRegressor({.num_estimators = 2}).fit(bc.features, bc.target), ValueError);
+  EXPECT_THROW((void)bag.predict(Tensor::Constant(1, bc.features.cols(), std::numeric_limits<Scalar>::infinity())),
+               ValueError);
 }
 
 TEST(Bagging, DrawsFollowTheNote) {
