@@ -99,11 +99,11 @@ constexpr Index kParallelProductSize = 384;
 
 // y = M v for the symmetric r×r matrix M whose lower triangle is stored (BLAS dsymv), using the
 // threads: the columns are cut into kProductGroups groups of about equal triangle area (group t
-// starts at column r (1 − √(1 − t/kProductGroups))), and group t adds each of its columns j,
-// diagonal included, to y_t: y_t(j) += M(j:, j)ᵀ v(j:) and y_t(j+1:) += v(j) M(j+1:, j), reading
-// the column once from memory. Then y = Σ_t y_t in group order, so the bits do not depend on the
-// thread count. Below kParallelProductSize, Eigen's own product on one thread. `partials` is
-// scratch of at least r rows and kProductGroups columns.
+// starts at column r (1 − √(1 − t/kProductGroups))). With D the diagonal block of group t and R
+// the rows below it, the group's part of y is D v + Rᵀ v on its own rows and R v on the rows below
+// (Eigen's products), kept in column t of `partials` (scratch, ≥ r rows and kProductGroups
+// columns); then y adds the groups' parts in group order, so its bits do not depend on the thread
+// count. Below kParallelProductSize rows, Eigen's own product on one thread.
 void symmetric_product(const Eigen::Ref<const Eigen::MatrixXd>& M, const Eigen::Ref<const Vector>& v,
                        Eigen::Ref<Vector> y, Eigen::MatrixXd& partials) {
   const Index r = M.rows();
@@ -111,22 +111,24 @@ void symmetric_product(const Eigen::Ref<const Eigen::MatrixXd>& M, const Eigen::
     y.noalias() = M.selfadjointView<Eigen::Lower>() * v;
     return;
   }
-  auto groups = partials.topRows(r);
-  groups.setZero();
   const auto group_begin = [r](Index t) {
     return static_cast<Index>(
         std::lround(static_cast<Scalar>(r) * (1 - std::sqrt(1 - static_cast<Scalar>(t) / kProductGroups))));
   };
   tbb::parallel_for(Index{0}, kProductGroups, [&](Index t) {
-    auto y_t = groups.col(t);
-    for (Index j = group_begin(t), end = group_begin(t + 1); j < end; ++j) {
-      const Index below = r - j - 1;
-      const auto column = M.col(j).tail(below);
-      y_t(j) += M(j, j) * v(j) + column.dot(v.tail(below));
-      y_t.tail(below) += v(j) * column;
-    }
+    const Index begin = group_begin(t), width = group_begin(t + 1) - begin, below = r - begin - width;
+    const auto D = M.block(begin, begin, width, width).selfadjointView<Eigen::Lower>();
+    const auto R = M.block(begin + width, begin, below, width);
+    auto y_t = partials.col(t);  // rows begin … r − 1 written
+    y_t.segment(begin, width).noalias() = D * v.segment(begin, width);
+    y_t.segment(begin, width).noalias() += R.transpose() * v.tail(below);
+    y_t.segment(begin + width, below).noalias() = R * v.segment(begin, width);
   });
-  y = groups.rowwise().sum();
+  y.setZero();
+  for (Index t = 0; t < kProductGroups; ++t) {
+    const Index begin = group_begin(t);
+    y.tail(r - begin) += partials.col(t).segment(begin, r - begin);
+  }
 }
 
 // A = Q T Qᵀ in place, blocked (LAPACK dsytrd / dlatrd, lower; Golub & Van Loan §8.3.1): the
