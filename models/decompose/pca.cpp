@@ -41,12 +41,24 @@ struct Spectrum {
   Vector variances;
 };
 
-// S = X_cᵀ X_c / (n − 1) (its lower triangle, by a rank-n update) by leading_eigenpairs, with the
-// directions of the k leading eigenvalues only (k = 0: all); negative rounding clamped to 0.
-Spectrum covariance_eigen(const Tensor& Xc, Index k) {
-  const Index n = Xc.rows(), d = Xc.cols();
+// The lower triangle of S = X_cᵀ X_c / (n − 1), by rank updates with blocks of kCovarianceRows
+// rows centred one at a time (no n×d centred copy of X).
+Eigen::MatrixXd covariance_lower(const Tensor& X, const Vector& mean) {
+  constexpr Index kCovarianceRows = 256;
+  const Index n = X.rows(), d = X.cols();
   Eigen::MatrixXd S = Eigen::MatrixXd::Zero(d, d);
-  S.selfadjointView<Eigen::Lower>().rankUpdate(Xc.transpose(), 1 / static_cast<Scalar>(n - 1));
+  Tensor block;
+  for (Index begin = 0; begin < n; begin += kCovarianceRows) {
+    block = X.middleRows(begin, std::min(kCovarianceRows, n - begin)).rowwise() - mean.transpose();
+    S.selfadjointView<Eigen::Lower>().rankUpdate(block.transpose(), 1 / static_cast<Scalar>(n - 1));
+  }
+  return S;
+}
+
+// The covariance S of n rows (lower triangle) by leading_eigenpairs, with the directions of the k
+// leading eigenvalues only (k = 0: all); negative rounding clamped to 0.
+Spectrum covariance_eigen(const Eigen::MatrixXd& S, Index n, Index k) {
+  const Index d = S.rows();
   const LeadingEigenpairs e = leading_eigenpairs(S, k == 0 ? d : k);
   return {e.vectors, e.values.head(std::min(n, d)).cwiseMax(0)};
 }
@@ -94,19 +106,30 @@ PCA& PCA::fit(const Tensor& X) {
   if (o.num_components > m)
     throw ValueError(fmt::format("{}: expected num_components ≤ min(n, d) = {}, found {}", who, m, o.num_components));
   const Vector mean = X.colwise().mean().transpose();
-  const Tensor Xc = X.rowwise() - mean.transpose();
-  const Scalar total = Xc.squaredNorm() / static_cast<Scalar>(n - 1);  // tr(S)
-  if (!(total > 0)) throw ValueError(fmt::format("{}: expected data of non-zero variance, found every row equal", who));
   const PCASolver solver = choose_solver(o, n, d);
+  auto check_variance = [&](Scalar total) {
+    if (!(total > 0)) throw ValueError(fmt::format("{}: expected data of non-zero variance, found every row equal", who));
+    return total;
+  };
 
   Spectrum spectrum;
-  if (solver == PCASolver::Randomized) {
-    const Index k = o.num_components;
-    const Index iterations = o.num_power_iterations >= 0 ? o.num_power_iterations : (10 * k < m ? Index{7} : Index{4});
-    RandomizedSvd r = randomized_svd(Xc, k, o.num_oversamples, iterations, o.seed, who);
-    spectrum = {std::move(r.v), r.s.array().square() / static_cast<Scalar>(n - 1)};
+  Scalar total = 0;  // tr(S)
+  if (solver == PCASolver::CovarianceEigen) {
+    const Eigen::MatrixXd S = covariance_lower(X, mean);
+    total = check_variance(S.trace());
+    spectrum = covariance_eigen(S, n, o.num_components);
   } else {
-    spectrum = solver == PCASolver::CovarianceEigen ? covariance_eigen(Xc, o.num_components) : full_svd(Xc);
+    const Tensor Xc = X.rowwise() - mean.transpose();
+    total = check_variance(Xc.squaredNorm() / static_cast<Scalar>(n - 1));
+    if (solver == PCASolver::Randomized) {
+      const Index k = o.num_components;
+      const Index iterations =
+          o.num_power_iterations >= 0 ? o.num_power_iterations : (10 * k < m ? Index{7} : Index{4});
+      RandomizedSvd r = randomized_svd(Xc, k, o.num_oversamples, iterations, o.seed, who);
+      spectrum = {std::move(r.v), r.s.array().square() / static_cast<Scalar>(n - 1)};
+    } else {
+      spectrum = full_svd(Xc);
+    }
   }
 
   // The rank r (Note [PCA rank]) among the variances found, and the number k of components kept.
