@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "graph/chunked_sum.h"
 #include "graph/error.h"
 #include "graph/random.h"
 #include "models/cluster/hamerly_assignment.h"
@@ -23,14 +24,60 @@ template class Estimator<KMeans, KMeansOptions>;
 namespace {
 
 constexpr const char* kKMeansName = "KMeans";
-constexpr Index kAssignRowsPerTask = 256;  // fixed split: results do not depend on the thread count
+// The fixed split of the assignment step, so that no result depends on the thread count: the n
+// rows in blocks of kAssignRowsPerTask, the blocks in G = min(blocks, kAssignGroups) groups of
+// consecutive blocks, one task each. The centre sums of Lloyd's update are added row by row into
+// one partial K×d sum per group, and the G partials in group order (serially, in row order, when
+// the partials would take more than kMaxPartialSums numbers): the same bits whether they are
+// gathered during the assignment (Lloyd) or after it (Hamerly, the empty-cluster rule).
+constexpr Index kAssignRowsPerTask = 256;
+constexpr Index kAssignGroups = 16;
+constexpr Index kMaxPartialSums = Index{1} << 22;
 
-// ‖x_i − c‖² for every row, computed directly (exact for the k-means++ potentials).
+struct AssignSplit {
+  Index blocks, groups;
+  bool group_sums;
+  AssignSplit(Index n, Index K, Index d)
+      : blocks((n + kAssignRowsPerTask - 1) / kAssignRowsPerTask),
+        groups(std::min(blocks, kAssignGroups)),
+        group_sums(groups * K * d <= kMaxPartialSums) {}
+  // The rows of group g.
+  IndexRange rows(Index n, Index g) const {
+    const IndexRange b = even_split(blocks, groups, g);
+    return {b.begin * kAssignRowsPerTask, std::min(n, b.end * kAssignRowsPerTask)};
+  }
+};
+
+// sums.sums = Σ over groups, in order, of the K×d partials in sums.group_sums.
+void add_group_sums(CenterSums& sums, Index groups, Index K) {
+  sums.sums.setZero(K, sums.group_sums.cols());
+  for (Index g = 0; g < groups; ++g) sums.sums += sums.group_sums.middleRows(g * K, K);
+}
+
+// The sums of the rows of each of the K clusters by the split above, after the assignment.
+void cluster_row_sums(const Tensor& X, const Vector& labels, Index K, CenterSums& sums) {
+  const Index n = X.rows(), d = X.cols();
+  const AssignSplit split(n, K, d);
+  if (!split.group_sums) {
+    sums.sums.setZero(K, d);
+    for (Index i = 0; i < n; ++i) sums.sums.row(static_cast<Index>(labels(i))) += X.row(i);
+    return;
+  }
+  sums.group_sums.setZero(split.groups * K, d);
+  tbb::parallel_for(tbb::blocked_range<Index>(0, split.groups, 1), [&](const tbb::blocked_range<Index>& r) {
+    for (Index g = r.begin(); g != r.end(); ++g) {
+      const IndexRange rows = split.rows(n, g);
+      for (Index i = rows.begin; i < rows.end; ++i)
+        sums.group_sums.row(g * K + static_cast<Index>(labels(i))) += X.row(i);
+    }
+  });
+  add_group_sums(sums, split.groups, K);
+}
+
 Vector sq_dist_to(const Tensor& X, const Eigen::Ref<const Vector>& c) {
   return (X.rowwise() - c.transpose()).rowwise().squaredNorm();
 }
 
-// The centres as one vector, row after row: the iterate the callbacks see and Result::x.
 Vector flatten(const Tensor& C) { return Eigen::Map<const Vector>(C.data(), C.size()); }
 
 // Lloyd's iterations from the given centres, as one run of the fit's callback session, with the
@@ -50,6 +97,8 @@ Run lloyd(const Tensor& X, Tensor C, Index max_iterations, Scalar tol_abs, KMean
   const Index n = X.rows(), K = C.rows();
   IterationLoop loop({.max_iterations = max_iterations, .gradient_tolerance = 0}, session);
   Vector labels, dist, previous;
+  const Vector row_norms = X.rowwise().squaredNorm();
+  CenterSums fused;  // the sums of the rows of each cluster, from the last Lloyd assignment
   HamerlyAssignment hamerly;
   const bool use_hamerly = algorithm == KMeansAlgorithm::Hamerly;
   // z = argmin_k ‖x_i − μ_k‖² for the current C. Hamerly's bounds carry over from the previous call
@@ -59,7 +108,7 @@ Run lloyd(const Tensor& X, Tensor C, Index max_iterations, Scalar tol_abs, KMean
     if (use_hamerly)
       hamerly.assign(X, C, labels, dist);
     else
-      assign_to_centers(X, C, labels, dist);
+      assign_to_centers(X, row_norms, C, labels, dist, &fused);
   };
   assign();
   if (loop.start(flatten(C), dist.sum())) {
@@ -67,7 +116,9 @@ Run lloyd(const Tensor& X, Tensor C, Index max_iterations, Scalar tol_abs, KMean
       // Empty clusters take the points farthest from their centres, largest first (ties: lower index).
       Vector counts = Vector::Zero(K);
       for (Index i = 0; i < n; ++i) counts(static_cast<Index>(labels(i))) += 1;
+      bool relabelled = false;
       if ((counts.array() == 0).any()) {
+        relabelled = true;
         std::vector<Index> far = iota_indices(n);
         std::stable_sort(far.begin(), far.end(), [&](Index a, Index b) { return dist(a) > dist(b); });
         size_t next = 0;
@@ -80,9 +131,9 @@ Run lloyd(const Tensor& X, Tensor C, Index max_iterations, Scalar tol_abs, KMean
           dist(i) = 0;
         }
       }
-      Tensor sums = Tensor::Zero(K, X.cols());
-      for (Index i = 0; i < n; ++i) sums.row(static_cast<Index>(labels(i))) += X.row(i);
-      const Tensor updated = sums.array().colwise() / counts.array();
+      // Hamerly's assignment gives no sums, and moving points to empty clusters changes them.
+      if (use_hamerly || relabelled) cluster_row_sums(X, labels, K, fused);
+      const Tensor updated = fused.sums.array().colwise() / counts.array();
       const Scalar shift = (updated - C).squaredNorm();
       C = updated;
       const bool same_labels = previous.size() == n && previous == labels;
@@ -170,32 +221,52 @@ Tensor k_means_initial_centers(const Tensor& X, Index num_clusters, KMeansInit i
 }
 
 Scalar k_means_absolute_tolerance(const Tensor& X, Scalar tolerance) {
-  const Tensor centred = X.rowwise() - X.colwise().mean();
-  return tolerance * (centred.array().square().colwise().sum() / static_cast<Scalar>(X.rows())).mean();
+  if (tolerance == 0) return 0;
+  // Two passes over the rows, without a centred copy of X.
+  const Eigen::RowVectorXd mean = X.colwise().mean();
+  Eigen::ArrayXXd squares = Eigen::ArrayXXd::Zero(1, X.cols());
+  for (Index i = 0; i < X.rows(); ++i) squares += (X.row(i) - mean).array().square();
+  return tolerance * squares.mean() / static_cast<Scalar>(X.rows());
 }
 
 void assign_to_centers(const Tensor& X, const Tensor& centers, Vector& labels, Vector& min_sq_dist) {
-  const Index n = X.rows(), K = centers.rows();
+  assign_to_centers(X, X.rowwise().squaredNorm(), centers, labels, min_sq_dist);
+}
+
+void assign_to_centers(const Tensor& X, const Vector& row_norms, const Tensor& centers, Vector& labels,
+                       Vector& min_sq_dist, CenterSums* sums) {
+  const Index n = X.rows(), K = centers.rows(), d = X.cols();
   labels.resize(n);
   min_sq_dist.resize(n);
   const Vector center_norms = centers.rowwise().squaredNorm();
-  const Index blocks = (n + kAssignRowsPerTask - 1) / kAssignRowsPerTask;
-  tbb::parallel_for(tbb::blocked_range<Index>(0, blocks, 1), [&](const tbb::blocked_range<Index>& r) {
-    for (Index b = r.begin(); b != r.end(); ++b) {
-      const Index begin = b * kAssignRowsPerTask, count = std::min(kAssignRowsPerTask, n - begin);
-      // ‖x − μ‖² = ‖x‖² − 2xᵀμ + ‖μ‖², clamped at 0 against rounding.
-      Tensor D = -2 * X.middleRows(begin, count) * centers.transpose();
-      D.rowwise() += center_norms.transpose();
-      D.colwise() += X.middleRows(begin, count).rowwise().squaredNorm();
-      for (Index i = 0; i < count; ++i) {
-        Index best = 0;
-        for (Index k = 1; k < K; ++k)
-          if (D(i, k) < D(i, best)) best = k;
-        labels(begin + i) = static_cast<Scalar>(best);
-        min_sq_dist(begin + i) = std::max(D(i, best), Scalar(0));
+  const AssignSplit split(n, K, d);
+  const bool group_sums = sums && split.group_sums;
+  if (group_sums) sums->group_sums.setZero(split.groups * K, d);
+  tbb::parallel_for(tbb::blocked_range<Index>(0, split.groups, 1), [&](const tbb::blocked_range<Index>& r) {
+    Tensor D;
+    for (Index g = r.begin(); g != r.end(); ++g) {
+      const IndexRange rows = split.rows(n, g);
+      for (Index begin = rows.begin; begin < rows.end; begin += kAssignRowsPerTask) {
+        const Index count = std::min(kAssignRowsPerTask, rows.end - begin);
+        // ‖x − μ‖² = ‖x‖² − 2xᵀμ + ‖μ‖², clamped at 0 against rounding.
+        D.noalias() = -2 * X.middleRows(begin, count) * centers.transpose();
+        D.rowwise() += center_norms.transpose();
+        D.colwise() += row_norms.segment(begin, count);
+        for (Index i = 0; i < count; ++i) {
+          Index best = 0;
+          for (Index k = 1; k < K; ++k)
+            if (D(i, k) < D(i, best)) best = k;
+          labels(begin + i) = static_cast<Scalar>(best);
+          min_sq_dist(begin + i) = std::max(D(i, best), Scalar(0));
+          if (group_sums) sums->group_sums.row(g * K + best) += X.row(begin + i);
+        }
       }
     }
   });
+  if (group_sums)
+    add_group_sums(*sums, split.groups, K);
+  else if (sums)
+    cluster_row_sums(X, labels, K, *sums);
 }
 
 KMeans::KMeans(KMeansOptions options) : Estimator(std::move(options)) {

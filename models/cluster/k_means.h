@@ -166,4 +166,15 @@ Scalar k_means_absolute_tolerance(const Tensor& X, Scalar tolerance);
 // squared distance, in parallel over fixed row blocks. Shared with the RBF network.
 void assign_to_centers(const Tensor& X, const Tensor& centers, Vector& labels, Vector& min_sq_dist);
 
+// The sums of the rows assigned to each centre (K×d), for Lloyd's update; group_sums is scratch.
+struct CenterSums {
+  Tensor sums, group_sums;
+};
+
+// The same with the squared row norms ‖x_i‖² given (they do not change between iterations) and,
+// when `sums` is given, the sums of each cluster's rows gathered in the same pass over X: each
+// fixed group of row blocks adds its rows into its own partial sums, added in group order.
+void assign_to_centers(const Tensor& X, const Vector& row_norms, const Tensor& centers, Vector& labels,
+                       Vector& min_sq_dist, CenterSums* sums = nullptr);
+
 }  // namespace dagml
