@@ -114,23 +114,32 @@ Tensor gaussian_log_joint(const Tensor& X, const GaussianComponents& c, Covarian
     log_norm(k) = std::log(c.weights(k)) - 0.5 * static_cast<Scalar>(d) * kGaussianLog2Pi - half_log_det;
   }
   Tensor out(n, K);
+  // The diagonal and spherical Mahalanobis terms row by row, each row of X read once for all K
+  // components, with the reciprocal scales 1/σ_kj (1/σ_k) multiplied in.
+  const Tensor inverse_scales = type == CovarianceType::Full || type == CovarianceType::Tied
+                                    ? Tensor()
+                                    : Tensor(c.factors.array().inverse());
   const Index blocks = (n + kGaussianRowsPerTask - 1) / kGaussianRowsPerTask;
   tbb::parallel_for(tbb::blocked_range<Index>(0, blocks, 1), [&](const tbb::blocked_range<Index>& range) {
     for (Index b = range.begin(); b != range.end(); ++b) {
       const Index begin = b * kGaussianRowsPerTask, count = std::min(kGaussianRowsPerTask, n - begin);
+      if (type == CovarianceType::Diagonal || type == CovarianceType::Spherical) {
+        for (Index i = begin; i < begin + count; ++i)
+          for (Index k = 0; k < K; ++k) {
+            const Scalar mahalanobis =  // ‖(x − μ) / σ‖²
+                type == CovarianceType::Diagonal
+                    ? ((X.row(i) - c.means.row(k)).array() * inverse_scales.row(k).array()).square().sum()
+                    : (X.row(i) - c.means.row(k)).squaredNorm() * (inverse_scales(k, 0) * inverse_scales(k, 0));
+            out(i, k) = log_norm(k) - 0.5 * mahalanobis;
+          }
+        continue;
+      }
       for (Index k = 0; k < K; ++k) {
         const Tensor D = X.middleRows(begin, count).rowwise() - c.means.row(k);
-        Vector mahalanobis;  // ‖L⁻¹(x − μ)‖²
-        if (type == CovarianceType::Full || type == CovarianceType::Tied) {
-          const Eigen::MatrixXd L = type == CovarianceType::Full ? c.factors.middleRows(k * d, d) : c.factors;
-          const Eigen::MatrixXd Y = L.triangularView<Eigen::Lower>().solve(Eigen::MatrixXd(D.transpose()));
-          mahalanobis = Y.colwise().squaredNorm().transpose();
-        } else if (type == CovarianceType::Diagonal) {
-          mahalanobis = (D.array().rowwise() / c.factors.row(k).array()).square().rowwise().sum();
-        } else {
-          mahalanobis = D.rowwise().squaredNorm() / (c.factors(k, 0) * c.factors(k, 0));
-        }
-        out.block(begin, k, count, 1) = (log_norm(k) - 0.5 * mahalanobis.array()).matrix();
+        // ‖L⁻¹(x − μ)‖²
+        const Eigen::MatrixXd L = type == CovarianceType::Full ? c.factors.middleRows(k * d, d) : c.factors;
+        const Eigen::MatrixXd Y = L.triangularView<Eigen::Lower>().solve(Eigen::MatrixXd(D.transpose()));
+        out.block(begin, k, count, 1) = (log_norm(k) - 0.5 * Y.colwise().squaredNorm().transpose().array()).matrix();
       }
     }
   });
