@@ -14,6 +14,8 @@
 // s₂ = −½ diag((K⁻¹ + W)⁻¹) ⊙ ∂W/∂f̂ with ∂W/∂f = −∇³log p, u = (I − RK) s₂), so that
 // ∂ log q/∂θ = ⟨K̄, ∂K/∂θ⟩
 // comes from reverse-mode autodiff through the kernel's graph form (kernel_graph_gradient).
+// Evaluator::evaluate gets R and s₂ = −½ (1 − diag B⁻¹) ⊙ (1 − 2π) from one B⁻¹ (the derivation
+// is beside it in binary_laplace_gp.cpp).
 // B has eigenvalues ≥ 1: its Cholesky factorisation never needs a jitter.
 #pragma once
 
