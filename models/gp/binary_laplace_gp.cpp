@@ -73,8 +73,8 @@ Vector KernelGramGradient::operator()(const Kernel& at, const Tensor& K_adjoint)
   for (const KernelHyperparameter& h : at.hyperparameters()) {
     if (h.fixed) continue;
     if (next >= r.blocks.size())
-      throw ShapeError(fmt::format("KernelGramGradient: {} has more free hyperparameter blocks than the kernel "
-                                   "this was built for ({})", at.name(), r.blocks.size()));
+      throw ShapeError(fmt::format("KernelGramGradient: expected {} free hyperparameter blocks (those of the "
+                                   "kernel it was built for), found more in {}", r.blocks.size(), at.name()));
     r.executor->feed(r.blocks[next++], h.value.array().log().matrix().transpose());
   }
   if (next != r.blocks.size())
@@ -130,8 +130,8 @@ std::pair<Index, Index> lower_tile(Index tile) {
 }
 
 // The Cholesky factor of the symmetric positive definite A (its lower triangle read), in place in
-// that lower triangle, by the right-looking blocked algorithm (Golub & Van Loan, Matrix
-// Computations, §4.2.9) on tiles of kTile, the tile operations in parallel (TBB). For each
+// that lower triangle, by the right-looking block algorithm (Golub & Van Loan, Matrix
+// Computations, §4.2, block Cholesky) on tiles of kTile, the tile operations in parallel (TBB). For each
 // diagonal tile k = [c, c + w), with A₂₁ the rows below it and A₂₂ the trailing matrix:
 //   A₁₁ = L₁₁ L₁₁ᵀ (Eigen's LLT of the w×w tile),  L₂₁ = A₂₁ L₁₁⁻ᵀ (per tile of rows),
 //   A₂₂ ← A₂₂ − L₂₁ L₂₁ᵀ (per tile of its lower triangle).
