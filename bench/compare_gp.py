@@ -5,7 +5,12 @@ scikit-learn 1.2.1 (bench/reference_gp.py): the same data, kernel, starting hype
 number of restarts (none), one thread on both sides, then two. Target: <= 0.5x scikit-learn's time
 at an equal or better log marginal likelihood; each line prints both objectives. The optimisers
 differ (dagml: ProjectedLbfgs; scikit-learn: scipy's L-BFGS-B), so they may take different paths to
-the same optimum. `bench/compare.sh gp` runs every line. Protocol: bench/compare.py."""
+the same optimum. `bench/compare.sh gp` runs every line. Protocol: bench/compare.py.
+
+bo_branin (Bayesian optimisation of Branin over 20 seeds, bench/gp_bench.cpp) has no reference:
+Debian 12 packages no Python Bayesian-optimisation library (scikit-optimize, BoTorch, …). Its
+line gives the time of the 20 runs, the median number of evaluations to come within 1e-3 of the
+optimum and the time per iteration."""
 import os
 import sys
 
@@ -15,7 +20,18 @@ import compare  # noqa: E402
 
 FAMILY = "gp"
 THREADS = (1, 2)
-NAMES = ("gpr_fit_500", "gpr_fit_2000", "gpr_fit_5000", "gpr_predict", "gpc_fit_1000")
+NAMES = ("gpr_fit_500", "gpr_fit_2000", "gpr_fit_5000", "gpr_predict", "gpc_fit_1000", "bo_branin")
+UNREFERENCED = ("bo_branin",)
+
+
+def bo_line(name, t, mine):
+    """The line of bo_branin: no reference, its counters."""
+    median = mine["median_evaluations"]
+    median = "not reached by half of the seeds" if median < 0 else f"{median:g}"
+    print(f"{name}_{t}t: dagml={mine['seconds']:.6g} reference=none (median evaluations to f - f* <= 1e-3: "
+          f"{median} of a budget of {mine['budget']:g}, reached by {mine['reached']:g} of 20 seeds; "
+          f"{mine['seconds_per_iteration'] * 1e3:.1f} ms per iteration; worst final gap {mine['worst_gap']:.2e}; "
+          f"{mine.get('label', '')}; {t} thread(s))", flush=True)
 
 
 def run(build_dir, wanted):
@@ -28,7 +44,14 @@ def run(build_dir, wanted):
     entries = compare.benchmark_entries(build_dir, "gp_bench", "^(" + "|".join(benches) + ")/", min_time=None)
     ours = {"/".join(name.split("/")[:2]): entry for name, entry in entries.items()}  # NAME/T
     for t in THREADS:
-        keys = sorted({name for name, threads in selected if threads == t})
+        for name in UNREFERENCED:
+            if (name, t) in selected:
+                mine = ours.get(f"{name}/{t}", {})
+                if "seconds" in mine:
+                    bo_line(name, t, mine)
+                else:
+                    print(f"{name}_{t}t: skipped ({mine.get('error_message', 'no result')})", flush=True)
+        keys = sorted({name for name, threads in selected if threads == t and name not in UNREFERENCED})
         if not keys:
             continue
         ref = compare.run_reference("reference_gp.py", str(t), *keys, env=compare.reference_environment())

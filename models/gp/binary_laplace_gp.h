@@ -14,8 +14,12 @@
 // s₂ = −½ diag((K⁻¹ + W)⁻¹) ⊙ ∂W/∂f̂ with ∂W/∂f = −∇³log p, u = (I − RK) s₂), so that
 // ∂ log q/∂θ = ⟨K̄, ∂K/∂θ⟩
 // comes from reverse-mode autodiff through the kernel's graph form (kernel_graph_gradient).
+// Evaluator::evaluate gets R and s₂ = −½ (1 − diag B⁻¹) ⊙ (1 − 2π) from one B⁻¹ (the derivation
+// is beside it in binary_laplace_gp.cpp).
 // B has eigenvalues ≥ 1: its Cholesky factorisation never needs a jitter.
 #pragma once
+
+#include <memory>
 
 #include "models/gp/multi_start_search.h"
 #include "models/kernel/kernel.h"
@@ -35,6 +39,26 @@ Scalar logistic_gaussian_integral(Scalar mean, Scalar variance);
 // free log-hyperparameters θ of ⟨K̄, K(θ)⟩, by reverse-mode autodiff through kernel.gram_graph.
 Vector kernel_graph_gradient(const Kernel& kernel, const Tensor& X, const Tensor& K_adjoint);
 
+// kernel_graph_gradient for many evaluations over the same rows X, as in a hyperparameter search:
+// the graph ⟨K̄, gram_graph(X, θ)⟩ and its gradient nodes are built once, for the kernel's
+// structure, with θ as parameter nodes and K̄ as an input node; each call writes the
+// hyperparameters of `at` and K̄ into them and replays the graph (Executor), so that it neither
+// builds nodes nor allocates. The result equals kernel_graph_gradient(at, X, K̄).
+class KernelGramGradient {
+ public:
+  KernelGramGradient(const Kernel& kernel, const Tensor& X);
+  KernelGramGradient(const KernelGramGradient&) = delete;
+  KernelGramGradient& operator=(const KernelGramGradient&) = delete;
+  ~KernelGramGradient();
+  // `at`: the kernel given to the constructor or one of its with_log_hyperparameters forms (the
+  // same structure and fixed hyperparameters; ShapeError otherwise); K̄ n×n.
+  Vector operator()(const Kernel& at, const Tensor& K_adjoint);
+
+ private:
+  struct Replay;
+  std::unique_ptr<Replay> replay_;  // null when the kernel has no free hyperparameter
+};
+
 struct BinaryLaplaceOptions {
   Index newton_max_iterations = 100;  // of the mode search
   Scalar newton_tolerance = 1e-10;    // |Δ log q| between Newton steps
@@ -47,6 +71,24 @@ class BinaryLaplaceGp {
   // log q(t | X, θ) and its gradient in θ (the kernel's free log-hyperparameters).
   static Scalar log_marginal_likelihood(const Kernel& kernel, const Tensor& X, const Vector& t,
                                         const BinaryLaplaceOptions& options, Vector* gradient);
+
+  // The same for many θ over fixed X and t (a hyperparameter search): the kernel's gradient
+  // graph (KernelGramGradient) and the n×n work matrices are made once and reused, so an
+  // evaluation builds no graph and allocates no n×n matrix. Not thread-safe: one per thread.
+  class Evaluator {
+   public:
+    // `kernel` fixes the structure; evaluate() takes it or its with_log_hyperparameters forms.
+    Evaluator(const Kernel& kernel, Tensor X, Vector t, BinaryLaplaceOptions options);
+    ~Evaluator();
+    Scalar evaluate(const Kernel& at, Vector* gradient);
+
+   private:
+    struct Workspace;
+    Tensor X_;
+    Vector t_;
+    BinaryLaplaceOptions options_;
+    std::unique_ptr<Workspace> work_;
+  };
 
   // Latent mean and variance at the rows of X (Algorithm 3.2).
   void latent(const Tensor& X, Vector& mean, Vector& variance) const;

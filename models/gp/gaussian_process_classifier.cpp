@@ -35,15 +35,16 @@ GaussianProcessClassifier::GaussianProcessClassifier(const GaussianProcessClassi
 
 namespace {
 
-// The run of search_hyperparameters over the kernel's free θ that minimises −log_q(θ, gradient).
-template <class LogQ>
+// The run of search_hyperparameters over the kernel's free θ that minimises −log_q(θ, gradient),
+// with log_q = make_log_q() made once per run (it may keep work buffers between evaluations).
+template <class MakeLogQ>
 HyperparameterSearch optimise(const KernelPtr& kernel, const GaussianProcessClassifierOptions& options,
-                              const CallbackList& callbacks, const LogQ& log_q) {
+                              const CallbackList& callbacks, const MakeLogQ& make_log_q) {
   const auto [lower, upper] = kernel->free_log_bounds();
   const auto make_objective = [&] {
     return std::make_unique<FunctionObjective>(FunctionObjectiveSpec{
         .dimension = kernel->free_log_hyperparameters().size(),
-        .value_and_gradient = [&](const Vector& theta, Vector& gradient) {
+        .value_and_gradient = [&, log_q = make_log_q()](const Vector& theta, Vector& gradient) {
           const KernelPtr at = kernel->with_log_hyperparameters(std::span<const Scalar>(theta.data(), theta.size()));
           const Scalar value = log_q(*at, gradient);
           gradient = -gradient;
@@ -78,8 +79,10 @@ GaussianProcessClassifier& GaussianProcessClassifier::fit(const Tensor& X, const
     const SoftmaxLaplaceOptions laplace{options_.newton_max_iterations, options_.newton_tolerance};
     KernelPtr fitted = kernel;
     if (search) {
-      report->push_back(optimise(kernel, options_, callbacks, [&](const Kernel& at, Vector& gradient) {
-        return SoftmaxLaplaceGp::log_marginal_likelihood(at, X, y, K, laplace, &gradient);
+      report->push_back(optimise(kernel, options_, callbacks, [&] {
+        return [&](const Kernel& at, Vector& gradient) {
+          return SoftmaxLaplaceGp::log_marginal_likelihood(at, X, y, K, laplace, &gradient);
+        };
       }));
       fitted = at_theta(kernel, report->back().theta());
     }
@@ -95,8 +98,10 @@ GaussianProcessClassifier& GaussianProcessClassifier::fit(const Tensor& X, const
       const Vector t = (y.array() == static_cast<Scalar>(K == 2 ? 1 : c)).cast<Scalar>();
       KernelPtr fitted = kernel;
       if (search) {
-        report->push_back(optimise(kernel, options_, callbacks, [&](const Kernel& at, Vector& gradient) {
-          return BinaryLaplaceGp::log_marginal_likelihood(at, X, t, laplace, &gradient);
+        report->push_back(optimise(kernel, options_, callbacks, [&] {
+          // One evaluator per run: its gradient graph and work matrices are reused across θ.
+          auto evaluator = std::make_shared<BinaryLaplaceGp::Evaluator>(*kernel, X, t, laplace);
+          return [evaluator](const Kernel& at, Vector& gradient) { return evaluator->evaluate(at, &gradient); };
         }));
         fitted = at_theta(kernel, report->back().theta());
       }

@@ -42,21 +42,29 @@ void Kernel::gram_block(const Tensor& A_rows, const Tensor& B, Index, Eigen::Ref
   }
 }
 
-Tensor Kernel::gram_rows(const Tensor& A, const Tensor& B, bool same) const {
+void Kernel::gram_rows(const Tensor& A, const Tensor& B, bool same, Tensor& K) const {
   if (A.cols() != B.cols())
     throw ShapeError(fmt::format("{} kernel: the two sets of rows have {} and {} features", name(), A.cols(), B.cols()));
   const std::string who = name() + " kernel";
   check_finite(A, who.c_str());
   if (!same) check_finite(B, who.c_str());
-  Tensor K(A.rows(), B.rows());
+  K.resize(A.rows(), B.rows());
   for_row_blocks(A.rows(), [&](Index begin, Index count) {
     gram_block(A.middleRows(begin, count), B, same ? begin : -1, K.middleRows(begin, count));
   });
-  return K;
 }
 
-Tensor Kernel::gram(const Tensor& A, const Tensor& B) const { return gram_rows(A, B, false); }
-Tensor Kernel::gram(const Tensor& A) const { return gram_rows(A, A, true); }
+Tensor Kernel::gram(const Tensor& A, const Tensor& B) const {
+  Tensor K;
+  gram_rows(A, B, false, K);
+  return K;
+}
+Tensor Kernel::gram(const Tensor& A) const {
+  Tensor K;
+  gram_rows(A, A, true, K);
+  return K;
+}
+void Kernel::gram_into(const Tensor& A, Tensor& K) const { gram_rows(A, A, true, K); }
 
 // --- Hyperparameters (Note [Kernel hyperparameters]) ------------------------------------------------
 

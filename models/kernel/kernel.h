@@ -68,6 +68,9 @@ class Kernel : public std::enable_shared_from_this<Kernel> {
   // itself (white noise appears on its diagonal only, never in gram(A, B), as in scikit-learn).
   Tensor gram(const Tensor& A, const Tensor& B) const;
   Tensor gram(const Tensor& A) const;
+  // gram(A) written into K (resized to n×n; its storage is reused when it has that size already),
+  // for loops that recompute one Gram matrix many times without allocating.
+  void gram_into(const Tensor& A, Tensor& K) const;
 
   // Note [Kernel hyperparameters]. Kernels without hyperparameters (linear, user code) list none.
   virtual std::vector<KernelHyperparameter> hyperparameters() const { return {}; }
@@ -102,7 +105,7 @@ class Kernel : public std::enable_shared_from_this<Kernel> {
 
  private:
   friend class CompositeKernel;  // the algebra of kernel_algebra.h composes the protected parts
-  Tensor gram_rows(const Tensor& A, const Tensor& B, bool same) const;
+  void gram_rows(const Tensor& A, const Tensor& B, bool same, Tensor& K) const;
 };
 
 // k(x, z) = xᵀz.

@@ -8,7 +8,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <tbb/global_control.h>
+
 #include <cmath>
+#include <vector>
 
 #include "graph/error.h"
 #include "models/gp/gp_test_rows.h"
@@ -97,6 +100,118 @@ TEST(GaussianProcessClassifier, ThreeClassesOneVersusRestMatchScikitLearn) {
   for (Index k = 0; k < 9; ++k) EXPECT_NEAR(P(k / 3, k % 3), expected[k], 1e-8) << k;
   EXPECT_NEAR(gpc.log_marginal_likelihood(), -17.131273443269006, 1e-8);
   EXPECT_EQ(gpc.predict(classifier_test_rows()), labels({1, 0, 2}));
+}
+
+// n = 150 points, more than one block of the blocked inverse B⁻¹ (64 rows) and a ragged last
+// block: a Kronecker sequence in the plane with labels from a smooth boundary.
+Tensor kronecker_rows_150() {
+  Tensor X(150, 2);
+  for (Index i = 0; i < 150; ++i) {
+    const Scalar u = static_cast<Scalar>(i + 1) * std::sqrt(2.0), v = static_cast<Scalar>(i + 1) * std::sqrt(3.0);
+    X(i, 0) = 3 * (u - std::floor(u));
+    X(i, 1) = 3 * (v - std::floor(v));
+  }
+  return X;
+}
+Vector boundary_labels(const Tensor& X) {
+  Vector t(X.rows());
+  for (Index i = 0; i < X.rows(); ++i) t[i] = std::sin(2 * X(i, 0)) + X(i, 1) > 1.5 ? 1.0 : 0.0;
+  return t;
+}
+
+// Algorithm 5.1 as Rasmussen & Williams write it, with dense solves: R = W½ B⁻¹ W½ by two
+// triangular solves, C = L⁻¹ W½ K, s₂ = −½ (diag K − diag CᵀC) ⊙ ∂W/∂f̂, u = s₂ − R K s₂,
+// K̄ = ½ a aᵀ − ½ R + u gᵀ at the mode of BinaryLaplaceGp::fit; then ⟨K̄, ∂K/∂θ⟩ by
+// kernel_graph_gradient. The evaluator gets B⁻¹ from a blocked triangular inverse and s₂ from
+// diag B⁻¹ instead: the two agree to rounding.
+Vector textbook_gradient(const KernelPtr& kernel, const Tensor& X, const Vector& t) {
+  BinaryLaplaceGp gp;
+  gp.fit(kernel, X, t, {});
+  const Tensor K = kernel->gram(X);
+  const Vector f = gp.mode();
+  const Vector pi = f.unaryExpr([](Scalar v) { return 1 / (1 + std::exp(-v)); });
+  const Vector w = (pi.array() * (1 - pi.array())).matrix(), sqrt_w = w.cwiseSqrt();
+  Eigen::MatrixXd B = sqrt_w.asDiagonal() * K * sqrt_w.asDiagonal();
+  B.diagonal().array() += 1;
+  const Eigen::LLT<Eigen::MatrixXd> llt(B);
+  const Vector g = t - pi;
+  const Vector a = g;  // at the mode, a = K⁻¹ f̂ = ∇log p(t | f̂)
+  const Eigen::MatrixXd R = sqrt_w.asDiagonal() * llt.solve(Eigen::MatrixXd(sqrt_w.asDiagonal()));
+  const Eigen::MatrixXd C = llt.matrixL().solve(Eigen::MatrixXd(sqrt_w.asDiagonal() * K));
+  const Vector dW = (w.array() * (1 - 2 * pi.array())).matrix();
+  const Vector s2 = -0.5 * (K.diagonal() - C.colwise().squaredNorm().transpose()).cwiseProduct(dW);
+  const Vector u = s2 - R * (K * s2);
+  const Tensor K_adjoint = 0.5 * (a * a.transpose() - R) + u * g.transpose();
+  return kernel_graph_gradient(*kernel, X, K_adjoint);
+}
+
+TEST(GaussianProcessClassifier, EvaluatorGradientEqualsTheTextbookAlgorithmOverSeveralBlocks) {
+  const KernelPtr kernel = parse_kernel("constant(value=3) * rbf(length_scale=0.6)");
+  const Tensor X = kronecker_rows_150();
+  const Vector t = boundary_labels(X);
+  BinaryLaplaceGp::Evaluator evaluator(*kernel, X, t, {});
+  // Several θ through one evaluator (its buffers and graph reused), the first again at the end.
+  const std::vector<Vector> thetas = {Vector{{std::log(3.0), std::log(0.6)}}, Vector{{std::log(20.0), std::log(1.7)}},
+                                      Vector{{std::log(0.5), std::log(0.3)}}, Vector{{std::log(3.0), std::log(0.6)}}};
+  std::vector<Vector> found;
+  for (const Vector& theta : thetas) {
+    const KernelPtr at = kernel->with_log_hyperparameters(std::span<const Scalar>(theta.data(), theta.size()));
+    Vector gradient;
+    const Scalar log_q = evaluator.evaluate(*at, &gradient);
+    EXPECT_EQ(log_q, BinaryLaplaceGp::log_marginal_likelihood(*at, X, t, {}, nullptr));
+    const Vector expected = textbook_gradient(at, X, t);
+    ASSERT_EQ(gradient.size(), 2);
+    for (Index j = 0; j < 2; ++j)
+      EXPECT_NEAR(gradient[j], expected[j], 1e-9 * (1 + std::abs(expected[j]))) << "θ" << j;
+    // and central differences
+    for (Index j = 0; j < 2; ++j) {
+      const Scalar h = 1e-5;
+      Vector up = theta, down = theta;
+      up[j] += h;
+      down[j] -= h;
+      const auto q = [&](const Vector& v) {
+        return BinaryLaplaceGp::log_marginal_likelihood(
+            *kernel->with_log_hyperparameters(std::span<const Scalar>(v.data(), v.size())), X, t, {}, nullptr);
+      };
+      EXPECT_NEAR(gradient[j], (q(up) - q(down)) / (2 * h), 1e-5 * (1 + std::abs(gradient[j]))) << "θ" << j;
+    }
+    found.push_back(gradient);
+  }
+  EXPECT_EQ(found[0], found[3]);  // nothing of an earlier θ leaks into a later evaluation
+}
+
+TEST(GaussianProcessClassifier, EvaluatorDoesNotDependOnTheThreadCount) {
+  const KernelPtr kernel = parse_kernel("constant(value=3) * rbf(length_scale=0.6)");
+  const Tensor X = kronecker_rows_150();
+  const Vector t = boundary_labels(X);
+  Vector gradient[2];
+  Scalar log_q[2];
+  for (int k = 0; k < 2; ++k) {
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(k == 0 ? 1 : 4));
+    log_q[k] = BinaryLaplaceGp::Evaluator(*kernel, X, t, {}).evaluate(*kernel, &gradient[k]);
+  }
+  EXPECT_EQ(log_q[0], log_q[1]);
+  EXPECT_EQ(gradient[0], gradient[1]);
+}
+
+TEST(GaussianProcessClassifier, ReplayedKernelGradientEqualsAFreshGraph) {
+  // A sum and a product, an ARD length scale and a fixed hyperparameter: the replayed graph of
+  // KernelGramGradient gives, bit for bit, the gradient of a graph built for each θ.
+  const KernelPtr kernel = parse_kernel(
+      "constant(value=1.5) * matern(nu=2.5, length_scale=[0.7, 1.3]) + white(noise=0.1, noise_bounds=fixed)");
+  const Tensor X = testing::curve_rows_30();
+  KernelGramGradient replay(*kernel, X);
+  for (int k = 0; k < 3; ++k) {
+    const Vector theta = kernel->free_log_hyperparameters() + Vector::Constant(3, 0.3 * k - 0.2);
+    const KernelPtr at = kernel->with_log_hyperparameters(std::span<const Scalar>(theta.data(), theta.size()));
+    Tensor K_adjoint(30, 30);
+    for (Index i = 0; i < 30; ++i)
+      for (Index j = 0; j < 30; ++j) K_adjoint(i, j) = std::sin(0.1 * static_cast<double>(i * 30 + j) + k);
+    const Vector fresh = kernel_graph_gradient(*at, X, K_adjoint);
+    ASSERT_EQ(fresh.size(), 3);
+    EXPECT_EQ(replay(*at, K_adjoint), fresh) << k;
+  }
+  EXPECT_THROW(replay(*parse_kernel("rbf(length_scale=1)"), Tensor::Zero(30, 30)), ShapeError);
 }
 
 TEST(GaussianProcessClassifier, BadInputIsAClearError) {

@@ -72,5 +72,19 @@ TEST(Kernel, GramIsIdenticalForOneAndTwoThreads) {
   EXPECT_EQ(one, two);
 }
 
+TEST(Kernel, GramIntoReusesAndResizesItsMatrix) {
+  const Tensor A = sample(150, 4, 0.3), C = sample(20, 4, 0.5);
+  const KernelPtr k = std::make_shared<RbfKernel>(0.7);
+  Tensor K;
+  k->gram_into(A, K);
+  EXPECT_EQ(K, k->gram(A));
+  const Scalar* storage = K.data();
+  k->gram_into(A, K);  // the same size: the same storage
+  EXPECT_EQ(K.data(), storage);
+  EXPECT_EQ(K, k->gram(A));
+  k->gram_into(C, K);  // another size
+  EXPECT_EQ(K, k->gram(C));
+}
+
 }  // namespace
 }  // namespace dagml
