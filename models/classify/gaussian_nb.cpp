@@ -10,6 +10,7 @@
 #include "graph/error.h"
 #include "models/classify/class_scores.h"
 #include "models/classify/score_labels.h"
+#include "models/data/standard_scaler.h"
 #include "models/data/validate.h"
 #include "models/io/loaded_checks.h"
 #include "models/io/model_file.h"
@@ -41,9 +42,7 @@ GaussianNB& GaussianNB::fit(const Tensor& X, const Vector& y) {
     var.row(k).array() += (X.row(i) - stats.means.row(k)).array().square();
   }
   var.array().colwise() /= stats.counts.array();
-  const Tensor centred = X.rowwise() - X.colwise().mean();
-  const Scalar epsilon =
-      options_.var_smoothing * (centred.array().square().colwise().sum() / static_cast<Scalar>(n)).maxCoeff();
+  const Scalar epsilon = options_.var_smoothing * column_variances(X).maxCoeff();
   var.array() += epsilon;
   if (!(var.minCoeff() > 0)) {
     throw NumericalError(

@@ -13,6 +13,7 @@
 #include "graph/error.h"
 #include "graph/random.h"
 #include "models/cluster/hamerly_assignment.h"
+#include "models/data/standard_scaler.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
 #include "optim/iteration_loop.h"
@@ -221,12 +222,7 @@ Tensor k_means_initial_centers(const Tensor& X, Index num_clusters, KMeansInit i
 }
 
 Scalar k_means_absolute_tolerance(const Tensor& X, Scalar tolerance) {
-  if (tolerance == 0) return 0;
-  // Two passes over the rows, without a centred copy of X.
-  const Eigen::RowVectorXd mean = X.colwise().mean();
-  Eigen::ArrayXXd squares = Eigen::ArrayXXd::Zero(1, X.cols());
-  for (Index i = 0; i < X.rows(); ++i) squares += (X.row(i) - mean).array().square();
-  return tolerance * squares.mean() / static_cast<Scalar>(X.rows());
+  return tolerance == 0 ? 0 : tolerance * column_variances(X).mean();
 }
 
 void assign_to_centers(const Tensor& X, const Tensor& centers, Vector& labels, Vector& min_sq_dist) {

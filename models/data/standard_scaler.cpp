@@ -10,6 +10,13 @@ namespace dagml {
 
 template class Estimator<StandardScaler, StandardScalerOptions>;
 
+Eigen::RowVectorXd column_variances(const Tensor& X) {
+  const Eigen::RowVectorXd mean = X.colwise().mean();
+  Eigen::RowVectorXd squares = Eigen::RowVectorXd::Zero(X.cols());
+  for (Index i = 0; i < X.rows(); ++i) squares.array() += (X.row(i) - mean).array().square();
+  return squares / static_cast<Scalar>(X.rows());
+}
+
 StandardScaler& StandardScaler::fit(const Tensor& X) {
   check_fit_data(X, "StandardScaler::fit");
   const Index n = X.rows(), d = X.cols();

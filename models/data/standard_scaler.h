@@ -19,6 +19,11 @@
 
 namespace dagml {
 
+// σⱼ² = (1/n) Σᵢ (xᵢⱼ − μⱼ)² of every column of X (n ≥ 1 rows), by two passes over the rows: X
+// is row-major, so this needs neither a centred copy nor column sums with a stride of d. The
+// scale of the tolerances that follow the data (KMeans's, GaussianNB's var_smoothing).
+Eigen::RowVectorXd column_variances(const Tensor& X);
+
 struct StandardScalerOptions {
   bool with_mean = true;
   bool with_std = true;
