@@ -14,10 +14,13 @@
 namespace dagml {
 namespace {
 
-// An orthonormal basis of the columns of Y (m×ℓ, ℓ ≤ m): the first ℓ columns of Q in Y = QR.
-Tensor orthonormal_basis(const Tensor& Y) {
-  const Eigen::HouseholderQR<Eigen::MatrixXd> qr{Eigen::MatrixXd(Y)};
-  return qr.householderQ() * Eigen::MatrixXd::Identity(Y.rows(), Y.cols());
+// Q ← an orthonormal basis of the columns of Y (m×ℓ, ℓ ≤ m): the first ℓ columns of the Q of
+// Y = QR, formed in place. `qr` and Q keep their storage from call to call: the power iterations
+// below allocate nothing after the first.
+void orthonormal_basis(const Eigen::MatrixXd& Y, Eigen::HouseholderQR<Eigen::MatrixXd>& qr, Eigen::MatrixXd& Q) {
+  qr.compute(Y);
+  Q.setIdentity(Y.rows(), Y.cols());
+  qr.householderQ().applyThisOnTheLeft(Q);
 }
 
 }  // namespace
@@ -35,10 +38,15 @@ RandomizedSvd randomized_svd(const Tensor& A, Index k, Index oversamples, Index 
   std::mt19937_64 rng(seed);
   Tensor omega(n, l);
   for (Index i = 0; i < omega.size(); ++i) omega.data()[i] = standard_normal(rng);
-  Tensor Q = orthonormal_basis(A * omega);
+  Eigen::MatrixXd Y(m, l), Z(n, l), Q, W;
+  Eigen::HouseholderQR<Eigen::MatrixXd> qr_rows(m, l), qr_columns(n, l);
+  Y.noalias() = A * omega;
+  orthonormal_basis(Y, qr_rows, Q);
   for (Index q = 0; q < power_iterations; ++q) {
-    const Tensor W = orthonormal_basis(A.transpose() * Q);
-    Q = orthonormal_basis(A * W);
+    Z.noalias() = A.transpose() * Q;
+    orthonormal_basis(Z, qr_columns, W);
+    Y.noalias() = A * W;
+    orthonormal_basis(Y, qr_rows, Q);
   }
   Graph g;
   const ThinSvd small = thin_svd(g.input("B", Tensor(Q.transpose() * A)));
