@@ -75,10 +75,12 @@ void cluster_row_sums(const Tensor& X, const Vector& labels, Index K, CenterSums
   add_group_sums(sums, split.groups, K);
 }
 
+// ‖x_i − c‖² for every row, computed directly (exact for the k-means++ potentials).
 Vector sq_dist_to(const Tensor& X, const Eigen::Ref<const Vector>& c) {
   return (X.rowwise() - c.transpose()).rowwise().squaredNorm();
 }
 
+// The centres as one vector, row after row: the iterate the callbacks see and Result::x.
 Vector flatten(const Tensor& C) { return Eigen::Map<const Vector>(C.data(), C.size()); }
 
 // Lloyd's iterations from the given centres, as one run of the fit's callback session, with the
