@@ -80,8 +80,10 @@ GaussianProcessClassifier& GaussianProcessClassifier::fit(const Tensor& X, const
     KernelPtr fitted = kernel;
     if (search) {
       report->push_back(optimise(kernel, options_, callbacks, [&] {
-        return [&](const Kernel& at, Vector& gradient) {
-          return SoftmaxLaplaceGp::log_marginal_likelihood(at, X, y, K, laplace, &gradient);
+        // One gradient graph per run, replayed for every θ.
+        auto kernel_gradient = std::make_shared<KernelGramGradient>(*kernel, X);
+        return [&, kernel_gradient](const Kernel& at, Vector& gradient) {
+          return SoftmaxLaplaceGp::log_marginal_likelihood(at, X, y, K, laplace, &gradient, kernel_gradient.get());
         };
       }));
       fitted = at_theta(kernel, report->back().theta());

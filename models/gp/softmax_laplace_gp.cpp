@@ -178,7 +178,7 @@ void check_labels(const Vector& y, Index C) {
 // and S_i[c, c'] = δ_cc' (K_ii − (K E_c K)_ii) + (G_c)_{:,i}ᵀ (G_c')_{:,i} with G_c = M⁻¹ E_c K.
 Scalar SoftmaxLaplaceGp::log_marginal_likelihood(const Kernel& kernel, const Tensor& X, const Vector& y,
                                                  Index num_classes, const SoftmaxLaplaceOptions& options,
-                                                 Vector* gradient) {
+                                                 Vector* gradient, KernelGramGradient* kernel_gradient) {
   check_labels(y, num_classes);
   const Index n = X.rows(), C = num_classes;
   const Tensor K = kernel.gram(X);
@@ -223,7 +223,7 @@ Scalar SoftmaxLaplaceGp::log_marginal_likelihood(const Kernel& kernel, const Ten
   Tensor U = s2 - Ew;
   for (Index c = 0; c < C; ++c) U.col(c) += m.E[static_cast<std::size_t>(c)] * v;
   const Tensor K_adjoint = 0.5 * (m.A * m.A.transpose() - R_diagonal_sum) + U * G_lik.transpose();
-  *gradient = kernel_graph_gradient(kernel, X, K_adjoint);
+  *gradient = kernel_gradient ? (*kernel_gradient)(kernel, K_adjoint) : kernel_graph_gradient(kernel, X, K_adjoint);
   return m.log_q;
 }
 

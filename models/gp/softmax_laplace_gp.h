@@ -76,9 +76,12 @@ class SoftmaxLaplaceGp {
   // The approximation at the kernel's current hyperparameters. X n×d, y labels in 0..C−1 (C ≥ 2),
   // checked by the caller. NumericalError if Σ_c E_c does not factorise.
   void fit(KernelPtr kernel, const Tensor& X, const Vector& y, Index num_classes, const SoftmaxLaplaceOptions& options);
-  // log q(y | X, θ) and its gradient in θ (the kernel's free log-hyperparameters).
+  // log q(y | X, θ) and its gradient in θ (the kernel's free log-hyperparameters). A hyperparameter
+  // search passes `kernel_gradient`, made once for X and the kernel's structure, so that no
+  // evaluation builds the kernel's gradient graph (the result is the same to the bit).
   static Scalar log_marginal_likelihood(const Kernel& kernel, const Tensor& X, const Vector& y, Index num_classes,
-                                        const SoftmaxLaplaceOptions& options, Vector* gradient);
+                                        const SoftmaxLaplaceOptions& options, Vector* gradient,
+                                        KernelGramGradient* kernel_gradient = nullptr);
 
   // Latent mean (m×C) and covariance (one C×C matrix per row) at the rows of X (Algorithm 3.4).
   void latent(const Tensor& X, Tensor& mean, std::vector<Tensor>& covariance) const;

@@ -192,6 +192,25 @@ TEST(SoftmaxLaplaceGp, GradientMatchesCentralDifferences) {
   }
 }
 
+TEST(SoftmaxLaplaceGp, AReplayedKernelGradientGraphGivesTheSameBits) {
+  // The hyperparameter search makes one KernelGramGradient per run and passes it to every
+  // evaluation: at each θ the value and gradient equal those of a freshly built graph, bit for bit.
+  const Tensor X = testing::curve_rows_30();
+  const Vector y = softmax_labels(3);
+  const KernelPtr kernel = parse_kernel("constant(value=0.7) * rbf(length_scale=[0.6, 1.4])");
+  KernelGramGradient replay(*kernel, X);
+  const Vector start = kernel->free_log_hyperparameters();
+  for (const Scalar shift : {0.0, 0.3, -0.5}) {
+    const Vector theta = start.array() + shift;
+    const KernelPtr at = kernel->with_log_hyperparameters(std::span<const Scalar>(theta.data(), theta.size()));
+    Vector fresh, replayed;
+    const Scalar fresh_value = SoftmaxLaplaceGp::log_marginal_likelihood(*at, X, y, 3, {}, &fresh);
+    const Scalar replayed_value = SoftmaxLaplaceGp::log_marginal_likelihood(*at, X, y, 3, {}, &replayed, &replay);
+    EXPECT_EQ(replayed_value, fresh_value) << shift;
+    EXPECT_EQ(replayed, fresh) << shift;
+  }
+}
+
 TEST(SoftmaxLaplaceGp, MonteCarloProbabilitiesTendToTheirLimits) {
   const Vector mean = (Vector(3) << 0.5, -0.3, 0.1).finished();
   const Vector plain = (mean.array().exp() / mean.array().exp().sum()).matrix();  // softmax(μ)
