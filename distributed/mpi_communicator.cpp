@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <vector>
 
 namespace dagml {
@@ -23,6 +25,8 @@ int mpi_count(std::size_t count, const char* who) {
     throw ValueError(fmt::format("MpiCommunicator::{}: {} entries exceed MPI's int count", who, count));
   return static_cast<int>(count);
 }
+
+static_assert(sizeof(Index) == sizeof(std::int64_t), "counts travel as MPI_INT64_T");
 
 }  // namespace
 
@@ -56,8 +60,35 @@ void MpiCommunicator::check_thread(const char* who) const {
         who));
 }
 
+// Note [Matching collectives] (graph/communicator.cpp): one MPI_Allreduce(MAX) of (v, −v) gives
+// every rank each value's largest and smallest across the ranks.
+bool MpiCommunicator::agree(std::span<const Index> values) {
+  const std::size_t n = values.size();
+  agreement_.resize(2 * n);
+  for (std::size_t i = 0; i < n; ++i) agreement_[i] = values[i], agreement_[n + i] = -values[i];
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, agreement_.data(), mpi_count(2 * n, "agree"), MPI_INT64_T, MPI_MAX, comm_),
+            "MPI_Allreduce");
+  for (std::size_t i = 0; i < n; ++i)
+    if (agreement_[i] != -agreement_[n + i]) return false;
+  return true;
+}
+
+std::vector<Index> MpiCommunicator::gather_from_all(std::span<const Index> mine) {
+  std::vector<Index> all(mine.size() * static_cast<std::size_t>(size_));
+  check_mpi(MPI_Allgather(mine.data(), mpi_count(mine.size(), "gather"), MPI_INT64_T, all.data(),
+                          mpi_count(mine.size(), "gather"), MPI_INT64_T, comm_),
+            "MPI_Allgather");
+  return all;
+}
+
+void MpiCommunicator::check_length(const char* who, const char* unit, Index length) {
+  const Index mine[] = {length};
+  if (!agree(mine)) throw ValueError(length_mismatch(who, unit, gather_from_all(mine)));
+}
+
 void MpiCommunicator::allreduce_sum(std::span<double> buffer) {
   check_thread("allreduce_sum");
+  check_length("allreduce_sum", "entries", static_cast<Index>(buffer.size()));
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, buffer.data(), mpi_count(buffer.size(), "allreduce_sum"), MPI_DOUBLE, MPI_SUM,
                           comm_),
             "MPI_Allreduce");
@@ -67,6 +98,12 @@ void MpiCommunicator::allgather(std::span<const double> local, std::span<const I
                                 std::span<double> gathered) {
   check_thread("allgather");
   check_allgather(local, counts, gathered);
+  if (!agree(counts)) {  // every rank's own count is its length (check_allgather)
+    const std::vector<Index> all = gather_from_all(counts);
+    std::vector<Index> lengths(static_cast<std::size_t>(size_));
+    for (std::size_t r = 0; r < lengths.size(); ++r) lengths[r] = all[r * lengths.size() + r];
+    throw ValueError(allgather_mismatch(all, lengths));
+  }
   std::vector<int> sizes(counts.size()), offsets(counts.size());
   std::size_t at = 0;
   for (std::size_t r = 0; r < counts.size(); ++r) {
@@ -83,6 +120,12 @@ void MpiCommunicator::alltoall(std::span<const double> send, std::span<const Ind
                                std::span<double> received, std::span<const Index> receive_counts) {
   check_thread("alltoall");
   check_alltoall(send, send_counts, received, receive_counts);
+  // Rank q learns what every rank will send it, and the ranks agree on whether all counts pair up.
+  std::vector<Index> incoming(static_cast<std::size_t>(size_));
+  check_mpi(MPI_Alltoall(send_counts.data(), 1, MPI_INT64_T, incoming.data(), 1, MPI_INT64_T, comm_), "MPI_Alltoall");
+  const Index paired[] = {std::equal(incoming.begin(), incoming.end(), receive_counts.begin()) ? 1 : 0};
+  if (!agree(paired) || paired[0] == 0)
+    throw ValueError(alltoall_mismatch(gather_from_all(send_counts), gather_from_all(receive_counts)));
   // Counts and displacements as MPI's ints, for both directions.
   auto layout = [](std::span<const Index> counts, std::vector<int>& sizes, std::vector<int>& offsets) {
     std::size_t at = 0;
@@ -108,6 +151,9 @@ void MpiCommunicator::barrier() {
 void MpiCommunicator::broadcast_bytes(void* data, std::size_t bytes, int root) {
   check_thread("broadcast");
   check_root(root, "broadcast");
+  check_length("broadcast", "bytes", static_cast<Index>(bytes));
+  const Index roots[] = {root};
+  if (!agree(roots)) throw ValueError(root_mismatch(gather_from_all(roots)));
   check_mpi(MPI_Bcast(data, mpi_count(bytes, "broadcast"), MPI_BYTE, root, comm_), "MPI_Bcast");
 }
 

@@ -5,6 +5,11 @@
 // (the one that runs run_distributed's rank function) may call a collective; a call from any
 // other thread, a TBB worker included, throws InternalError before touching MPI.
 //
+// Before moving data, every collective checks that the ranks pass matching lengths, counts and
+// roots (one small MPI_Allreduce, plus an MPI_Alltoall of the counts for alltoall), so a mismatch
+// is the same ValueError on every rank instead of MPI's undefined behaviour (Note [Matching
+// collectives], graph/communicator.cpp).
+//
 // allgather and broadcast move bytes unchanged, so deterministic_chunk_sum gives every rank the
 // same bits; allreduce_sum is MPI_Allreduce, whose order of additions MPI chooses.
 #pragma once
@@ -12,6 +17,7 @@
 #include <mpi.h>
 
 #include <thread>
+#include <vector>
 
 #include "graph/communicator.h"
 
@@ -41,10 +47,17 @@ class MpiCommunicator final : public Communicator {
 
  private:
   void check_thread(const char* who) const;
+  // Whether every rank passes the same values (a collective over all ranks).
+  bool agree(std::span<const Index> values);
+  // Every rank's `mine` (each of the same size), in rank order.
+  std::vector<Index> gather_from_all(std::span<const Index> mine);
+  // ValueError, on every rank, unless every rank passes the same length.
+  void check_length(const char* who, const char* unit, Index length);
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
   std::thread::id owner_;
+  std::vector<Index> agreement_;  // agree's buffer
 };
 
 }  // namespace dagml

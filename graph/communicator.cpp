@@ -62,12 +62,65 @@ void Communicator::check_alltoall(std::span<const double> send, std::span<const 
   }
 }
 
+// Note [Matching collectives]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A collective whose ranks pass different lengths, counts or roots has no meaning: MPI leaves it
+// undefined (a truncation error at best, a buffer overrun at worst), and in-process a rank would
+// read past another's buffer. So every collective first checks that the ranks agree, and on a
+// disagreement every rank throws the same ValueError, built by the functions below from every
+// rank's arguments. In-process the ranks read each other's posted arguments; MPI's backend agrees
+// with one small collective before moving data and gathers the arguments only on a disagreement
+// (distributed/mpi_communicator.cpp).
+namespace {
+
+// The first rank r whose value differs from rank 0's, or 0 when all agree.
+std::size_t first_disagreeing(std::span<const Index> values) {
+  for (std::size_t r = 1; r < values.size(); ++r)
+    if (values[r] != values[0]) return r;
+  return 0;
+}
+
+}  // namespace
+
+std::string Communicator::length_mismatch(const char* who, const char* unit, std::span<const Index> lengths) const {
+  const std::size_t r = first_disagreeing(lengths);
+  if (r == 0) return "";
+  return fmt::format("Communicator::{}: the ranks pass different numbers of {}: rank 0 passes {}, rank {} passes {}",
+                     who, unit, lengths[0], r, lengths[r]);
+}
+
+std::string Communicator::root_mismatch(std::span<const Index> roots) const {
+  const std::size_t r = first_disagreeing(roots);
+  if (r == 0) return "";
+  return fmt::format("Communicator::broadcast: rank 0 names root {}, rank {} names root {}", roots[0], r, roots[r]);
+}
+
+std::string Communicator::allgather_mismatch(std::span<const Index> counts, std::span<const Index> lengths) const {
+  const auto p = static_cast<std::size_t>(size());
+  for (std::size_t q = 0; q < p; ++q)
+    for (std::size_t r = 0; r < p; ++r)
+      if (counts[q * p + r] != lengths[r])
+        return fmt::format("Communicator::allgather: rank {} expects {} values from rank {}, which passes {}", q,
+                           counts[q * p + r], r, lengths[r]);
+  return "";
+}
+
+std::string Communicator::alltoall_mismatch(std::span<const Index> send_counts,
+                                            std::span<const Index> receive_counts) const {
+  const auto p = static_cast<std::size_t>(size());
+  for (std::size_t r = 0; r < p; ++r)
+    for (std::size_t q = 0; q < p; ++q)
+      if (send_counts[r * p + q] != receive_counts[q * p + r])
+        return fmt::format("Communicator::alltoall: rank {} expects {} values from rank {}, which sends {}", q,
+                           receive_counts[q * p + r], r, send_counts[r * p + q]);
+  return "";
+}
+
 void SingleProcessCommunicator::alltoall(std::span<const double> send, std::span<const Index> send_counts,
                                          std::span<double> received, std::span<const Index> receive_counts) {
   check_alltoall(send, send_counts, received, receive_counts);
-  if (send_counts[0] != receive_counts[0])
-    throw ValueError(fmt::format("Communicator::alltoall: rank 0 expects {} values from rank 0, which sends {}",
-                                 receive_counts[0], send_counts[0]));
+  if (const std::string mismatch = alltoall_mismatch(send_counts, receive_counts); !mismatch.empty())
+    throw ValueError(mismatch);
   std::copy(send.begin(), send.end(), received.begin());
 }
 
@@ -175,7 +228,7 @@ class InProcessCommunicator final : public Communicator {
   // Σ_r buffer_r added in rank order r = 0, 1, … (the same on every rank).
   void allreduce_sum(std::span<double> buffer) override {
     group_.post_and_wait(rank_, buffer.data(), buffer.size());
-    check_lengths("allreduce_sum", buffer.size());
+    throw_together(length_mismatch("allreduce_sum", "entries", posted([&](int r) { return group_.post(r).length; })));
     sum_.assign(buffer.size(), 0.0);
     for (int r = 0; r < size(); ++r) {
       const double* other = static_cast<const double*>(group_.post(r).data);
@@ -186,23 +239,14 @@ class InProcessCommunicator final : public Communicator {
   }
 
   // Each rank posts its values and the counts it expects; every rank checks every rank's counts
-  // against every rank's length before any data is read, so all throw together, after a
-  // rendezvous (no rank unwinds a buffer another still reads), as alltoall below.
+  // against every rank's length before any data is read (Note [Matching collectives]).
   void allgather(std::span<const double> local, std::span<const Index> counts, std::span<double> gathered) override {
     check_allgather(local, counts, gathered);
     const Contribution mine{local.data(), counts.data()};
     group_.post_and_wait(rank_, &mine, local.size());
     auto contribution = [&](int r) { return static_cast<const Contribution*>(group_.post(r).data); };
-    std::string mismatch;
-    for (int q = 0; q < size() && mismatch.empty(); ++q)
-      for (int r = 0; r < size() && mismatch.empty(); ++r)
-        if (static_cast<Index>(group_.post(r).length) != contribution(q)->counts[r])
-          mismatch = fmt::format("Communicator::allgather: rank {} expects {} values from rank {}, which passes {}", q,
-                                 contribution(q)->counts[r], r, group_.post(r).length);
-    if (!mismatch.empty()) {
-      group_.rendezvous();  // every rank has read the posts before any unwinds its own
-      throw ValueError(mismatch);
-    }
+    throw_together(allgather_mismatch(posted_matrix([&](int q) { return contribution(q)->counts; }),
+                                      posted([&](int r) { return group_.post(r).length; })));
     std::size_t at = 0;
     for (int r = 0; r < size(); ++r) {
       const double* other = contribution(r)->values;
@@ -214,25 +258,17 @@ class InProcessCommunicator final : public Communicator {
   }
 
   // Each rank posts its send buffer and both count lists; every rank checks every sender's count
-  // against its receiver's before any data is read, so all throw together (after a rendezvous: no
-  // rank unwinds an outbox another still reads); otherwise rank q copies, from every rank r in rank order, the block r
-  // sends to q (after r's blocks for ranks 0 … q − 1).
+  // against its receiver's before any data is read (Note [Matching collectives]); then rank q
+  // copies, from every rank r in rank order, the block r sends to q (after r's blocks for ranks
+  // 0 … q − 1).
   void alltoall(std::span<const double> send, std::span<const Index> send_counts, std::span<double> received,
                 std::span<const Index> receive_counts) override {
     check_alltoall(send, send_counts, received, receive_counts);
     const Outbox mine{send.data(), send_counts.data(), receive_counts.data()};
     group_.post_and_wait(rank_, &mine, send.size());
     auto outbox = [&](int r) { return static_cast<const Outbox*>(group_.post(r).data); };
-    std::string mismatch;
-    for (int r = 0; r < size() && mismatch.empty(); ++r)
-      for (int q = 0; q < size() && mismatch.empty(); ++q)
-        if (outbox(r)->send_counts[q] != outbox(q)->receive_counts[r])
-          mismatch = fmt::format("Communicator::alltoall: rank {} expects {} values from rank {}, which sends {}", q,
-                                 outbox(q)->receive_counts[r], r, outbox(r)->send_counts[q]);
-    if (!mismatch.empty()) {
-      group_.rendezvous();  // every rank has read the outboxes before any unwinds its own
-      throw ValueError(mismatch);
-    }
+    throw_together(alltoall_mismatch(posted_matrix([&](int r) { return outbox(r)->send_counts; }),
+                                     posted_matrix([&](int r) { return outbox(r)->receive_counts; })));
     std::size_t at = 0;
     for (int r = 0; r < size(); ++r) {
       const Outbox* theirs = outbox(r);
@@ -249,20 +285,39 @@ class InProcessCommunicator final : public Communicator {
  protected:
   void broadcast_bytes(void* data, std::size_t bytes, int root) override {
     check_root(root, "broadcast");
-    group_.post_and_wait(rank_, data, bytes);
-    check_lengths("broadcast", bytes);
-    if (rank_ != root && bytes > 0) std::memcpy(data, group_.post(root).data, bytes);
+    const Broadcast mine{data, root};
+    group_.post_and_wait(rank_, &mine, bytes);
+    auto broadcast = [&](int r) { return static_cast<const Broadcast*>(group_.post(r).data); };
+    throw_together(length_mismatch("broadcast", "bytes", posted([&](int r) { return group_.post(r).length; })));
+    throw_together(root_mismatch(posted([&](int r) { return broadcast(r)->root; })));
+    if (rank_ != root && bytes > 0) std::memcpy(data, broadcast(root)->data, bytes);
     group_.rendezvous();
   }
 
  private:
-  // Every rank checks every length, so all of them throw together and none waits alone.
-  void check_lengths(const char* who, std::size_t mine) const {
-    for (int r = 0; r < size(); ++r) {
-      if (group_.post(r).length != mine)
-        throw ValueError(fmt::format("Communicator::{}: rank {} passes {} entries, rank {} passes {}", who, rank_,
-                                     mine, r, group_.post(r).length));
-    }
+  // Every rank finds the same mismatch from the same posts, so all throw together; the rendezvous
+  // first lets every rank finish reading the posts before any unwinds its own.
+  void throw_together(const std::string& mismatch) {
+    if (mismatch.empty()) return;
+    group_.rendezvous();
+    throw ValueError(mismatch);
+  }
+  // value(r) for every rank r.
+  template <class Value>
+  std::vector<Index> posted(Value value) const {
+    std::vector<Index> values(static_cast<std::size_t>(size()));
+    for (int r = 0; r < size(); ++r) values[static_cast<std::size_t>(r)] = static_cast<Index>(value(r));
+    return values;
+  }
+  // Row r: the size() counts at counts_of(r).
+  template <class Counts>
+  std::vector<Index> posted_matrix(Counts counts_of) const {
+    const auto p = static_cast<std::size_t>(size());
+    std::vector<Index> matrix(p * p);
+    for (std::size_t r = 0; r < p; ++r)
+      std::copy(counts_of(static_cast<int>(r)), counts_of(static_cast<int>(r)) + p,
+                matrix.begin() + static_cast<std::ptrdiff_t>(r * p));
+    return matrix;
   }
 
   struct Contribution {  // of allgather
@@ -273,6 +328,10 @@ class InProcessCommunicator final : public Communicator {
     const double* values;
     const Index* send_counts;
     const Index* receive_counts;
+  };
+  struct Broadcast {
+    void* data;
+    int root;
   };
 
   InProcessGroup& group_;

@@ -8,7 +8,9 @@
 // docs/distributed.md.
 //
 // Every rank calls every collective in the same order with matching lengths; a collective
-// returns on a rank once every rank has reached it. Only the thread that runs a rank's function
+// returns on a rank once every rank has reached it. Lengths, counts or roots that disagree across
+// ranks are a ValueError on every rank, in both backends (Note [Matching collectives]), never
+// memory read or written past a buffer. Only the thread that runs a rank's function
 // calls collectives: never a TBB task (the MPI backend checks it). allreduce_sum adds in an order
 // the backend chooses (MPI's tree or ring depends on the rank count), so a result that must not
 // depend on the rank count is summed by deterministic_chunk_sum (graph/chunked_sum.h) instead.
@@ -63,14 +65,14 @@ class Communicator {
   virtual void allgather(std::span<const double> local, std::span<const Index> counts, std::span<double> gathered) = 0;
   // Personalised exchange: `send` holds, in rank order, send_counts[q] values for every rank q;
   // `received` gets, in rank order, the values every rank r sent to this one, receive_counts[r]
-  // of them (ValueError when a length disagrees with its counts; a count that disagrees with the
-  // sender's is a ValueError in-process and an error of the MPI job under MPI).
+  // of them (ValueError when a length disagrees with its counts, or a count with the sender's).
   virtual void alltoall(std::span<const double> send, std::span<const Index> send_counts, std::span<double> received,
                         std::span<const Index> receive_counts) = 0;
   // Returns once every rank has called it.
   virtual void barrier() = 0;
 
-  // The root's `values` copied into every rank's (same length everywhere).
+  // The root's `values` copied into every rank's (same length and root everywhere; ValueError
+  // otherwise).
   template <class T>
     requires std::is_trivially_copyable_v<T>
   void broadcast(std::span<T> values, int root) {
@@ -89,6 +91,18 @@ class Communicator {
   // ValueError unless both count lists have size() entries ≥ 0 and send and received their sums.
   void check_alltoall(std::span<const double> send, std::span<const Index> send_counts, std::span<double> received,
                       std::span<const Index> receive_counts) const;
+
+  // The messages of the ValueError every rank throws when the ranks' arguments of a collective
+  // disagree, or "" when they agree; both backends gather every rank's arguments on a
+  // disagreement, so every rank of either backend says the same.
+  //   lengths[r]: rank r's buffer length, in `unit` (allreduce_sum, broadcast);
+  //   roots[r]: the root rank r names (broadcast);
+  //   counts: size() × size(), row q the counts rank q passes; lengths[r]: rank r's values (allgather);
+  //   send_counts, receive_counts: size() × size(), row r rank r's counts (alltoall).
+  std::string length_mismatch(const char* who, const char* unit, std::span<const Index> lengths) const;
+  std::string root_mismatch(std::span<const Index> roots) const;
+  std::string allgather_mismatch(std::span<const Index> counts, std::span<const Index> lengths) const;
+  std::string alltoall_mismatch(std::span<const Index> send_counts, std::span<const Index> receive_counts) const;
 };
 
 // The one-rank communicator: every collective is a copy or nothing. The serial reference that a

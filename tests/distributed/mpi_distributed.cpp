@@ -2,7 +2,8 @@
 // -np 3). A plain program, not GoogleTest: every rank runs it, and a failed check throws, which
 // makes run_distributed print "rank R failed: …" and abort the job with a non-zero exit code.
 //
-//   mpi_distributed check   collectives against serial sums; a sharded logistic fit,
+//   mpi_distributed check   collectives against serial sums, and their ValueError when the ranks'
+//                           arguments disagree; a sharded logistic fit,
 //                           distributed k-means and Gaussian mixtures, the data-parallel trainer
 //                           (and its resumption from a checkpoint), Levenberg–Marquardt on
 //                           sharded residuals, a cross-validated grid search, the sharded readers
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "distributed/launch.h"
+#include "distributed/mismatched_collectives.h"
 #include "distributed/sharded_baum_welch.h"
 #include "distributed/sharded_boosting.h"
 #include "distributed/sharded_logistic.h"
@@ -181,6 +183,7 @@ void check_settings_search(Communicator& comm) {
 
 void check(Communicator& comm) {
   check_collectives(comm);
+  testing::check_mismatched_arguments(comm);
   check_logistic_fit(comm);
   check_k_means(comm);
   check_gaussian_mixture(comm);

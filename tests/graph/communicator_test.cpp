@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "distributed/mismatched_collectives.h"
 #include "graph/chunked_sum.h"
 #include "graph/random.h"
 
@@ -123,6 +124,12 @@ TEST(InProcessCommunicator, MismatchedLengthsThrowOnEveryRank) {
   std::vector<double> two(2);
   EXPECT_THROW(single.alltoall(std::vector<double>{1.0}, std::vector<Index>{1}, two, std::vector<Index>{2}), ValueError);
   EXPECT_THROW(run_in_process(0, [](Communicator&) {}), ValueError);
+}
+
+// The checks the mpirun program makes of the MPI backend (tests/distributed/mismatched_collectives.h):
+// lengths, counts and roots that disagree are the same ValueError on every rank.
+TEST(InProcessCommunicator, MismatchedArgumentsGiveTheSameErrorOnEveryRank) {
+  for (int p = 2; p <= 3; ++p) EXPECT_NO_THROW(run_in_process(p, testing::check_mismatched_arguments)) << p << " ranks";
 }
 
 // Rank 1 throws after the others are already waiting in a barrier: everyone stops, and the
