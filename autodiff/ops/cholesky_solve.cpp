@@ -38,7 +38,7 @@ class CholeskySolve final : public CholeskyFactorOp {
   Shape infer_shape(std::span<const Shape> in) const override { return spd_system_shape(*this, in, in[0], in[1]); }
   void forward(const ForwardArgs& a) override {
     factorize(*a.in[0]);
-    a.out = llt().solve(Eigen::MatrixXd(*a.in[1]));
+    a.out = cholesky().solve(*a.in[1]);
   }
   VarList vjp(const VjpArgs& a) const override { return spd_solve_vjp(a.in[0], a.out, a.out, a.g); }
   std::optional<Var> jvp(const JvpArgs& a) const override {
@@ -55,7 +55,7 @@ class CholeskySolveWith final : public Op {
   void forward(const ForwardArgs& a) override {
     const auto* factor = dynamic_cast<const CholeskyFactorOp*>(a.in_ops[1]);
     DAGML_CHECK(factor != nullptr, "cholesky_solve_with needs a Cholesky-factored node as input 1");
-    a.out = factor->llt().solve(Eigen::MatrixXd(*a.in[2]));
+    a.out = factor->cholesky().solve(*a.in[2]);
   }
   VarList vjp(const VjpArgs& a) const override {
     const VarList g = spd_solve_vjp(a.in[0], a.in[1], a.out, a.g);
@@ -68,11 +68,43 @@ class CholeskySolveWith final : public Op {
   }
 };
 
+// Y = A⁻¹ with the factor kept by input 1 (inverse_from_cholesky). Inputs (A, factor node). For a
+// symmetric A: Ā = −½ Y (Ȳ + Ȳᵀ) Y, and Ẏ = −Y sym(Ȧ) Y, for q seeds as in spd_solve_jvp: the
+// products S_s Y stacked, each transposed (Y S_s), times Y.
+class CholeskyInverseWith final : public Op {
+ public:
+  const char* name() const override { return "cholesky_inverse_with"; }
+  Shape infer_shape(std::span<const Shape> in) const override {
+    if (in[0].rows != in[0].cols) shape_error(*this, in, "the matrix must be square");
+    return in[0];
+  }
+  void forward(const ForwardArgs& a) override {
+    const auto* factor = dynamic_cast<const CholeskyFactorOp*>(a.in_ops[1]);
+    DAGML_CHECK(factor != nullptr, "cholesky_inverse_with needs a Cholesky-factored node as input 1");
+    a.out = factor->cholesky().inverse();
+  }
+  VarList vjp(const VjpArgs& a) const override {
+    return {scale(matmul(matmul(a.out, a.g + transpose(a.g)), a.out), -0.5), Var{}};
+  }
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    if (!a.tangents[0]) return Var{};
+    const Index n = a.out.rows(), q = a.tangents[0].rows();
+    const Var sym = scale(a.tangents[0] + batched_transpose(a.tangents[0], n, n), 0.5);
+    const Var product = reshape(matmul(reshape(sym, -1, n), a.out), q, -1);  // S_s Y
+    return neg(reshape(matmul(reshape(batched_transpose(product, n, n), -1, n), a.out), q, -1));
+  }
+};
+
 }  // namespace
 
 Var cholesky_solve_with(Var A, Var factor, Var r) {
   static const auto op = std::make_shared<CholeskySolveWith>();
   return A.graph().apply(op, {A, factor, r});
+}
+
+Var cholesky_inverse_with(Var A, Var factor) {
+  static const auto op = std::make_shared<CholeskyInverseWith>();
+  return A.graph().apply(op, {A, factor});
 }
 
 }  // namespace detail

@@ -24,9 +24,10 @@ class GaussianLogLikelihood final : public detail::CholeskyFactorOp {
   void forward(const ForwardArgs& a) override {
     factorize(*a.in[0]);
     const Tensor& Y = *a.in[1];
-    const Eigen::MatrixXd half_solved = llt().matrixL().solve(Eigen::MatrixXd(Y));  // L⁻¹Y
+    Eigen::MatrixXd half_solved = Y;  // L⁻¹Y
+    cholesky().solve_lower_in_place(half_solved);
     const Scalar n = static_cast<Scalar>(Y.rows()), m = static_cast<Scalar>(Y.cols());
-    const Scalar logdet = 2 * llt().matrixL().nestedExpression().diagonal().array().log().sum();
+    const Scalar logdet = cholesky().log_determinant();
     a.out(0, 0) = -0.5 * half_solved.squaredNorm() - 0.5 * m * logdet - 0.5 * n * m * std::log(2 * std::numbers::pi);
   }
   VarList vjp(const VjpArgs& a) const override {
@@ -53,7 +54,7 @@ class GaussianLogLikelihood final : public detail::CholeskyFactorOp {
   static Var solved(Var K, Var Y, Var self) { return detail::cholesky_solve_with(K, self, Y); }
   // ∂ℓ/∂K = ½ (A Aᵀ − m K⁻¹).
   static Var adjoint_of_matrix(Var K, Var Y, Var self, Var A) {
-    const Var inverse = detail::cholesky_solve_with(K, self, identity(K.graph(), K.rows()));
+    const Var inverse = detail::cholesky_inverse_with(K, self);
     return scale(matmul(A, A, false, true) - inverse * static_cast<Scalar>(Y.cols()), 0.5);
   }
 };

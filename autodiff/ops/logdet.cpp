@@ -17,16 +17,16 @@ class LogDet final : public detail::CholeskyFactorOp {
   }
   void forward(const ForwardArgs& a) override {
     factorize(*a.in[0]);
-    a.out(0, 0) = 2 * llt().matrixL().nestedExpression().diagonal().array().log().sum();
+    a.out(0, 0) = cholesky().log_determinant();
   }
   VarList vjp(const VjpArgs& a) const override {
-    const Var inverse = detail::cholesky_solve_with(a.in[0], a.out, identity(a.g.graph(), a.in[0].rows()));
+    const Var inverse = detail::cholesky_inverse_with(a.in[0], a.out);
     return {a.g * inverse};
   }
   // ẏ = tr(A⁻¹ Ȧ) = ⟨A⁻¹, Ȧ⟩ (A⁻¹ symmetric): A⁻¹ once by the kept factor, then one
   // matrix–vector product of the q seeds with it as a row.
   std::optional<Var> jvp(const JvpArgs& a) const override {
-    const Var inverse = detail::cholesky_solve_with(a.in[0], a.out, identity(a.out.graph(), a.in[0].rows()));
+    const Var inverse = detail::cholesky_inverse_with(a.in[0], a.out);
     return matmul(a.tangents[0], detail::as_row(inverse), false, true);
   }
   std::shared_ptr<Op> clone(const std::shared_ptr<Op>&) const override { return std::make_shared<LogDet>(*this); }

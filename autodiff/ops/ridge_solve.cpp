@@ -38,13 +38,13 @@ class RidgeSolve final : public detail::CholeskyFactorOp {
       Eigen::MatrixXd K = X * X.transpose();
       K.diagonal().array() += lambda;
       factorize(K);
-      a.out.noalias() = X.transpose() * llt().solve(Eigen::MatrixXd(y));
+      a.out.noalias() = X.transpose() * cholesky().solve(y);
     } else {
       Eigen::MatrixXd M = X.transpose() * X;
       M.diagonal().array() += lambda;
       if (unpenalized_ >= 0) M(unpenalized_, unpenalized_) -= lambda;
       factorize(M);
-      a.out = llt().solve(Eigen::MatrixXd(X.transpose() * y));
+      a.out = cholesky().solve(X.transpose() * y);
     }
   }
   VarList vjp(const VjpArgs& a) const override {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <utility>
 
+#include "autodiff/blocked_cholesky.h"
 #include "autodiff/derivatives.h"
 #include "autodiff/elementwise.h"
 #include "autodiff/reduce.h"
@@ -118,66 +119,21 @@ Scalar log_likelihood(const Vector& t, const Vector& f) {
   return sum;
 }
 
-// Rows and columns per tile of the blocked factorisation and inverse below: a fixed split, so
-// their results do not depend on the thread count.
-constexpr Index kTile = 128;
-
-// The tiles (I, J), J ≤ I < count, of a lower triangle, numbered I (I + 1)/2 + J.
-std::pair<Index, Index> lower_tile(Index tile) {
-  Index I = 0;
-  while ((I + 1) * (I + 2) / 2 <= tile) ++I;
-  return {I, tile - I * (I + 1) / 2};
-}
-
-// The Cholesky factor of the symmetric positive definite A (its lower triangle read), in place in
-// that lower triangle, by the right-looking block algorithm (Golub & Van Loan, Matrix
-// Computations, §4.2, block Cholesky) on tiles of kTile, the tile operations in parallel (TBB). For each
-// diagonal tile k = [c, c + w), with A₂₁ the rows below it and A₂₂ the trailing matrix:
-//   A₁₁ = L₁₁ L₁₁ᵀ (Eigen's LLT of the w×w tile),  L₂₁ = A₂₁ L₁₁⁻ᵀ (per tile of rows),
-//   A₂₂ ← A₂₂ − L₂₁ L₂₁ᵀ (per tile of its lower triangle).
-// Returns false when A is not positive definite. (Eigen's LLT runs the same algorithm on one
-// thread.)
-bool blocked_cholesky(Eigen::MatrixXd& A) {
-  const Index n = A.rows(), tiles = (n + kTile - 1) / kTile;
-  for (Index k = 0; k < tiles; ++k) {
-    const Index c = k * kTile, w = std::min(kTile, n - c), below = tiles - k - 1;
-    Eigen::Ref<Eigen::MatrixXd> A11 = A.block(c, c, w, w);
-    if (Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>>(A11).info() != Eigen::Success) return false;
-    const auto rows = [&](Index I) {  // the I-th tile below the diagonal tile: first row, height
-      const Index r = c + w + I * kTile;
-      return std::pair{r, std::min(kTile, n - r)};
-    };
-    tbb::parallel_for(Index{0}, below, [&](Index I) {
-      const auto [r, h] = rows(I);
-      A.block(c, c, w, w).transpose().triangularView<Eigen::Upper>().solveInPlace<Eigen::OnTheRight>(A.block(r, c, h, w));
-    });
-    tbb::parallel_for(Index{0}, below * (below + 1) / 2, [&](Index tile) {
-      const auto [I, J] = lower_tile(tile);
-      const auto [r, h] = rows(I);
-      const auto [s, v] = rows(J);
-      if (I == J)
-        A.block(r, r, h, h).selfadjointView<Eigen::Lower>().rankUpdate(A.block(r, c, h, w), -1.0);
-      else
-        A.block(r, s, h, v).noalias() -= A.block(r, c, h, w) * A.block(s, c, v, w).transpose();
-    });
-  }
-  return true;
-}
-
 // π, W½ and the factor of B at f (in m.L's storage, reused from call to call). B's lower triangle
-// only (all the factorisation reads), by column tiles in parallel.
+// only (all the factorisation reads), by column tiles in parallel (fixed tiles: the same bits for
+// any thread count), then factorised in place (Note [Blocked Cholesky]).
 void factor_at(const Tensor& K, const Vector& f, LaplaceMode& m) {
   m.pi = f.unaryExpr([](Scalar v) { return v >= 0 ? 1 / (1 + std::exp(-v)) : std::exp(v) / (1 + std::exp(v)); });
   m.sqrt_w = (m.pi.array() * (1 - m.pi.array())).sqrt();
   const Index n = K.rows();
   m.L.resize(n, n);
-  tbb::parallel_for(Index{0}, (n + kTile - 1) / kTile, [&](Index J) {
-    const Index c = J * kTile, w = std::min(kTile, n - c);
+  tbb::parallel_for(Index{0}, (n + kCholeskyTile - 1) / kCholeskyTile, [&](Index J) {
+    const Index c = J * kCholeskyTile, w = std::min(kCholeskyTile, n - c);
     m.L.block(c, c, n - c, w).noalias() =
         m.sqrt_w.segment(c, n - c).asDiagonal() * K.block(c, c, n - c, w) * m.sqrt_w.segment(c, w).asDiagonal();
   });
   m.L.diagonal().array() += 1;
-  DAGML_CHECK(blocked_cholesky(m.L), "B = I + W½KW½ has eigenvalues ≥ 1 and must factorise");
+  DAGML_CHECK(cholesky_in_place(m.L), "B = I + W½KW½ has eigenvalues ≥ 1 and must factorise");
 }
 
 // Algorithm 3.1 from f = 0; at the end W, B and L are those of the final f̂. `m` may hold the
@@ -197,33 +153,6 @@ void find_mode(const Tensor& K, const Vector& t, const BinaryLaplaceOptions& opt
   }
   factor_at(K, m.f, m);
   m.log_q = -0.5 * m.a.dot(m.f) + log_likelihood(t, m.f) - m.log_det_L();
-}
-
-// B⁻¹ = L⁻ᵀ L⁻¹ from the Cholesky factor L (lower triangle of `factor`), in about ⅔ n³ flops, in
-// parallel (TBB) over fixed blocks of kTile:
-//   L⁻¹ by column blocks: the columns J = [c, c + w) of L⁻¹ vanish above row c, and below it
-//     (L⁻¹)[c:, J] = L[c:, c:]⁻¹ I[c:, J], a triangular solve of n − c rows;
-//   B⁻¹ by blocks of its lower triangle: for row block I = [r, r + h) ≥ column block J,
-//     (B⁻¹)[I, J] = Σ_{k ≥ r} (L⁻¹)[k, I]ᵀ (L⁻¹)[k, J] (L⁻¹ is lower triangular), then mirrored.
-void inverse_from_cholesky(const Eigen::MatrixXd& factor, Eigen::MatrixXd& L_inverse, Eigen::MatrixXd& inverse) {
-  const Index n = factor.rows(), blocks = (n + kTile - 1) / kTile;
-  L_inverse.resize(n, n);
-  inverse.resize(n, n);
-  tbb::parallel_for(Index{0}, blocks, [&](Index J) {
-    const Index c = J * kTile, w = std::min(kTile, n - c);
-    L_inverse.block(0, c, c, w).setZero();
-    auto X = L_inverse.block(c, c, n - c, w);
-    X.setIdentity();
-    factor.block(c, c, n - c, n - c).triangularView<Eigen::Lower>().solveInPlace(X);
-  });
-  tbb::parallel_for(Index{0}, blocks * (blocks + 1) / 2, [&](Index tile) {
-    const auto [I, J] = lower_tile(tile);
-    const Index r = I * kTile, h = std::min(kTile, n - r);
-    const Index c = J * kTile, w = std::min(kTile, n - c);
-    inverse.block(r, c, h, w).noalias() =
-        L_inverse.block(r, r, n - r, h).transpose() * L_inverse.block(r, c, n - r, w);
-  });
-  for (Index j = 1; j < n; ++j) inverse.col(j).head(j) = inverse.row(j).head(j).transpose();
 }
 
 }  // namespace

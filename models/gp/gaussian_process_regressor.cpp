@@ -8,6 +8,7 @@
 #include <numbers>
 #include <random>
 
+#include "autodiff/blocked_cholesky.h"
 #include "autodiff/elementwise.h"
 #include "autodiff/linalg.h"
 #include "autodiff/reduce.h"
@@ -124,7 +125,7 @@ GaussianProcessRegressor& GaussianProcessRegressor::fit(const Tensor& X, const V
   y_mean_ = y_mean;
   y_std_ = y_std;
   jitter_ = factor.jitter;
-  L_ = factor.llt.matrixL();
+  L_ = factor.cholesky.matrixL();
   solve_dual();
   report_ = std::move(report);
   set_fitted(X.cols());
@@ -194,9 +195,8 @@ GaussianProcessRegressor::PosteriorNodes GaussianProcessRegressor::posterior_gra
   const std::vector<Var> blocks = kernel_->log_hyperparameter_nodes(g, false);  // the fitted θ
   const Var training = g.constant(X_);
   const Var K_star = kernel_->gram_graph({X, training, false}, blocks);  // m×n
-  const Tensor identity = Tensor::Identity(X_.rows(), X_.rows());
-  const Tensor L_inverse = L_.triangularView<Eigen::Lower>().solve(identity);
-  const Var K_y_inverse = g.constant(L_inverse.transpose() * L_inverse);
+  Eigen::MatrixXd L_inverse, K_y_inverse;
+  inverse_from_cholesky(L_, L_inverse, K_y_inverse);
   // k(x, x) per row: numerically for constant rows (a batch of candidates needs no m×m Gram
   // matrix), through the graph otherwise.
   Var prior;
@@ -210,7 +210,7 @@ GaussianProcessRegressor::PosteriorNodes GaussianProcessRegressor::posterior_gra
   } else {
     prior = diag_part(kernel_->gram_graph({X, X, true}, blocks));
   }
-  const Var explained = row_sums(matmul(K_star, K_y_inverse) * K_star);
+  const Var explained = row_sums(matmul(K_star, g.constant(K_y_inverse)) * K_star);
   return {matmul(K_star, g.constant(Tensor(alpha_))) * y_std_ + y_mean_, (prior - explained) * (y_std_ * y_std_)};
 }
 

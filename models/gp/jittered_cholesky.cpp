@@ -11,15 +11,13 @@ namespace dagml {
 JitteredCholesky jittered_cholesky(const Tensor& K, Scalar max_relative_jitter, const char* who) {
   JitteredCholesky result;
   Eigen::MatrixXd A = K;
-  result.llt.compute(A);
-  if (result.llt.info() == Eigen::Success) return result;
+  if (result.cholesky.compute(A)) return result;
   const Scalar scale = std::abs(K.diagonal().mean());
   Scalar relative = 1e-12;
   for (; relative <= max_relative_jitter * (1 + 1e-12); relative *= 10) {
     result.jitter = relative * scale;
     A.diagonal() = K.diagonal().array() + result.jitter;
-    result.llt.compute(A);
-    if (result.llt.info() == Eigen::Success) return result;
+    if (result.cholesky.compute(A)) return result;
   }
   throw NumericalError(fmt::format(
       "{}: the {}×{} kernel matrix is not positive definite, even with a jitter of {:.3g} (a relative {:.3g} of "

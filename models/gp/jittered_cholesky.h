@@ -8,14 +8,13 @@
 // so, with the largest jitter tried. Never a silent failure.
 #pragma once
 
-#include <Eigen/Cholesky>
-
+#include "autodiff/blocked_cholesky.h"
 #include "graph/tensor.h"
 
 namespace dagml {
 
 struct JitteredCholesky {
-  Eigen::LLT<Eigen::MatrixXd> llt;  // of K + jitter·I
+  BlockedCholesky cholesky;         // of K + jitter·I (Note [Blocked Cholesky])
   Scalar jitter = 0;                // 0 when K factorised as it was
 };
 

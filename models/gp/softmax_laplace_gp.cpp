@@ -9,6 +9,7 @@
 #include <limits>
 #include <random>
 
+#include "autodiff/blocked_cholesky.h"
 #include "graph/error.h"
 #include "graph/random.h"
 #include "models/classify/score_labels.h"
@@ -58,8 +59,8 @@ namespace {
 // The n×C matrices hold one class per column: F(i, c) = f_i^c.
 struct SoftmaxMode {
   Tensor F, A, Pi;                // f, a (f = K a, column by column), π at f
-  std::vector<Tensor> E;          // E_c at f
-  Eigen::LLT<Eigen::MatrixXd> M;  // of Σ_c E_c at f
+  std::vector<Eigen::MatrixXd> E;  // E_c at f (column-major, as the Cholesky functions take)
+  BlockedCholesky M;               // of Σ_c E_c at f
   Scalar z = 0;                   // ½ log |I + KW| at f
   Scalar log_q = 0;
   Index iterations = 0;
@@ -75,31 +76,32 @@ Scalar psi(const Tensor& A, const Tensor& F, const Tensor& Y) {
 }
 
 // π, E_c = D_c½ L_c⁻ᵀ L_c⁻¹ D_c½ with L_c = chol(I + D_c½ K D_c½), M = chol(Σ_c E_c) and
-// z = Σ_c Σ_i log (L_c)_ii + Σ_i log M_ii at f (Algorithm 3.3, lines 4–10).
+// z = Σ_c Σ_i log (L_c)_ii + Σ_i log M_ii at f (Algorithm 3.3, lines 4–10). The factorisations
+// and B_c⁻¹ (E_c = D_c½ B_c⁻¹ D_c½, B_c = L_c L_cᵀ) run on TBB's threads (Note [Blocked Cholesky]).
 void factor_at(const Tensor& K, SoftmaxMode& m) {
   const Index n = K.rows(), C = m.F.cols();
   m.Pi = softmax_rows(m.F);
   m.E.resize(static_cast<std::size_t>(C));
   Tensor sum_E = Tensor::Zero(n, n);
+  Eigen::MatrixXd B, L_inverse;
   m.z = 0;
   for (Index c = 0; c < C; ++c) {
     const Vector d = m.Pi.col(c).cwiseSqrt();
-    Eigen::MatrixXd B = d.asDiagonal() * K * d.asDiagonal();
+    B = d.asDiagonal() * K * d.asDiagonal();
     B.diagonal().array() += 1;
-    const Eigen::LLT<Eigen::MatrixXd> L(B);
-    DAGML_CHECK(L.info() == Eigen::Success, "I + D½KD½ has eigenvalues ≥ 1 and must factorise");
-    Tensor& E = m.E[static_cast<std::size_t>(c)];
-    E = d.asDiagonal() * L.solve(Eigen::MatrixXd(d.asDiagonal()));
+    DAGML_CHECK(cholesky_in_place(B), "I + D½KD½ has eigenvalues ≥ 1 and must factorise");
+    m.z += B.diagonal().array().log().sum();
+    Eigen::MatrixXd& E = m.E[static_cast<std::size_t>(c)];
+    inverse_from_cholesky(B, L_inverse, E);
+    E = d.asDiagonal() * E * d.asDiagonal();
     sum_E += E;
-    m.z += L.matrixLLT().diagonal().array().log().sum();
   }
-  m.M.compute(sum_E);
-  if (m.M.info() != Eigen::Success)
+  if (!m.M.compute(sum_E))
     throw NumericalError(
         fmt::format("SoftmaxLaplaceGp: Σ_c E_c ({}×{}) is not positive definite to working "
                     "precision at this f (extreme latent values?)",
                     n, n));
-  m.z += m.M.matrixLLT().diagonal().array().log().sum();
+  m.z += 0.5 * m.M.log_determinant();
 }
 
 // One Newton step from m.F (factorised): returns a (n×C) with the new f = K a (Algorithm 3.3, lines 11–14).
@@ -186,19 +188,20 @@ Scalar SoftmaxLaplaceGp::log_marginal_likelihood(const Kernel& kernel, const Ten
   const SoftmaxMode m = find_mode(K, Y, options);
   if (!gradient) return m.log_q;
 
-  const auto L_M = m.M.matrixL();
   const Tensor G_lik = Y - m.Pi;                       // g
   Tensor R_diagonal_sum = Tensor::Zero(n, n);          // Σ_c R_cc = Σ_c (E_c − F_cᵀF_c), F_c = M⁻¹E_c
-  std::vector<Tensor> G(static_cast<std::size_t>(C));  // M⁻¹ E_c K
+  std::vector<Eigen::MatrixXd> G(static_cast<std::size_t>(C));  // M⁻¹ E_c K
   Tensor S_diagonal(n, C);                             // K_ii − (K E_c K)_ii, the first part of S_i[c, c]
   for (Index c = 0; c < C; ++c) {
-    const Tensor& E = m.E[static_cast<std::size_t>(c)];
-    const Tensor F = L_M.solve(E);
+    const Eigen::MatrixXd& E = m.E[static_cast<std::size_t>(c)];
+    Eigen::MatrixXd F = E;  // M⁻¹ E_c
+    m.M.solve_lower_in_place(F);
     R_diagonal_sum += E;
     R_diagonal_sum.noalias() -= F.transpose() * F;
     const Tensor EK = E * K;
     S_diagonal.col(c) = K.diagonal() - (K.array() * EK.array()).colwise().sum().transpose().matrix();
-    G[static_cast<std::size_t>(c)] = L_M.solve(EK);
+    G[static_cast<std::size_t>(c)] = EK;
+    m.M.solve_lower_in_place(G[static_cast<std::size_t>(c)]);
   }
   // s₂, point by point.
   Tensor s2(n, C);

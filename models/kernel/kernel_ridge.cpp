@@ -1,8 +1,8 @@
 #include "models/kernel/kernel_ridge.h"
 
-#include <Eigen/Cholesky>
 #include <cmath>
 
+#include "autodiff/blocked_cholesky.h"
 #include "models/data/validate.h"
 #include "models/io/model_file.h"
 #include "models/metrics/regression_metrics.h"
@@ -23,14 +23,14 @@ KernelRidge& KernelRidge::fit(const Tensor& X, const Vector& y) {
   check_regression_data(X, y, who);
   Eigen::MatrixXd A = options_.kernel->gram(X);
   A.diagonal().array() += options_.lambda;
-  const Eigen::LLT<Eigen::MatrixXd> llt(A);
-  if (llt.info() != Eigen::Success) {
+  BlockedCholesky cholesky;  // on TBB's threads (Note [Blocked Cholesky])
+  if (!cholesky.compute(A)) {
     throw NumericalError(
         fmt::format("{}: K + λI is not positive definite (kernel {}, lambda {}); use lambda > 0 "
                     "and a positive semi-definite kernel",
                     who, options_.kernel->name(), options_.lambda));
   }
-  alpha_ = llt.solve(y);
+  alpha_ = cholesky.solve(y);
   X_ = X;
   set_fitted(X.cols());
   return *this;
