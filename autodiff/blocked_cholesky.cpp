@@ -26,7 +26,7 @@ std::pair<Index, Index> lower_triangle_tile(Index tile) {
 
 // Note [Blocked Cholesky]: step k factorises diagonal tile k, solves the tiles below it, then
 // updates the trailing lower triangle tile by tile.
-bool cholesky_in_place(Eigen::MatrixXd& A) {
+bool cholesky_in_place(Eigen::Ref<Eigen::MatrixXd> A) {
   const Index n = A.rows(), tiles = tile_count(n);
   for (Index k = 0; k < tiles; ++k) {
     const auto [c, w] = tile_rows(k, n);

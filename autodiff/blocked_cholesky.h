@@ -29,8 +29,9 @@ std::pair<Index, Index> lower_triangle_tile(Index tile);
 
 // Overwrites the lower triangle of the symmetric A (only that triangle is read) with its
 // Cholesky factor L; the strict upper triangle is left as it was. Returns false when A is not
-// positive definite (A is then partly overwritten).
-bool cholesky_in_place(Eigen::MatrixXd& A);
+// positive definite (A is then partly overwritten). A may be a Map: a symmetric row-major Tensor's
+// storage read column-major is the same matrix, so it can be factorised where it lies.
+bool cholesky_in_place(Eigen::Ref<Eigen::MatrixXd> A);
 
 // inverse ← A⁻¹ = L⁻ᵀ L⁻¹ from the factor L (the lower triangle of `factor`), in about ⅔ n³ flops
 // against the 2 n³ of a solve with the identity; L_inverse ← L⁻¹. Both are resized (callers that

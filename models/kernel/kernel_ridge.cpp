@@ -21,16 +21,20 @@ KernelRidge::KernelRidge(const KernelRidgeOptions& options) : Estimator(options)
 KernelRidge& KernelRidge::fit(const Tensor& X, const Vector& y) {
   const char* who = "KernelRidge::fit";
   check_regression_data(X, y, who);
-  Eigen::MatrixXd A = options_.kernel->gram(X);
-  A.diagonal().array() += options_.lambda;
-  BlockedCholesky cholesky;  // on TBB's threads (Note [Blocked Cholesky])
-  if (!cholesky.compute(A)) {
+  const Index n = X.rows();
+  Tensor K = options_.kernel->gram(X);
+  K.diagonal().array() += options_.lambda;
+  // K + λI = LLᵀ on TBB's threads (Note [Blocked Cholesky]), where K lies: it is symmetric, so its
+  // row-major storage read column-major is the same matrix (no n×n copy, whose fresh pages cost).
+  Eigen::Map<Eigen::MatrixXd> A(K.data(), n, n);
+  if (!cholesky_in_place(A)) {
     throw NumericalError(
         fmt::format("{}: K + λI is not positive definite (kernel {}, lambda {}); use lambda > 0 "
                     "and a positive semi-definite kernel",
                     who, options_.kernel->name(), options_.lambda));
   }
-  alpha_ = cholesky.solve(y);
+  const auto L = A.triangularView<Eigen::Lower>();
+  alpha_ = L.transpose().solve(L.solve(y));
   X_ = X;
   set_fitted(X.cols());
   return *this;
