@@ -376,6 +376,12 @@ class GradientTreeGrower {
       if (l.split.position >= 0) frontier.push(std::move(l));
       if (r.split.position >= 0) frontier.push(std::move(r));
     }
+    // The leaves left on the frontier give their histograms back for the next tree (dropped, the
+    // next tree would take fresh memory from the system: GradientHistogramPool).
+    while (!frontier.empty()) {
+      pool_.give(const_cast<GradientNode&>(frontier.top()).histogram);
+      frontier.pop();
+    }
   }
 
   GradientSums& sums_;
@@ -413,20 +419,23 @@ GradientHistogramLayout::GradientHistogramLayout(const BinEdges& edges, std::spa
 }
 
 void RowGradientSums::add_histogram(std::span<const Index> rows, GradientHistogram& histogram) {
+  // Each feature's slots are zeroed in its task, then its rows added (Note [Histogram layout]).
   GradientBin* bins = histogram.data();
-  for_each_entry(rows, [bins](std::size_t slot, Scalar g, Scalar h) {
-    GradientBin& s = bins[slot];
-    s.g += g;
-    s.h += h;
-    ++s.count;
-  });
+  for_each_entry(
+      rows, [bins](std::size_t first, std::size_t slots) { std::fill_n(bins + first, slots, GradientBin{}); },
+      [bins](std::size_t slot, Scalar g, Scalar h) {
+        GradientBin& s = bins[slot];
+        s.g += g;
+        s.h += h;
+        ++s.count;
+      });
 }
 
 GradientHistogram GradientHistogramPool::take(std::size_t bins) {
   if (free_.empty()) return GradientHistogram(bins);
   GradientHistogram h = std::move(free_.back());
   free_.pop_back();
-  h.assign(bins, GradientBin{});
+  h.resize(bins);
   return h;
 }
 

@@ -195,10 +195,12 @@ struct GradientBin {
 //   offset_f + c  for its value bins c = 0 … B_j − 1,   offset_f + B_j  for its missing bin,
 // offset_f = Σ_{f' < f} (B_{j'} + 1): Σ_f (B_j + 1) slots in all, not 256 per feature (a pixel
 // of Fashion-MNIST that is nearly always 0 has a few bins, not 255). Zeroing a histogram,
-// subtracting one from another and the split search touch only these slots. A row's code c of
-// feature j (c < B_j, or kMissingBin) maps to its slot by one comparison, c == kMissingBin ?
-// B_j : c; the binned codes themselves are left as they are (the trees and predictions read them).
-// The layout is the one the sums over ranks reduce (Note [Gradient sums over ranks]).
+// subtracting one from another and the split search touch only these slots; a histogram built
+// from rows has each feature's slots zeroed in that feature's task just before its rows are added
+// (while they are in cache, and on every thread). A row's code c of feature j (c < B_j, or
+// kMissingBin) maps to its slot by one comparison, c == kMissingBin ? B_j : c; the binned codes
+// themselves are left as they are (the trees and predictions read them). The layout is the one
+// the sums over ranks reduce (Note [Gradient sums over ranks]).
 class GradientHistogramLayout {
  public:
   GradientHistogramLayout(const BinEdges& edges, std::span<const Index> features);
@@ -232,7 +234,8 @@ using GradientHistogram = std::vector<GradientBin>;
 // needs them, and a boosting fit keeps one pool for all its trees.
 class GradientHistogramPool {
  public:
-  // `bins` zeroed bins, in memory given back earlier when there is some.
+  // `bins` bins, in memory given back earlier when there is some; their values are unspecified
+  // (GradientSums::add_histogram writes every bin).
   GradientHistogram take(std::size_t bins);
   // Keeps h's memory for a later take; h is left empty.
   void give(GradientHistogram& h);
@@ -246,8 +249,8 @@ class GradientSums {
   virtual ~GradientSums() = default;
   // (Σg, Σh, rows) of the node whose rows here are `rows`.
   virtual GradientBin totals(std::span<const Index> rows) = 0;
-  // The node's histogram over the candidate features, added into `histogram` (zeroed,
-  // layout().size() bins).
+  // The node's histogram over the candidate features, written into `histogram` (layout().size()
+  // bins, whose values before are overwritten).
   virtual void add_histogram(std::span<const Index> rows, GradientHistogram& histogram) = 0;
   // The layout of the histograms (Note [Histogram layout]).
   virtual const GradientHistogramLayout& layout() const = 0;
@@ -265,16 +268,18 @@ class RowGradientSums final : public GradientSums {
   GradientBin totals(std::span<const Index> rows) override;
   void add_histogram(std::span<const Index> rows, GradientHistogram& histogram) override;
   const GradientHistogramLayout& layout() const override { return layout_; }
-  // add(slot, g_i, h_i) for every row i of `rows` and candidate feature f, slot the layout's slot
-  // of the row's code of that feature: one feature per TBB task, each over the rows in their
-  // order. The feature's slots are a local of the row loop (no reload of the layout per row).
-  template <class Add>
-  void for_each_entry(std::span<const Index> rows, Add&& add) const {
+  // For every candidate feature f, start(first, slots) with f's slots [first, first + slots), then
+  // add(slot, g_i, h_i) for every row i of `rows`, slot the layout's slot of the row's code of
+  // that feature: one feature per TBB task, each over the rows in their order. The feature's
+  // slots are a local of the row loop (no reload of the layout per row).
+  template <class Start, class Add>
+  void for_each_entry(std::span<const Index> rows, Start&& start, Add&& add) const {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, features_.size(), 1),
                       [&](const tbb::blocked_range<std::size_t>& r) {
                         for (std::size_t f = r.begin(); f != r.end(); ++f) {
                           const std::uint8_t* col = B_.column(features_[f]);
                           const GradientHistogramLayout::FeatureSlots slot = layout_.feature_slots(f);
+                          start(slot.first, slot.missing - slot.first + 1);
                           for (Index row : rows)
                             add(slot(col[row]), g_[static_cast<std::size_t>(row)], h_[static_cast<std::size_t>(row)]);
                         }

@@ -33,10 +33,12 @@ void ShardedGradientSums::add_histogram(std::span<const Index> rows, GradientHis
       comm_, layout_, 3 * static_cast<Index>(slots),
       [&](const ChunkRows& chunk, std::span<double> s) {
         double* sums = s.data();
-        rows_.for_each_entry(part_in(rows, chunk), [sums](std::size_t slot, Scalar g, Scalar h) {
-          double* bin = sums + 3 * slot;
-          bin[0] += g, bin[1] += h, bin[2] += 1;
-        });
+        rows_.for_each_entry(
+            part_in(rows, chunk), [](std::size_t, std::size_t) {},  // s is zeroed by the chunk sum
+            [sums](std::size_t slot, Scalar g, Scalar h) {
+              double* bin = sums + 3 * slot;
+              bin[0] += g, bin[1] += h, bin[2] += 1;
+            });
       },
       workspace_, sum_);
   for (std::size_t k = 0; k < slots; ++k) {
