@@ -245,7 +245,7 @@ Ensemble boost(Communicator& comm, const ChunkLayout& layout, const Tensor& X, c
             d, features_per_tree, derive_seed(o.seed, 2 * static_cast<std::uint64_t>(round * K + k) + 1));
         std::vector<Index> rows = round_rows;
         // One process, one chunk: the sums over the rows directly (the same bits, no gathers).
-        tree::RowGradientSums row_sums(B, g, h, features);
+        tree::RowGradientSums row_sums(B, e.edges, g, h, features);
         tree::ShardedGradientSums sharded_sums(comm, layout, B, e.edges, g, h, features);
         tree::GradientSums& node_sums = layout.num_chunks() == 1 && comm.size() == 1
                                             ? static_cast<tree::GradientSums&>(row_sums)

@@ -98,7 +98,18 @@ class GradientTreeGrower {
  public:
   GradientTreeGrower(GradientSums& sums, const BinnedMatrix& B, const BinEdges& edges, std::vector<Index>& rows,
                      std::span<const Index> features, const GradientTreeOptions& o, GradientHistogramPool& pool)
-      : sums_(sums), B_(B), edges_(edges), rows_(rows), features_(features), o_(o), pool_(pool) {}
+      : sums_(sums),
+        B_(B),
+        edges_(edges),
+        rows_(rows),
+        features_(features),
+        layout_(sums.layout()),
+        o_(o),
+        pool_(pool) {
+    DAGML_CHECK(layout_.num_features() == features.size(),
+                "gradient tree: the sums' histograms have {} features, the tree {} candidate features",
+                layout_.num_features(), features.size());
+  }
 
   GrownGradientTree grow() {
     GradientNode root{.begin = 0, .end = static_cast<Index>(rows_.size())};
@@ -119,7 +130,7 @@ class GradientTreeGrower {
   }
 
   GradientHistogram histogram_of(const GradientNode& n) {
-    GradientHistogram histogram = pool_.take(features_.size() * kGradientTreeBinSlots);
+    GradientHistogram histogram = pool_.take(layout_.size());
     sums_.add_histogram(std::span<const Index>(rows_).subspan(static_cast<std::size_t>(n.begin),
                                                               static_cast<std::size_t>(n.end - n.begin)),
                         histogram);
@@ -144,8 +155,8 @@ class GradientTreeGrower {
   // The best split of one candidate feature (Note [Gradient tree]).
   GradientSplit best_of_feature(const GradientNode& n, std::size_t f) const {
     if (edges_.is_categorical(features_[f])) return best_categorical_split(n, f);
-    const GradientBin* slots = n.histogram.data() + f * kGradientTreeBinSlots;
-    const GradientBin& missing = slots[kMissingBin];
+    const GradientBin* slots = n.histogram.data() + layout_.offset(f);
+    const GradientBin& missing = slots[layout_.missing(f)];
     const Index bins = edges_.num_bins(features_[f]);
     GradientSplit best;
     best.gain = o_.min_split_gain;
@@ -177,15 +188,19 @@ class GradientTreeGrower {
 
   // The best set of categories of one categorical feature to send left (Note [Categorical splits]).
   GradientSplit best_categorical_split(const GradientNode& n, std::size_t f) const {
-    const GradientBin* slots = n.histogram.data() + f * kGradientTreeBinSlots;
     const Index bins = edges_.num_bins(features_[f]);
+    // The sums of category c (kMissingBin: the missing values), Note [Histogram layout].
+    auto sums_of = [&, slot = layout_.feature_slots(f)](unsigned c) -> const GradientBin& {
+      return n.histogram[slot(c)];
+    };
     // The kept categories, by increasing G_c/(H_c + s), ties to the smaller category (the stable
     // sort of categories in increasing order); the missing bin is one more category.
     std::array<unsigned, kGradientTreeBinSlots> kept_slots;  // no allocation per node and feature
     std::size_t num_kept = 0;
     const Scalar rows_per_hessian = static_cast<Scalar>(n.count) / n.h;
     auto keep = [&](unsigned c) {
-      if (slots[c].count > 0 && slots[c].h * rows_per_hessian >= kCategorySupport) kept_slots[num_kept++] = c;
+      const GradientBin& s = sums_of(c);
+      if (s.count > 0 && s.h * rows_per_hessian >= kCategorySupport) kept_slots[num_kept++] = c;
     };
     for (Index c = 0; c < bins; ++c) keep(static_cast<unsigned>(c));
     keep(kMissingBin);
@@ -194,7 +209,7 @@ class GradientTreeGrower {
     const auto m = static_cast<Index>(num_kept);
     if (m < 2) return best;
     const std::span<unsigned> kept(kept_slots.data(), num_kept);
-    auto ratio = [&](unsigned c) { return slots[c].g / (slots[c].h + kCategorySupport); };
+    auto ratio = [&](unsigned c) { return sums_of(c).g / (sums_of(c).h + kCategorySupport); };
     std::stable_sort(kept.begin(), kept.end(), [&](unsigned a, unsigned b) { return ratio(a) < ratio(b); });
     // Left sets: the first 1 … ⌈m/2⌉ categories, then the last 1 … ⌈m/2⌉ − 1.
     Index best_count = 0;
@@ -204,7 +219,7 @@ class GradientTreeGrower {
       Scalar gl = 0, hl = 0;
       Index nl = 0;
       for (Index k = 0; k < tried; ++k) {
-        const GradientBin& s = slots[kept[static_cast<std::size_t>(from_end ? m - 1 - k : k)]];
+        const GradientBin& s = sums_of(kept[static_cast<std::size_t>(from_end ? m - 1 - k : k)]);
         gl += s.g, hl += s.h, nl += s.count;
         const Scalar gain = split_gain(n, gl, hl, nl);
         if (gain > best.gain) {
@@ -271,13 +286,14 @@ class GradientTreeGrower {
     const auto u = static_cast<std::size_t>(n.node);
     t.feature[u] = j;
     t.bin[u] = code_bin;
-    const GradientBin* slots = n.histogram.data() + static_cast<std::size_t>(s.position) * kGradientTreeBinSlots;
+    const auto f = static_cast<std::size_t>(s.position);
+    const GradientBin* slots = n.histogram.data() + layout_.offset(f);
     if (s.categorical) {
       // The left set, then the right one: the node's other categories (Note [Categorical splits]).
       t.threshold[u] = 0;
       t.category_set[u] = t.num_category_sets();
       std::array<std::uint64_t, 4> right_categories{};
-      for (Index c = 0; c < edges_.num_bins(j); ++c)
+      for (Index c = 0; c < edges_.num_bins(j); ++c)  // the value bins are the feature's first slots
         if (slots[c].count > 0 && !has_category(s.left_categories, static_cast<unsigned>(c)))
           add_category(right_categories, static_cast<unsigned>(c));
       std::array<std::uint64_t, 4> left_categories = s.left_categories;
@@ -287,7 +303,7 @@ class GradientTreeGrower {
     } else {
       t.threshold[u] = s.bin + 1 < edges_.num_bins(j) ? edges_.edge(j, s.bin) : std::numeric_limits<Scalar>::infinity();
     }
-    const bool node_had_missing = slots[kMissingBin].count > 0;
+    const bool node_had_missing = slots[layout_.missing(f)].count > 0;
     const Index n_right = n.count - s.n_left;
     t.missing_left[u] = node_had_missing ? s.missing_left : s.n_left > n_right;
     t.gain[u] = s.gain;
@@ -360,6 +376,12 @@ class GradientTreeGrower {
       if (l.split.position >= 0) frontier.push(std::move(l));
       if (r.split.position >= 0) frontier.push(std::move(r));
     }
+    // The leaves left on the frontier give their histograms back for the next tree (dropped, the
+    // next tree would take fresh memory from the system: GradientHistogramPool).
+    while (!frontier.empty()) {
+      pool_.give(const_cast<GradientNode&>(frontier.top()).histogram);
+      frontier.pop();
+    }
   }
 
   GradientSums& sums_;
@@ -367,6 +389,7 @@ class GradientTreeGrower {
   const BinEdges& edges_;
   std::vector<Index>& rows_;
   std::span<const Index> features_;
+  const GradientHistogramLayout& layout_;
   const GradientTreeOptions& o_;
   GradientHistogramPool& pool_;
   GrownGradientTree out_;
@@ -384,20 +407,35 @@ GradientBin RowGradientSums::totals(std::span<const Index> rows) {
   return sum;
 }
 
+GradientHistogramLayout::GradientHistogramLayout(const BinEdges& edges, std::span<const Index> features) {
+  offset_.reserve(features.size());
+  missing_.reserve(features.size());
+  for (Index j : features) {
+    const auto bins = static_cast<std::size_t>(edges.num_bins(j));
+    offset_.push_back(size_);
+    missing_.push_back(bins);
+    size_ += bins + 1;
+  }
+}
+
 void RowGradientSums::add_histogram(std::span<const Index> rows, GradientHistogram& histogram) {
-  for_each_entry(rows, [&](std::size_t f, std::uint8_t code, Scalar g, Scalar h) {
-    GradientBin& s = histogram[f * kGradientTreeBinSlots + code];
-    s.g += g;
-    s.h += h;
-    ++s.count;
-  });
+  // Each feature's slots are zeroed in its task, then its rows added (Note [Histogram layout]).
+  GradientBin* bins = histogram.data();
+  for_each_entry(
+      rows, [bins](std::size_t first, std::size_t slots) { std::fill_n(bins + first, slots, GradientBin{}); },
+      [bins](std::size_t slot, Scalar g, Scalar h) {
+        GradientBin& s = bins[slot];
+        s.g += g;
+        s.h += h;
+        ++s.count;
+      });
 }
 
 GradientHistogram GradientHistogramPool::take(std::size_t bins) {
   if (free_.empty()) return GradientHistogram(bins);
   GradientHistogram h = std::move(free_.back());
   free_.pop_back();
-  h.assign(bins, GradientBin{});
+  h.resize(bins);
   return h;
 }
 
@@ -416,7 +454,7 @@ GrownGradientTree grow_gradient_tree(const BinnedMatrix& B, const BinEdges& edge
                                      std::span<const Scalar> h, std::vector<Index>& rows,
                                      std::span<const Index> features, const GradientTreeOptions& options) {
   DAGML_CHECK(!rows.empty(), "grow_gradient_tree: no rows");
-  RowGradientSums sums(B, g, h, features);
+  RowGradientSums sums(B, edges, g, h, features);
   GradientHistogramPool pool;
   return grow_gradient_tree(sums, B, edges, rows, features, options, pool);
 }

@@ -17,7 +17,8 @@
 // gradient (a pure node in the first round of a classifier) has gain 0 for every split in exact
 // arithmetic, and is not split on the sign of its rounding error. Candidate thresholds are the
 // bin edges: "codes ≤ k go left", which is x_j < θ_k on values (Note [Feature bins]).
-// Histograms: for every candidate feature and bin, (Σg, Σh, rows) of the node's rows. A node's
+// Histograms: for every candidate feature and bin, (Σg, Σh, rows) of the node's rows (laid out
+// as Note [Histogram layout] says). A node's
 // histogram is built from its rows only for the root and for the smaller child of a split; the
 // larger child's is the parent's minus the smaller's (the subtraction trick of LightGBM and
 // scikit-learn), so a level costs the rows of the smaller children. Histograms are built one
@@ -181,23 +182,60 @@ struct GradientTree {
 // (which node to split, where, which child to build a histogram for) depends only on these sums,
 // so every rank grows the same tree while it partitions only its own rows. A node's rows are kept
 // in increasing order (splits partition them stably).
-inline constexpr Index kGradientTreeBinSlots = kMaxBins + 1;  // bins of values, then the missing bin
+inline constexpr Index kGradientTreeBinSlots = kMaxBins + 1;  // the most slots of one feature: 255 bins, missing
 
 struct GradientBin {
   Scalar g = 0, h = 0;
   Index count = 0;
 };
-// Slot f·kGradientTreeBinSlots + code: candidate feature f (its position in the tree's feature
-// list) and bin `code`.
+
+// Note [Histogram layout]
+// A node's histogram holds (Σg, Σh, rows) per slot, and candidate feature f (its position in the
+// tree's feature list), feature j = features[f] with B_j bins, owns the B_j + 1 slots
+//   offset_f + c  for its value bins c = 0 … B_j − 1,   offset_f + B_j  for its missing bin,
+// offset_f = Σ_{f' < f} (B_{j'} + 1): Σ_f (B_j + 1) slots in all, not 256 per feature (a pixel
+// of Fashion-MNIST that is nearly always 0 has a few bins, not 255). Zeroing a histogram,
+// subtracting one from another and the split search touch only these slots; a histogram built
+// from rows has each feature's slots zeroed in that feature's task just before its rows are added
+// (while they are in cache, and on every thread). A row's code c of feature j (c < B_j, or
+// kMissingBin) maps to its slot by one comparison, c == kMissingBin ? B_j : c; the binned codes
+// themselves are left as they are (the trees and predictions read them). The layout is the one
+// the sums over ranks reduce (Note [Gradient sums over ranks]).
+class GradientHistogramLayout {
+ public:
+  GradientHistogramLayout(const BinEdges& edges, std::span<const Index> features);
+  std::size_t num_features() const { return offset_.size(); }
+  std::size_t size() const { return size_; }  // the slots of a histogram
+  // The first slot of candidate feature f, and the index of its missing bin among its slots (B_j).
+  std::size_t offset(std::size_t f) const { return offset_[f]; }
+  std::size_t missing(std::size_t f) const { return missing_[f]; }
+  // The slots of one candidate feature: slot(c) of its code c (a value bin, or kMissingBin). A
+  // copy held in a loop's locals maps codes without reading the layout again.
+  struct FeatureSlots {
+    std::size_t first, missing;  // its first slot, its missing bin's slot
+    std::size_t operator()(unsigned c) const { return c == kMissingBin ? missing : first + c; }
+  };
+  FeatureSlots feature_slots(std::size_t f) const { return {offset_[f], offset_[f] + missing_[f]}; }
+  // The slot of code c of candidate feature f.
+  std::size_t slot(std::size_t f, unsigned c) const { return feature_slots(f)(c); }
+
+ private:
+  std::vector<std::size_t> offset_, missing_;
+  std::size_t size_ = 0;
+};
+
+// A histogram in a GradientHistogramLayout: slot layout.slot(f, c) holds candidate feature f's
+// bin c.
 using GradientHistogram = std::vector<GradientBin>;
 
-// Histograms to reuse. A node's histogram has 256 bins per candidate feature (4.8 MB for 784
-// features), and a fresh allocation of that size is fresh pages from the system, whose faults cost
-// more than filling the histogram; so the grower takes its histograms from a pool and gives them
-// back when their node no longer needs them, and a boosting fit keeps one pool for all its trees.
+// Histograms to reuse. A fresh allocation of a histogram's size (up to 4.8 MB for 784 features
+// of 255 bins) is fresh pages from the system, whose faults cost more than filling the histogram;
+// so the grower takes its histograms from a pool and gives them back when their node no longer
+// needs them, and a boosting fit keeps one pool for all its trees.
 class GradientHistogramPool {
  public:
-  // `bins` zeroed bins, in memory given back earlier when there is some.
+  // `bins` bins, in memory given back earlier when there is some; their values are unspecified
+  // (GradientSums::add_histogram writes every bin).
   GradientHistogram take(std::size_t bins);
   // Keeps h's memory for a later take; h is left empty.
   void give(GradientHistogram& h);
@@ -211,31 +249,39 @@ class GradientSums {
   virtual ~GradientSums() = default;
   // (Σg, Σh, rows) of the node whose rows here are `rows`.
   virtual GradientBin totals(std::span<const Index> rows) = 0;
-  // The node's histogram over the candidate features, added into `histogram` (zeroed, candidate
-  // features × kGradientTreeBinSlots bins).
+  // The node's histogram over the candidate features, written into `histogram` (layout().size()
+  // bins, whose values before are overwritten).
   virtual void add_histogram(std::span<const Index> rows, GradientHistogram& histogram) = 0;
+  // The layout of the histograms (Note [Histogram layout]).
+  virtual const GradientHistogramLayout& layout() const = 0;
 };
 
 // The sums over the rows of one process: feature f's histogram adds its rows in their order, one
 // feature per TBB task (the same bits for any thread count).
 class RowGradientSums final : public GradientSums {
  public:
-  // B, g and h (indexed by row) and the candidate features must outlive the sums.
-  RowGradientSums(const BinnedMatrix& B, std::span<const Scalar> g, std::span<const Scalar> h,
+  // B (binned with `edges`), g and h (indexed by row) and the candidate features must outlive the
+  // sums.
+  RowGradientSums(const BinnedMatrix& B, const BinEdges& edges, std::span<const Scalar> g, std::span<const Scalar> h,
                   std::span<const Index> features)
-      : B_(B), g_(g), h_(h), features_(features) {}
+      : B_(B), g_(g), h_(h), features_(features), layout_(edges, features) {}
   GradientBin totals(std::span<const Index> rows) override;
   void add_histogram(std::span<const Index> rows, GradientHistogram& histogram) override;
-  // add(f, code, g_i, h_i) for every row i of `rows` and candidate feature f (its position), code
-  // the row's bin of that feature: one feature per TBB task, each over the rows in their order.
-  template <class Add>
-  void for_each_entry(std::span<const Index> rows, Add&& add) const {
+  const GradientHistogramLayout& layout() const override { return layout_; }
+  // For every candidate feature f, start(first, slots) with f's slots [first, first + slots), then
+  // add(slot, g_i, h_i) for every row i of `rows`, slot the layout's slot of the row's code of
+  // that feature: one feature per TBB task, each over the rows in their order. The feature's
+  // slots are a local of the row loop (no reload of the layout per row).
+  template <class Start, class Add>
+  void for_each_entry(std::span<const Index> rows, Start&& start, Add&& add) const {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, features_.size(), 1),
                       [&](const tbb::blocked_range<std::size_t>& r) {
                         for (std::size_t f = r.begin(); f != r.end(); ++f) {
                           const std::uint8_t* col = B_.column(features_[f]);
+                          const GradientHistogramLayout::FeatureSlots slot = layout_.feature_slots(f);
+                          start(slot.first, slot.missing - slot.first + 1);
                           for (Index row : rows)
-                            add(f, col[row], g_[static_cast<std::size_t>(row)], h_[static_cast<std::size_t>(row)]);
+                            add(slot(col[row]), g_[static_cast<std::size_t>(row)], h_[static_cast<std::size_t>(row)]);
                         }
                       });
   }
@@ -244,6 +290,7 @@ class RowGradientSums final : public GradientSums {
   const BinnedMatrix& B_;
   std::span<const Scalar> g_, h_;
   std::span<const Index> features_;
+  GradientHistogramLayout layout_;
 };
 
 // One fitted tree and where its training rows ended: the rows of leaf t are
@@ -261,8 +308,8 @@ GrownGradientTree grow_gradient_tree(const BinnedMatrix& B, const BinEdges& edge
                                      std::span<const Scalar> h, std::vector<Index>& rows,
                                      std::span<const Index> features, const GradientTreeOptions& options);
 // The same with the node sums taken from `sums` (Note [Gradient sums]), whose candidate features
-// are `features`, and the histograms from `pool`; a leaf's num_samples and the row counts of
-// min_samples_leaf are the sums'.
+// are `features` and whose layout is that of edges and features, and the histograms from `pool`;
+// a leaf's num_samples and the row counts of min_samples_leaf are the sums'.
 GrownGradientTree grow_gradient_tree(GradientSums& sums, const BinnedMatrix& B, const BinEdges& edges,
                                      std::vector<Index>& rows, std::span<const Index> features,
                                      const GradientTreeOptions& options, GradientHistogramPool& pool);

@@ -7,14 +7,7 @@ namespace dagml::tree {
 ShardedGradientSums::ShardedGradientSums(Communicator& comm, const ChunkLayout& layout, const BinnedMatrix& B,
                                          const BinEdges& edges, std::span<const Scalar> g, std::span<const Scalar> h,
                                          std::span<const Index> features)
-    : comm_(comm), layout_(layout), rows_(B, g, h, features) {
-  Index next = 0;
-  for (Index j : features) {
-    slots_.push_back(edges.num_bins(j) + 1);
-    offset_.push_back(next);
-    next += slots_.back();
-  }
-}
+    : comm_(comm), layout_(layout), rows_(B, edges, g, h, features) {}
 
 std::span<const Index> ShardedGradientSums::part_in(std::span<const Index> rows, const ChunkRows& chunk) {
   const auto first = std::lower_bound(rows.begin(), rows.end(), chunk.local_begin);
@@ -34,28 +27,24 @@ GradientBin ShardedGradientSums::totals(std::span<const Index> rows) {
 }
 
 void ShardedGradientSums::add_histogram(std::span<const Index> rows, GradientHistogram& histogram) {
-  const std::size_t features = slots_.size();
-  const Index width = features == 0 ? 0 : 3 * (offset_.back() + slots_.back());
-  // A feature's slots are its bins 0 … B_j − 1, then the missing bin.
-  auto code_of_slot = [&](std::size_t f, Index slot) {
-    return slot + 1 == slots_[f] ? Index{kMissingBin} : slot;
-  };
+  // A chunk's histogram is the histogram's layout (Note [Histogram layout]) with 3 numbers a slot.
+  const std::size_t slots = rows_.layout().size();
   deterministic_chunk_sum(
-      comm_, layout_, width,
+      comm_, layout_, 3 * static_cast<Index>(slots),
       [&](const ChunkRows& chunk, std::span<double> s) {
-        rows_.for_each_entry(part_in(rows, chunk), [&](std::size_t f, std::uint8_t code, Scalar g, Scalar h) {
-          const Index slot = code == kMissingBin ? slots_[f] - 1 : Index{code};
-          double* bin = s.data() + 3 * (offset_[f] + slot);
-          bin[0] += g, bin[1] += h, bin[2] += 1;
-        });
+        double* sums = s.data();
+        rows_.for_each_entry(
+            part_in(rows, chunk), [](std::size_t, std::size_t) {},  // s is zeroed by the chunk sum
+            [sums](std::size_t slot, Scalar g, Scalar h) {
+              double* bin = sums + 3 * slot;
+              bin[0] += g, bin[1] += h, bin[2] += 1;
+            });
       },
       workspace_, sum_);
-  for (std::size_t f = 0; f < features; ++f)
-    for (Index slot = 0; slot < slots_[f]; ++slot) {
-      const double* in = sum_.data() + 3 * (offset_[f] + slot);
-      histogram[f * kGradientTreeBinSlots + static_cast<std::size_t>(code_of_slot(f, slot))] = {
-          in[0], in[1], static_cast<Index>(in[2])};
-    }
+  for (std::size_t k = 0; k < slots; ++k) {
+    const double* in = sum_.data() + 3 * k;
+    histogram[k] = {in[0], in[1], static_cast<Index>(in[2])};
+  }
 }
 
 BinEdges fit_sharded_bin_edges(Communicator& comm, const ChunkLayout& layout, const Tensor& X_local,

@@ -6,10 +6,10 @@
 // A node's totals and histogram are sums over its rows, so they are fixed-order chunk sums (Note
 // [Fixed-order chunk sums] in graph/chunked_sum.h): chunk c adds the node's rows that lie in its
 // row range — a contiguous part of the node's local rows, which are increasing — to
-// s_c = (Σg, Σh, rows) or to one histogram per candidate feature of (Σg, Σh, rows) per bin; the
-// histogram of feature j has B_j + 1 slots (its bins and the missing bin), not 256, so a chunk's
-// histogram holds 3·Σ_j (B_j + 1) numbers (reduced by allgather, or by the fixed-order
-// reduce-scatter when wide enough). Every rank adds the chunks' s_c in chunk order and gets the
+// s_c = (Σg, Σh, rows) or to a histogram of (Σg, Σh, rows) per slot in the layout of Note
+// [Histogram layout] (gradient_tree.h): B_j + 1 slots for feature j (its bins and the missing
+// bin), so a chunk's histogram holds 3·Σ_j (B_j + 1) numbers (reduced by allgather, or by the
+// fixed-order reduce-scatter when wide enough). Every rank adds the chunks' s_c in chunk order and gets the
 // same sums, so every rank grows the same tree (Note [Gradient sums]), for any ranks × threads
 // with one layout. One histogram is reduced per split (the smaller
 // child's; the larger is the parent's minus it, on every rank alike).
@@ -41,6 +41,7 @@ class ShardedGradientSums final : public GradientSums {
                       std::span<const Scalar> g, std::span<const Scalar> h, std::span<const Index> features);
   GradientBin totals(std::span<const Index> rows) override;
   void add_histogram(std::span<const Index> rows, GradientHistogram& histogram) override;
+  const GradientHistogramLayout& layout() const override { return rows_.layout(); }
 
  private:
   // The part of `rows` (local, increasing) in the chunk's rows.
@@ -49,8 +50,6 @@ class ShardedGradientSums final : public GradientSums {
   Communicator& comm_;
   const ChunkLayout& layout_;
   RowGradientSums rows_;
-  std::vector<Index> slots_;   // per candidate feature: its bins + 1
-  std::vector<Index> offset_;  // per candidate feature: its first slot in a chunk's histogram
   ChunkSumWorkspace workspace_;
   Vector sum_;
 };
