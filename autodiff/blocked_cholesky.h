@@ -22,7 +22,7 @@
 
 namespace dagml {
 
-inline constexpr Index kCholeskyTile = 128;
+inline constexpr Index kCholeskyTile = 256;
 
 // The tiles (I, J), J ≤ I, of a lower triangle, numbered I (I + 1)/2 + J: tile number → (I, J).
 std::pair<Index, Index> lower_triangle_tile(Index tile);

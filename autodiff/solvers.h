@@ -12,7 +12,7 @@ namespace dagml {
 // singular to working precision. Backward: b̄ = A⁻ᵀ x̄, Ā = −b̄ xᵀ.
 Var solve(Var A, Var b);
 
-// x = A⁻¹ b for a symmetric positive definite A, by Cholesky (only A's lower triangle is read).
+// x = A⁻¹ b for a symmetric positive definite A, by Cholesky (only A's upper triangle is read).
 // Throws NumericalError when A is not positive definite. Backward: b̄ = A⁻¹ x̄ and the symmetric
 // Ā = −½ (b̄ xᵀ + x b̄ᵀ) (A is symmetric, so only symmetric perturbations are meaningful).
 Var cholesky_solve(Var A, Var b);

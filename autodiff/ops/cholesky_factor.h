@@ -17,8 +17,12 @@ class CholeskyFactorOp : public Op {
   const BlockedCholesky& cholesky() const { return cholesky_; }
 
  protected:
-  // Factorizes A (lower triangle read); throws NumericalError when A is not positive definite.
-  void factorize(const Eigen::Ref<const Eigen::MatrixXd>& A) {
+  // Factorizes the symmetric A; throws NumericalError when A is not positive definite. A node's
+  // row-major value is read through a column-major map of its storage (its transpose: the same
+  // matrix), so its upper triangle is read and no transposing copy is made.
+  void factorize(const Tensor& A) { factorize_lower(Eigen::Map<const Eigen::MatrixXd>(A.data(), A.cols(), A.rows())); }
+  // Factorizes the symmetric column-major A (lower triangle read).
+  void factorize_lower(const Eigen::Ref<const Eigen::MatrixXd>& A) {
     if (!cholesky_.compute(A))
       throw NumericalError(fmt::format("{}: the {}×{} matrix is not symmetric positive definite", name(),
                                        A.rows(), A.cols()));

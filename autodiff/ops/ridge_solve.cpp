@@ -37,13 +37,13 @@ class RidgeSolve final : public detail::CholeskyFactorOp {
     if (dual_) {
       Eigen::MatrixXd K = X * X.transpose();
       K.diagonal().array() += lambda;
-      factorize(K);
+      factorize_lower(K);
       a.out.noalias() = X.transpose() * cholesky().solve(y);
     } else {
       Eigen::MatrixXd M = X.transpose() * X;
       M.diagonal().array() += lambda;
       if (unpenalized_ >= 0) M(unpenalized_, unpenalized_) -= lambda;
-      factorize(M);
+      factorize_lower(M);
       a.out = cholesky().solve(X.transpose() * y);
     }
   }

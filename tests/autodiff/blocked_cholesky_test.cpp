@@ -1,5 +1,5 @@
 // BlockedCholesky and its free functions (autodiff/blocked_cholesky.h) against Eigen's one-thread
-// LLT and the defining identities, on sizes around the tile edge (128) and with ragged last tiles.
+// LLT and the defining identities, on sizes around the tile edge (256) and with ragged last tiles.
 #include "autodiff/blocked_cholesky.h"
 
 #include <gtest/gtest.h>
@@ -34,7 +34,7 @@ TEST(BlockedCholesky, TilesOfALowerTriangleAreNumberedRowByRow) {
 }
 
 TEST(BlockedCholesky, AgreesWithEigensLltAndSolvesAndInverts) {
-  for (Index n : {1, 7, 128, 129, 300, 517}) {
+  for (Index n : {1, 7, 256, 257, 600, 1031}) {
     const Eigen::MatrixXd A = random_spd(n, static_cast<std::uint64_t>(n));
     BlockedCholesky cholesky;
     ASSERT_TRUE(cholesky.compute(A)) << n;
@@ -43,8 +43,8 @@ TEST(BlockedCholesky, AgreesWithEigensLltAndSolvesAndInverts) {
     EXPECT_LT((L - L_reference).norm(), 1e-13 * L_reference.norm()) << n;
     EXPECT_LT((L * L.transpose() - A).norm(), 1e-13 * A.norm()) << n;
     EXPECT_NEAR(cholesky.log_determinant(), 2 * L_reference.diagonal().array().log().sum(), 1e-11 * n) << n;
-    // Right-hand sides on either side of a column block (128) and a single vector.
-    for (Index m : {Index{1}, Index{130}}) {
+    // Right-hand sides on either side of a column block (256) and a single vector.
+    for (Index m : {Index{1}, Index{260}}) {
       const Eigen::MatrixXd B = random_spd(std::max(n, m), 99).topLeftCorner(n, m);
       const Eigen::MatrixXd X = cholesky.solve(B);
       EXPECT_LT((A * X - B).norm(), 1e-12 * B.norm() * A.norm()) << n << " " << m;
@@ -59,7 +59,7 @@ TEST(BlockedCholesky, AgreesWithEigensLltAndSolvesAndInverts) {
 }
 
 TEST(BlockedCholesky, SameBitsForOneAndTwoThreads) {
-  const Eigen::MatrixXd A = random_spd(517, 5), B = random_spd(517, 6).leftCols(300);
+  const Eigen::MatrixXd A = random_spd(1031, 5), B = random_spd(1031, 6).leftCols(600);
   Eigen::MatrixXd factor[2], solved[2], inverse[2];
   for (int t = 0; t < 2; ++t) {
     set_num_threads(t + 1);
@@ -79,11 +79,11 @@ TEST(BlockedCholesky, SameBitsForOneAndTwoThreads) {
 // block shows up after the updates of the tiles above it).
 TEST(BlockedCholesky, ReportsAMatrixThatIsNotPositiveDefinite) {
   BlockedCholesky cholesky;
-  Eigen::MatrixXd A = random_spd(300, 8);
+  Eigen::MatrixXd A = random_spd(600, 8);
   A(0, 0) = -1;
   EXPECT_FALSE(cholesky.compute(A));
-  A = random_spd(300, 8);
-  A(290, 290) = -1;
+  A = random_spd(600, 8);
+  A(590, 590) = -1;
   EXPECT_FALSE(cholesky.compute(A));
   Eigen::MatrixXd B = A;
   EXPECT_FALSE(cholesky_in_place(B));

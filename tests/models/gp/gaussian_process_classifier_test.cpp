@@ -96,8 +96,9 @@ TEST(GaussianProcessClassifier, ThreeClassesOneVersusRestMatchScikitLearn) {
   EXPECT_EQ(gpc.predict(classifier_test_rows()), labels({1, 0, 2}));
 }
 
-// n = 150 points, more than one block of the blocked inverse B⁻¹ (64 rows) and a ragged last
-// block: a Kronecker sequence in the plane with labels from a smooth boundary.
+// n = 150 points (one 256-row tile of the blocked factorisation and inverse; several tiles are
+// tested in tests/autodiff/blocked_cholesky_test.cpp): a Kronecker sequence in the plane with
+// labels from a smooth boundary.
 Tensor kronecker_rows_150() {
   Tensor X(150, 2);
   for (Index i = 0; i < 150; ++i) {
