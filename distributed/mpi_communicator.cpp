@@ -121,9 +121,9 @@ void MpiCommunicator::alltoall(std::span<const double> send, std::span<const Ind
   check_thread("alltoall");
   check_alltoall(send, send_counts, received, receive_counts);
   // Rank q learns what every rank will send it, and the ranks agree on whether all counts pair up.
-  std::vector<Index> incoming(static_cast<std::size_t>(size_));
-  check_mpi(MPI_Alltoall(send_counts.data(), 1, MPI_INT64_T, incoming.data(), 1, MPI_INT64_T, comm_), "MPI_Alltoall");
-  const Index paired[] = {std::equal(incoming.begin(), incoming.end(), receive_counts.begin()) ? 1 : 0};
+  incoming_.resize(static_cast<std::size_t>(size_));
+  check_mpi(MPI_Alltoall(send_counts.data(), 1, MPI_INT64_T, incoming_.data(), 1, MPI_INT64_T, comm_), "MPI_Alltoall");
+  const Index paired[] = {std::equal(incoming_.begin(), incoming_.end(), receive_counts.begin()) ? 1 : 0};
   if (!agree(paired) || paired[0] == 0)
     throw ValueError(alltoall_mismatch(gather_from_all(send_counts), gather_from_all(receive_counts)));
   // Counts and displacements as MPI's ints, for both directions.

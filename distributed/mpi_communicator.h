@@ -58,6 +58,7 @@ class MpiCommunicator final : public Communicator {
   int rank_ = 0, size_ = 1;
   std::thread::id owner_;
   std::vector<Index> agreement_;  // agree's buffer
+  std::vector<Index> incoming_;   // alltoall's check: the counts every rank will send this one
 };
 
 }  // namespace dagml

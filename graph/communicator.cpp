@@ -228,7 +228,8 @@ class InProcessCommunicator final : public Communicator {
   // Σ_r buffer_r added in rank order r = 0, 1, … (the same on every rank).
   void allreduce_sum(std::span<double> buffer) override {
     group_.post_and_wait(rank_, buffer.data(), buffer.size());
-    throw_together(length_mismatch("allreduce_sum", "entries", posted([&](int r) { return group_.post(r).length; })));
+    throw_together(
+        length_mismatch("allreduce_sum", "entries", posted(first_, [&](int r) { return group_.post(r).length; })));
     sum_.assign(buffer.size(), 0.0);
     for (int r = 0; r < size(); ++r) {
       const double* other = static_cast<const double*>(group_.post(r).data);
@@ -245,8 +246,8 @@ class InProcessCommunicator final : public Communicator {
     const Contribution mine{local.data(), counts.data()};
     group_.post_and_wait(rank_, &mine, local.size());
     auto contribution = [&](int r) { return static_cast<const Contribution*>(group_.post(r).data); };
-    throw_together(allgather_mismatch(posted_matrix([&](int q) { return contribution(q)->counts; }),
-                                      posted([&](int r) { return group_.post(r).length; })));
+    throw_together(allgather_mismatch(posted_matrix(first_, [&](int q) { return contribution(q)->counts; }),
+                                      posted(second_, [&](int r) { return group_.post(r).length; })));
     std::size_t at = 0;
     for (int r = 0; r < size(); ++r) {
       const double* other = contribution(r)->values;
@@ -267,8 +268,8 @@ class InProcessCommunicator final : public Communicator {
     const Outbox mine{send.data(), send_counts.data(), receive_counts.data()};
     group_.post_and_wait(rank_, &mine, send.size());
     auto outbox = [&](int r) { return static_cast<const Outbox*>(group_.post(r).data); };
-    throw_together(alltoall_mismatch(posted_matrix([&](int r) { return outbox(r)->send_counts; }),
-                                     posted_matrix([&](int r) { return outbox(r)->receive_counts; })));
+    throw_together(alltoall_mismatch(posted_matrix(first_, [&](int r) { return outbox(r)->send_counts; }),
+                                     posted_matrix(second_, [&](int r) { return outbox(r)->receive_counts; })));
     std::size_t at = 0;
     for (int r = 0; r < size(); ++r) {
       const Outbox* theirs = outbox(r);
@@ -288,8 +289,8 @@ class InProcessCommunicator final : public Communicator {
     const Broadcast mine{data, root};
     group_.post_and_wait(rank_, &mine, bytes);
     auto broadcast = [&](int r) { return static_cast<const Broadcast*>(group_.post(r).data); };
-    throw_together(length_mismatch("broadcast", "bytes", posted([&](int r) { return group_.post(r).length; })));
-    throw_together(root_mismatch(posted([&](int r) { return broadcast(r)->root; })));
+    throw_together(length_mismatch("broadcast", "bytes", posted(first_, [&](int r) { return group_.post(r).length; })));
+    throw_together(root_mismatch(posted(first_, [&](int r) { return broadcast(r)->root; })));
     if (rank_ != root && bytes > 0) std::memcpy(data, broadcast(root)->data, bytes);
     group_.rendezvous();
   }
@@ -302,18 +303,19 @@ class InProcessCommunicator final : public Communicator {
     group_.rendezvous();
     throw ValueError(mismatch);
   }
-  // value(r) for every rank r.
+  // value(r) for every rank r, in `values` (a member buffer: once grown, a collective allocates
+  // nothing).
   template <class Value>
-  std::vector<Index> posted(Value value) const {
-    std::vector<Index> values(static_cast<std::size_t>(size()));
+  std::span<const Index> posted(std::vector<Index>& values, Value value) const {
+    values.resize(static_cast<std::size_t>(size()));
     for (int r = 0; r < size(); ++r) values[static_cast<std::size_t>(r)] = static_cast<Index>(value(r));
     return values;
   }
-  // Row r: the size() counts at counts_of(r).
+  // Row r: the size() counts at counts_of(r), in `matrix` (a member buffer, as above).
   template <class Counts>
-  std::vector<Index> posted_matrix(Counts counts_of) const {
+  std::span<const Index> posted_matrix(std::vector<Index>& matrix, Counts counts_of) const {
     const auto p = static_cast<std::size_t>(size());
-    std::vector<Index> matrix(p * p);
+    matrix.resize(p * p);
     for (std::size_t r = 0; r < p; ++r)
       std::copy(counts_of(static_cast<int>(r)), counts_of(static_cast<int>(r)) + p,
                 matrix.begin() + static_cast<std::ptrdiff_t>(r * p));
@@ -337,6 +339,7 @@ class InProcessCommunicator final : public Communicator {
   InProcessGroup& group_;
   int rank_;
   std::vector<double> sum_;
+  std::vector<Index> first_, second_;  // every rank's arguments, read for the mismatch checks
 };
 
 }  // namespace
