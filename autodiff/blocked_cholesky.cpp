@@ -29,7 +29,10 @@ std::pair<Index, Index> lower_triangle_tile(Index tile) {
 bool cholesky_in_place(Eigen::Ref<Eigen::MatrixXd> A) {
   const Index n = A.rows(), tiles = tile_count(n);
   for (Index k = 0; k < tiles; ++k) {
-    const auto [c, w] = tile_rows(k, n);
+    // Plain variables, not a structured binding: the lambdas below capture them (Clang 14 cannot
+    // capture a structured binding).
+    const auto diagonal = tile_rows(k, n);
+    const Index c = diagonal.first, w = diagonal.second;
     const Index below = tiles - k - 1;
     Eigen::Ref<Eigen::MatrixXd> A11 = A.block(c, c, w, w);
     if (Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>>(A11).info() != Eigen::Success) return false;

@@ -2,7 +2,7 @@
 # Installs dagml's build dependencies from Debian's archive when any is missing.
 # Usage: scripts/install_deps.sh [extra Debian packages...]
 set -euo pipefail
-packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libtbb-dev libfmt-dev
+packages=(build-essential clang cmake ninja-build pkg-config libeigen3-dev libtbb-dev libfmt-dev
           libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev libcereal-dev ccache
           libcli11-dev nlohmann-json3-dev libpng-dev gnuplot-nox libopenmpi-dev openmpi-bin "$@")
 missing=()

@@ -22,7 +22,7 @@ struct NistRun {
   Result fit;
   Scalar lre = 0;
   Scalar certified_rss = 0;
-  Vector fitted_b;  // the values written back into the parameter node
+  Vector fitted_b = {};  // the values written back into the parameter node
 };
 
 // Every problem from both starts, fitted by minimize_residuals with `options`.

@@ -85,7 +85,11 @@ template <class X>
 concept BracesCompile = requires {
   X({});
 };
+#if defined(__GNUC__) && !defined(__clang__)
+// GCC rejects it as ambiguous; Clang 14 picks the options constructor. Either way, with the
+// DefaultOptions constructor X({}) compiles under both.
 static_assert(!BracesCompile<WithoutDefaultOptionsCtor>);
+#endif
 static_assert(BracesCompile<Adam>);
 
 // The classes that take their options after another argument have no such ambiguity; their

@@ -86,12 +86,12 @@ TEST(ShardedLeastSquares, FitsAreBitwiseEqualForAnyRanksAndThreads) {
     EXPECT_GE(log_relative_error(reference.x, p.certified), 6) << name;
     for (const auto& [ranks, threads] : ranks_by_threads) {
       std::vector<Result> fits(static_cast<std::size_t>(ranks));
-      run_in_process(
-          ranks,
-          [&](Communicator& comm) {
-            fits[static_cast<std::size_t>(comm.rank())] = testing::fit_sharded_nist(comm, p, b0, 9, solver);
-          },
-          {.threads_per_rank = threads});
+      run_in_process(ranks,
+                     // solver copied into the lambda: Clang 14 cannot capture a structured binding.
+                     [&, solver = solver](Communicator& comm) {
+                       fits[static_cast<std::size_t>(comm.rank())] = testing::fit_sharded_nist(comm, p, b0, 9, solver);
+                     },
+                     {.threads_per_rank = threads});
       for (int r = 0; r < ranks; ++r) {
         SCOPED_TRACE(::testing::Message() << name << ", " << ranks << " ranks × " << threads << " threads, rank " << r);
         const Result& fit = fits[static_cast<std::size_t>(r)];

@@ -43,7 +43,11 @@ Problem problem() {
 }
 
 TEST(GeneralizedLeastSquares, SixCellsMatchTheSummaryTable) {
-  const auto [X, y, Sz, Sw, mu] = problem();
+  // References, not a structured binding: the lambda below captures them (Clang 14 cannot
+  // capture a structured binding).
+  const Problem p = problem();
+  const Tensor &X = p.X, &Sz = p.Sz, &Sw = p.Sw;
+  const Vector &y = p.y, &mu = p.mu;
   const double lambda = 0.8;
   const Tensor I = Tensor::Identity(3, 3);
   const Tensor Szi = inverse(Sz), Swi = inverse(Sw);

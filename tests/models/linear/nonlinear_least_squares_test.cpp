@@ -74,8 +74,8 @@ TEST(NonlinearLeastSquares, GaussNewtonOnALinearModelIsOls) {
 
 TEST(NonlinearLeastSquares, BadInputIsAClearError) {
   EXPECT_THROW(NonlinearLeastSquares({.initial_params = vec({1})}), ValueError);
-  EXPECT_THROW(NonlinearLeastSquares({.model = distance_model}), ValueError);
-  EXPECT_THROW(NonlinearLeastSquares({.model = distance_model, .initial_params = vec({std::nan(""), 1})}), ValueError);
+  EXPECT_THROW(NonlinearLeastSquares({.model = &distance_model}), ValueError);
+  EXPECT_THROW(NonlinearLeastSquares({.model = &distance_model, .initial_params = vec({std::nan(""), 1})}), ValueError);
   // A model that does not return one prediction per row.
   NonlinearLeastSquares wrong(
       {.model = [](Var X, Var w) { return matmul(X, transpose(w)) + 0.0 * sum(X); }, .initial_params = vec({1, 2})});
@@ -111,7 +111,7 @@ TEST(NonlinearLeastSquares, SaveLoadRoundTrip) {
   EXPECT_EQ(lm_back.options().initial_damping, 5);
   EXPECT_FALSE(lm_back.options().scale_by_diagonal);
   EXPECT_LT((lm.params() - nls.params()).norm(), 1e-6);  // the same solution (nls stopped at 1e-10)
-  EXPECT_THROW(NonlinearLeastSquares({.model = distance_model, .initial_params = vec({1, 1}), .initial_damping = 0}),
+  EXPECT_THROW(NonlinearLeastSquares({.model = &distance_model, .initial_params = vec({1, 1}), .initial_damping = 0}),
                ValueError);
   EXPECT_THROW(back.predict(Tensor::Ones(2, 3)), ShapeError);
   // The model function is code, which the file cannot hold: loading without one is refused.
