@@ -7,8 +7,10 @@
 // On a quadratic, Newton's first step lands on the minimiser, so it stops converged after one
 // or two iterations. L-BFGS approaches it step by step; once the remaining decrease of the loss
 // is below its rounding error (relative 1e-16 of ‖y‖²), no step passes the line search's
-// sufficient-decrease test and L-BFGS stops with Status::LineSearchFailure, its iterate then
-// being as close as the loss's precision allows. L-BFGS needs no d×d matrix; prefer it for
+// sufficient-decrease test and L-BFGS stops with Status::LineSearchFailure, or with
+// Status::Stalled when the trial step is so short that x + αp rounds to x (which of the two
+// depends on the last bits of the loss, and so on the compiler), its iterate then being as close
+// as the loss's precision allows. L-BFGS needs no d×d matrix; prefer it for
 // large d.
 #pragma once
 

@@ -97,7 +97,7 @@ TEST(LinearRegression, IterativeAgreesWithQr) {
     if (method == IterativeMethod::Newton)
       EXPECT_TRUE(r.converged()) << r.message;
     else
-      EXPECT_TRUE(r.converged() || r.status == Status::LineSearchFailure) << r.message;
+      EXPECT_TRUE(r.converged() || r.status == Status::LineSearchFailure || r.status == Status::Stalled) << r.message;
     EXPECT_LT((it.coef() - qr.coef()).cwiseAbs().maxCoeff(), 1e-6 * qr.coef().cwiseAbs().maxCoeff());
     EXPECT_NEAR(it.intercept(), qr.intercept(), 1e-6 * std::abs(qr.intercept()));
   }
