@@ -26,12 +26,22 @@ if [ "${1:-}" = "--sanitize" ]; then
   ctest --test-dir build-sanitize --output-on-failure --no-tests=error --parallel "$(nproc)" --timeout 1200
   exit 0
 elif [ "${1:-}" = "--tsan" ]; then
+  # The parallel cases: concurrent predict on one model and copies (the conformance suite), every
+  # "same result for one and two threads" and "any ranks and threads" test of data-parallel
+  # training (in-process ranks are threads), cross-validation and search, k-NN, forests, bagging
+  # and boosting. -O1 with line tables, as the AddressSanitizer build.
   build_dir=build-tsan
-  args+=(-DDAGML_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo)
-  scripts/build.sh "$build_dir" "${args[@]}" -- models_io_tests
-  # oneTBB's own library is not instrumented; its scheduler's handoffs are reported as races.
-  TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" \
-    "$build_dir/tests/models_io_tests" --gtest_filter='*Concurrent*:*Copies*'
+  programs=(models_io_tests graph_tests models_nn_tests models_select_tests models_classify_tests
+            models_ensemble_tests models_tree_tests models_cluster_tests)
+  args+=(-DDAGML_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only")
+  scripts/install_deps.sh clang
+  CXX=clang++ scripts/build.sh "$build_dir" -DCMAKE_CXX_COMPILER=clang++ "${args[@]}" -- "${programs[@]}"
+  for program in "${programs[@]}"; do
+    # oneTBB's own library is not instrumented; its scheduler's handoffs are reported as races.
+    TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" DAGML_DATA_DIR=$PWD/data \
+      "$build_dir/tests/$program" --gtest_brief=1 \
+      --gtest_filter='*Thread*:*Concurrent*:*Copies*:*Ranks*:*Parallel*'
+  done
   exit 0
 fi
 scripts/build.sh "$build_dir" "${args[@]}"
