@@ -28,11 +28,11 @@ if [ "${1:-}" = "--sanitize" ]; then
 elif [ "${1:-}" = "--tsan" ]; then
   # The parallel cases: concurrent predict on one model and copies (the conformance suite), every
   # "same result for one and two threads" and "any ranks and threads" test of data-parallel
-  # training (in-process ranks are threads), cross-validation and search, k-NN, forests, bagging
-  # and boosting. -O1 with line tables, as the AddressSanitizer build.
+  # training (in-process ranks are threads), the communicator, cross-validation and search, k-NN,
+  # forests, bagging, boosting and k-means. -O1 with line tables, as the AddressSanitizer build.
   build_dir=build-tsan
   programs=(models_io_tests graph_tests models_nn_tests models_select_tests models_classify_tests
-            models_ensemble_tests models_tree_tests models_cluster_tests)
+            models_ensemble_tests models_cluster_tests)
   args+=(-DDAGML_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only")
   scripts/install_deps.sh clang
   CXX=clang++ scripts/build.sh "$build_dir" -DCMAKE_CXX_COMPILER=clang++ "${args[@]}" -- "${programs[@]}"
