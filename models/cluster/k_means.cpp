@@ -75,9 +75,14 @@ void cluster_row_sums(const Tensor& X, const Vector& labels, Index K, CenterSums
   add_group_sums(sums, split.groups, K);
 }
 
-// ‖x_i − c‖² for every row, computed directly (exact for the k-means++ potentials).
+// ‖x_i − c‖² for every row, computed directly (exact for the k-means++ potentials), row by row in
+// parallel: each row's sum is the same for any thread count.
 Vector sq_dist_to(const Tensor& X, const Eigen::Ref<const Vector>& c) {
-  return (X.rowwise() - c.transpose()).rowwise().squaredNorm();
+  Vector out(X.rows());
+  tbb::parallel_for(tbb::blocked_range<Index>(0, X.rows(), 256), [&](const tbb::blocked_range<Index>& rows) {
+    for (Index i = rows.begin(); i != rows.end(); ++i) out(i) = (X.row(i) - c.transpose()).squaredNorm();
+  });
+  return out;
 }
 
 // The centres as one vector, row after row: the iterate the callbacks see and Result::x.
