@@ -4,8 +4,8 @@
 #   --sanitize: the suite under AddressSanitizer + UBSan (the Clang build of build-sanitize/, which
 #               the fuzz harnesses share: scripts/sanitizer_build.sh), or only the named test
 #               programs (e.g. models_io_tests), each run directly
-#   --tsan:     the concurrency cases (concurrent predict on one model, graph and thread tests)
-#               under ThreadSanitizer (build in build-tsan/)
+#   --tsan:     the parallel cases of seven test programs (concurrent predict on one model,
+#               threads and in-process ranks) under ThreadSanitizer (build in build-tsan/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh
@@ -34,8 +34,7 @@ elif [ "${1:-}" = "--tsan" ]; then
   programs=(models_io_tests graph_tests models_nn_tests models_select_tests models_classify_tests
             models_ensemble_tests models_cluster_tests)
   args+=(-DDAGML_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only")
-  scripts/install_deps.sh clang
-  CXX=clang++ scripts/build.sh "$build_dir" -DCMAKE_CXX_COMPILER=clang++ "${args[@]}" -- "${programs[@]}"
+  scripts/build.sh "$build_dir" "${args[@]}" -- "${programs[@]}"
   for program in "${programs[@]}"; do
     # oneTBB's own library is not instrumented; its scheduler's handoffs are reported as races.
     TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" DAGML_DATA_DIR=$PWD/data \

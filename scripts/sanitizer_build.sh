@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tests=OFF
 if [ "${1:-}" = "--tests" ]; then tests=ON; shift; fi
-scripts/install_deps.sh clang
+scripts/install_deps.sh
 CXX=clang++ scripts/build.sh build-sanitize -DCMAKE_CXX_COMPILER=clang++ -DDAGML_FUZZ=ON -DDAGML_BUILD_TESTS=$tests \
   -DDAGML_BUILD_EXAMPLES=OFF -DDAGML_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" -- "$@"

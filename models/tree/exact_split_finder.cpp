@@ -44,13 +44,11 @@ class ExactSplitFinder final : public SplitFinder {
       const Scalar* col = column(j);
       Row* seg = segment(j, 0);
       keyed.clear();
-      Row* missing = seg + m_;
-      for (auto r = kept.rbegin(); r != kept.rend(); ++r)  // backwards, so the missing rows end in row order
-        if (std::isnan(col[*r])) *--missing = *r;
       for (const Row r : kept)
         if (!std::isnan(col[r])) keyed.push_back({col[r], r});
       std::sort(keyed.begin(), keyed.end());
-      std::transform(keyed.begin(), keyed.end(), seg, [](const Keyed& k) { return k.row; });
+      Row* present_end = std::transform(keyed.begin(), keyed.end(), seg, [](const Keyed& k) { return k.row; });
+      std::copy_if(kept.begin(), kept.end(), present_end, [col](Row r) { return std::isnan(col[r]); });
     }
     goes_left_.resize(static_cast<std::size_t>(n_));
     scratch_.resize(static_cast<std::size_t>(m_));
