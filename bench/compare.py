@@ -44,11 +44,28 @@ def reference_environment():
     return {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")}
 
 
-def run_reference(script, *args, env=None):
-    """The JSON object a reference script prints last; env None: this process's environment."""
-    out = subprocess.run([REFERENCE_PYTHON, os.path.join(HERE, script), *args], check=True,
-                         capture_output=True, text=True, env=env).stdout
-    return json.loads(out.strip().splitlines()[-1])
+def run_measured(args, env=None):
+    """(stdout, peak resident memory in MiB) of one program run to completion; raises
+    CalledProcessError when it fails. The peak is the kernel's maximum resident set size of that
+    process (getrusage through wait4), the figure /usr/bin/time -v reports."""
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, text=True, env=env)
+    out = process.stdout.read()
+    process.stdout.close()
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise subprocess.CalledProcessError(process.returncode, args, out)
+    return out, usage.ru_maxrss / 1024
+
+
+def run_reference(script, *args, with_peak_memory=False):
+    """The JSON object a reference script prints last, run in reference_environment(); with
+    with_peak_memory, (that object, the process's peak resident memory in MiB)."""
+    out, peak = run_measured([REFERENCE_PYTHON, os.path.join(HERE, script), *args], env=reference_environment())
+    result = json.loads(out.strip().splitlines()[-1])
+    if "blas" in result:
+        print(f"# reference {' '.join([script, *args]).strip()}: {result['blas']}", flush=True)
+    return (result, peak) if with_peak_memory else result
 
 
 def line(name, dagml, reference, note=""):

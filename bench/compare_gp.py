@@ -54,8 +54,7 @@ def run(build_dir, wanted):
         keys = sorted({name for name, threads in selected if threads == t and name not in UNREFERENCED})
         if not keys:
             continue
-        ref = compare.run_reference("reference_gp.py", str(t), *keys, env=compare.reference_environment())
-        print(f"# reference BLAS with {t} thread(s): {ref['blas']}", flush=True)
+        ref = compare.run_reference("reference_gp.py", str(t), *keys)
         for name in keys:
             mine = ours.get(f"{name}/{t}", {})
             if "seconds" not in mine or name not in ref:

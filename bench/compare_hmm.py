@@ -20,7 +20,7 @@ def run(build_dir, wanted):
     if not names:
         return
     ours = compare.benchmark_entries(build_dir, "hmm_bench", "^(" + "|".join(names) + ")$")
-    ref = compare.run_reference("reference_hmm.py", wanted, env=compare.reference_environment())
+    ref = compare.run_reference("reference_hmm.py", wanted)
     blas = ref["blas"]
     for name in names:
         seconds = ours[name]["seconds"]

@@ -7,7 +7,7 @@ NumPy at n = 800.
 
 The reference runs without the machine's OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE (which force
 slower kernels) and prints the BLAS it then uses (threadpoolctl)."""
-from compare import benchmark_entries, line, reference_environment, run_dagml, run_reference
+from compare import benchmark_entries, line, run_dagml, run_reference
 
 
 def run(build_dir, wanted):
@@ -17,8 +17,7 @@ def run(build_dir, wanted):
         return
     d = run_dagml(build_dir, "nist_bench", ".")
     c = benchmark_entries(build_dir, "nist_bench", "nist_lm", min_time=0.2)["nist_lm"]
-    r = run_reference("reference_nist.py", env=reference_environment())
-    print(f"# reference BLAS: {r['blas']}", flush=True)
+    r = run_reference("reference_nist.py")
     for method in ("lm", "trf"):
         for suffix, what in (("", "SciPy defaults"), ("_tight", "SciPy, tolerances at machine epsilon")):
             key = f"scipy_{method}{suffix}"

@@ -11,7 +11,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import compare  # noqa: E402  (bench/compare.py: line(), run_reference(), reference_environment())
+import compare  # noqa: E402  (bench/compare.py: line(), run_reference())
 
 
 def median_solved(steps):
@@ -25,7 +25,7 @@ def run(build_dir, wanted):
     program = os.path.join(build_dir, "bench", "rl_bench")
     out = subprocess.run([program, "--benchmark_format=json"], check=True, capture_output=True, text=True).stdout
     ours = {b["name"].split("/")[0]: b for b in json.loads(out)["benchmarks"]}  # without "/iterations:1"
-    ref = compare.run_reference("reference_rl.py", "", env=compare.reference_environment())
+    ref = compare.run_reference("reference_rl.py", "")
     rate = ours["rl_reinforce_throughput"]["steps_per_second"]
     for precision in ("float32", "float64"):
         theirs = ref[precision]["steps_per_second"]

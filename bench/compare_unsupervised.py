@@ -71,8 +71,7 @@ def run(build_dir, wanted):
         keys = sorted({key for _, _, key, _, _, threads in selected if threads == t})
         if not keys:
             continue
-        ref = compare.run_reference("reference_unsupervised.py", str(t), *keys, env=compare.reference_environment())
-        print(f"# reference BLAS with {t} thread(s): {ref['blas']}", flush=True)
+        ref = compare.run_reference("reference_unsupervised.py", str(t), *keys)
         for name, bench, key, objective, note, threads in selected:
             if threads != t:
                 continue

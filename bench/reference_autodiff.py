@@ -6,6 +6,8 @@ import time
 
 import torch
 
+from reference_common import blas_description
+
 torch.set_num_threads(1)
 torch.set_default_dtype(torch.float64)
 
@@ -71,6 +73,7 @@ def main():
         g = torch.Generator().manual_seed(2)
         a, b = torch.randn(256, 256, generator=g), torch.randn(256, 256, generator=g)
         out["matmul"] = best_of(lambda: a @ b, 200)
+    out["blas"] = blas_description()
     print(json.dumps(out))
 
 

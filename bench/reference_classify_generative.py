@@ -17,7 +17,7 @@ from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reference_common import FASHION, best_of, bundled, idx  # noqa: E402  (bench/reference_common.py)
+from reference_common import FASHION, best_of, blas_description, bundled, idx  # noqa: E402  (bench/reference_common.py)
 
 
 def stratified_quarter(name):
@@ -65,6 +65,7 @@ def main():
             if wanted in name:
                 seconds, pred = best_of(fn)
                 results[name] = {"seconds": seconds, "accuracy": float(np.mean(pred == yte))}
+    results["blas"] = blas_description()
     print(json.dumps(results))
 
 

@@ -1,8 +1,9 @@
-"""PyTorch side of the neural-network workloads (float64, torch.set_num_threads(THREADS)), timed
-the way bench/nn_bench.cpp times dagml: one training epoch, model creation included, data
-loading excluded. Usage: reference_nn.py THREADS WORKLOAD... (mlp_epoch, cnn_epoch).
-Prints one JSON object: {workload: {"seconds": s, "test_accuracy": a}}."""
-import gzip
+"""PyTorch side of the neural-network workloads, timed the way bench/nn_bench.cpp times dagml:
+one training epoch, model creation included, data loading excluded. Usage:
+reference_nn.py THREADS DTYPE WORKLOAD...   (DTYPE float32 or float64; workloads mlp_epoch,
+cnn_epoch). THREADS sets PyTorch's intra-op threads and, through threadpoolctl, its BLAS and
+OpenMP pools. Prints one JSON object:
+{workload: {"seconds": s, "test_accuracy": a}, "blas": the BLAS and OpenMP libraries it used}."""
 import json
 import sys
 import time
@@ -10,21 +11,19 @@ import time
 import numpy as np
 import torch
 import torch.nn.functional as F
+from threadpoolctl import threadpool_limits
 
-DIR = "/usr/share/datasets/fashion-mnist/"
-
-
-def idx(name, offset):
-    with gzip.open(DIR + name, "rb") as f:
-        return np.frombuffer(f.read(), dtype=np.uint8, offset=offset)
+from reference_common import FASHION, blas_description, idx
 
 
-def load():
-    xtr = torch.from_numpy(idx("train-images-idx3-ubyte.gz", 16).reshape(-1, 784).astype(np.float64) / 255.0)
-    ytr = torch.from_numpy(idx("train-labels-idx1-ubyte.gz", 8).astype(np.int64))
-    xte = torch.from_numpy(idx("t10k-images-idx3-ubyte.gz", 16).reshape(-1, 784).astype(np.float64) / 255.0)
-    yte = torch.from_numpy(idx("t10k-labels-idx1-ubyte.gz", 8).astype(np.int64))
-    return xtr, ytr, xte, yte
+def load(dtype):
+    def images(name):
+        return torch.from_numpy(idx(FASHION + name, 16).reshape(-1, 784).astype(dtype) / 255.0)
+
+    def labels(name):
+        return torch.from_numpy(idx(FASHION + name, 8).astype(np.int64))
+    return (images("train-images-idx3-ubyte.gz"), labels("train-labels-idx1-ubyte.gz"),
+            images("t10k-images-idx3-ubyte.gz"), labels("t10k-labels-idx1-ubyte.gz"))
 
 
 def epoch(model, opt, x, y, batch, shape):
@@ -68,13 +67,15 @@ def cnn_epoch(data):
 
 
 def main():
-    threads = int(sys.argv[1])
+    threads, dtype = int(sys.argv[1]), sys.argv[2]
     torch.set_num_threads(threads)
-    torch.set_default_dtype(torch.float64)
-    data = load()
+    torch.set_default_dtype({"float32": torch.float32, "float64": torch.float64}[dtype])
+    data = load(dtype)
     out = {}
-    for name in sys.argv[2:]:
-        out[name] = {"mlp_epoch": mlp_epoch, "cnn_epoch": cnn_epoch}[name](data)
+    with threadpool_limits(limits=threads):
+        for name in sys.argv[3:]:
+            out[name] = {"mlp_epoch": mlp_epoch, "cnn_epoch": cnn_epoch}[name](data)
+        out["blas"] = blas_description()
     print(json.dumps(out))
 
 

@@ -3,14 +3,20 @@ logistic regression, breast-cancer data standardised, mean loss, λ = 1e-2, bias
 minimised from 0 with scipy.optimize.minimize, methods Newton-CG (analytic gradient and
 Hessian-vector product) and L-BFGS-B (analytic gradient), tolerances tight enough to reach
 ‖∇f‖ ≤ 1e-8. Prints one JSON object: {name: seconds, name_iterations: n, name_gradient_norm: g}."""
-import csv
-import json
 import os
-import time
 
-import numpy as np
-from scipy.optimize import minimize
-from scipy.special import expit
+for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):  # one thread, as dagml
+    os.environ[var] = "1"
+
+import csv  # noqa: E402
+import json  # noqa: E402
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+from scipy.optimize import minimize  # noqa: E402
+from scipy.special import expit  # noqa: E402
+
+from reference_common import blas_description  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 L2 = 1e-2
@@ -74,4 +80,5 @@ for name, fn in [("newton_cg", newton_cg), ("lbfgs_b", lbfgs_b)]:
     out[name + "_iterations"] = int(r.nit)
     out[name + "_gradient_norm"] = float(np.linalg.norm(jac(r.x)))
     out[name + "_value"] = float(r.fun)
+out["blas"] = blas_description()
 print(json.dumps(out))

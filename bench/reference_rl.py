@@ -21,6 +21,8 @@ import time
 import numpy as np
 import torch
 
+from reference_common import blas_description  # noqa: E402
+
 torch.set_num_threads(1)
 
 
@@ -117,6 +119,7 @@ def main():
         if any(wanted in f"rl_reinforce_solve_seed{s}" for s in range(5)):
             out["solve_steps"] = [train(s, dtype, 400, True)[0] for s in range(5)]
         results[name] = out
+    results["blas"] = blas_description()
     print(json.dumps(results))
 
 

@@ -26,7 +26,7 @@ from threadpoolctl import threadpool_limits
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from reference_classify_generative import stratified_quarter  # noqa: E402  (the same split)
-from reference_common import FASHION, best_of, idx  # noqa: E402  (the same timing and reader)
+from reference_common import FASHION, best_of, blas_description, idx  # noqa: E402  (the same timing and reader)
 
 
 def fashion():
@@ -75,6 +75,7 @@ def main():
             if name.startswith("boosting"):
                 entry["log_loss"] = float(log_loss(yte, model.predict_proba(Xte)))
             results[name] = entry
+    results["blas"] = blas_description()
     print(json.dumps(results))
 
 
