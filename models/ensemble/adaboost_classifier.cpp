@@ -57,6 +57,7 @@ AdaBoostClassifier& AdaBoostClassifier::fit(const Tensor& X, const Vector& y, co
   const Scalar chance = 1 - 1 / static_cast<Scalar>(K);
   const Scalar chance_up_to_rounding = chance * (1 - boosting::kChanceTolerance);
 
+  const auto sorted = tree::presort_for(X, options_.growth);  // Note [Pre-sorting once per ensemble]
   std::vector<tree::Tree> trees;
   std::vector<Scalar> alphas, errors;
   auto alpha_vector = [&] { return Vector(Eigen::Map<const Vector>(alphas.data(), static_cast<Index>(alphas.size()))); };
@@ -65,7 +66,8 @@ AdaBoostClassifier& AdaBoostClassifier::fit(const Tensor& X, const Vector& y, co
   Scalar loss = 1;  // L_0: every score 0
   if (loop.start(iterate(), loss)) {
     for (Index t = 0;; ++t) {
-      tree::Tree h = boosting::fit_weak_learner(X, y, w, kind, K, options_.growth, options_.resample, options_.seed, t, who);
+      tree::Tree h = boosting::fit_weak_learner(X, y, w, kind, K, options_.growth, options_.resample, options_.seed, t,
+                                                who, sorted.get());
       const Vector labels = boosting::tree_labels(h, X);
       Scalar wrong = 0;
       for (Index i = 0; i < n; ++i)

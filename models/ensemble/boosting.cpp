@@ -32,12 +32,12 @@ Vector weighted_resample_counts(const Vector& w, std::uint64_t seed) {
 
 tree::Tree fit_weak_learner(const Tensor& X, const Vector& y, const Vector& w, tree::ImpurityKind kind,
                             Index num_classes, const TreeGrowthOptions& growth, bool resample, std::uint64_t seed,
-                            Index round, const char* who) {
+                            Index round, const char* who, const tree::PresortedFeatures* sorted) {
   TreeGrowthOptions options = growth;
   const auto t = static_cast<std::uint64_t>(round);
   options.seed = derive_seed(seed, 2 * t + 1);
   const Vector weight = resample ? weighted_resample_counts(w, derive_seed(seed, 2 * t)) : w;
-  return tree::fit_tree(X, y, weight, kind, num_classes, 2, options, true, who);
+  return tree::fit_tree(X, y, weight, kind, num_classes, 2, options, true, who, sorted);
 }
 
 Vector tree_labels(const tree::Tree& tree, const Tensor& X) { return argmax_rows(tree.predict(X)); }

@@ -19,10 +19,11 @@
 #include <vector>
 
 #include "graph/tensor.h"
-#include "optim/result.h"
+#include "models/tree/presorted_features.h"
 #include "models/tree/split_criterion.h"
 #include "models/tree/tree.h"
 #include "models/tree/tree_builder.h"
+#include "optim/result.h"
 
 namespace dagml::boosting {
 
@@ -36,10 +37,11 @@ Vector weighted_resample_counts(const Vector& w, std::uint64_t seed);
 
 // The weak learner of round t (Note [Boosting rounds and seeds]): a tree of `growth` on (X, y)
 // weighted by w (resample = false) or on a weighted resample of the rows (resample = true).
-// `kind` and `num_classes` as tree::fit_tree (num_classes = 0 for a regression tree).
+// `kind`, `num_classes` and `sorted` as tree::fit_tree (num_classes = 0 for a regression tree; `sorted` from
+// tree::presort_for(X, growth) once per fit).
 tree::Tree fit_weak_learner(const Tensor& X, const Vector& y, const Vector& w, tree::ImpurityKind kind,
                             Index num_classes, const TreeGrowthOptions& growth, bool resample, std::uint64_t seed,
-                            Index round, const char* who);
+                            Index round, const char* who, const tree::PresortedFeatures* sorted);
 
 // The class (argmax of the leaf proportions, ties to the smaller class) a classification tree
 // gives each row of X.

@@ -35,6 +35,7 @@ std::vector<tree::Tree> grow_forest(const Tensor& X, const Vector& y, const Vect
   TreeGrowthOptions forest_growth = growth;
   if (forest_growth.max_features == MaxFeatures::Auto) forest_growth.max_features = s.auto_features;
   tree::features_per_split(forest_growth, X.cols(), who);  // max_features_count > d: ValueError before the tasks
+  const auto sorted = tree::presort_for(X, forest_growth);  // Note [Pre-sorting once per ensemble]
   std::vector<tree::Tree> trees(static_cast<std::size_t>(s.num_trees));
   tbb::parallel_for(tbb::blocked_range<Index>(0, s.num_trees, 1), [&](const tbb::blocked_range<Index>& r) {
     for (Index t = r.begin(); t != r.end(); ++t) {
@@ -49,7 +50,8 @@ std::vector<tree::Tree> grow_forest(const Tensor& X, const Vector& y, const Vect
         // Only zero-weight rows were drawn: the tree is the root of the whole (weighted) data.
         weight = w;
       }
-      trees[static_cast<std::size_t>(t)] = tree::fit_tree(X, y, weight, kind, num_classes, 2, options, true, who);
+      trees[static_cast<std::size_t>(t)] =
+          tree::fit_tree(X, y, weight, kind, num_classes, 2, options, true, who, sorted.get());
     }
   });
   return trees;

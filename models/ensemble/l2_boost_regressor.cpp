@@ -45,6 +45,7 @@ L2BoostRegressor& L2BoostRegressor::fit(const Tensor& X, const Vector& y, const 
   const Scalar nu = options_.learning_rate;
   const Scalar f0 = options_.fit_intercept ? s.dot(y) / s.sum() : 0;
   Vector residual = y.array() - f0;
+  const auto sorted = tree::presort_for(X, options_.growth);  // Note [Pre-sorting once per ensemble]
   std::vector<tree::Tree> trees;
   IterationLoop loop({.max_iterations = options_.num_estimators, .gradient_tolerance = 0, .value_tolerance = options_.tolerance},
                      callbacks);
@@ -59,8 +60,8 @@ L2BoostRegressor& L2BoostRegressor::fit(const Tensor& X, const Vector& y, const 
                       fmt::format("converged: the residuals are all 0 after {} rounds", trees.size()));
         break;
       }
-      tree::Tree h = boosting::fit_weak_learner(X, residual, s, tree::ImpurityKind::SquaredError, 0, options_.growth, false,
-                                                options_.seed, t, who);
+      tree::Tree h = boosting::fit_weak_learner(X, residual, s, tree::ImpurityKind::SquaredError, 0, options_.growth,
+                                                false, options_.seed, t, who, sorted.get());
       const Vector step = h.predict(X).col(0);
       const Vector previous_steps = steps();
       residual -= nu * step;
@@ -78,7 +79,7 @@ L2BoostRegressor& L2BoostRegressor::fit(const Tensor& X, const Vector& y, const 
   if (trees.empty()) {
     // y constant at f_0 from the start: one round of a tree that predicts 0 keeps the model valid.
     trees.push_back(boosting::fit_weak_learner(X, residual, s, tree::ImpurityKind::SquaredError, 0, options_.growth,
-                                               false, options_.seed, 0, who));
+                                               false, options_.seed, 0, who, sorted.get()));
   }
   const std::size_t kept = boosting::kept_rounds(result, trees.size());
   if (kept < trees.size()) trees.resize(kept);

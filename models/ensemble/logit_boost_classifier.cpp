@@ -91,6 +91,7 @@ LogitBoostClassifier& LogitBoostClassifier::fit(const Tensor& X, const Vector& y
                                   : options_.criterion == ClassificationCriterion::Entropy ? tree::ImpurityKind::Entropy
                                                                                            : tree::ImpurityKind::Misclassification;
   Vector margin = Vector::Zero(n);  // m_i = y_i f(x_i)
+  const auto sorted = tree::presort_for(X, options_.growth);  // Note [Pre-sorting once per ensemble]
   std::vector<tree::Tree> trees;
   std::vector<Scalar> steps, errors;
   auto step_vector = [&] { return Vector(Eigen::Map<const Vector>(steps.data(), static_cast<Index>(steps.size()))); };
@@ -102,7 +103,8 @@ LogitBoostClassifier& LogitBoostClassifier::fit(const Tensor& X, const Vector& y
       Vector w(n);
       for (Index i = 0; i < n; ++i) w(i) = s(i) * logit_boost_sigmoid(-margin(i));
       w /= w.sum();
-      tree::Tree h = boosting::fit_weak_learner(X, y, w, kind, 2, options_.growth, false, options_.seed, t, who);
+      tree::Tree h =
+          boosting::fit_weak_learner(X, y, w, kind, 2, options_.growth, false, options_.seed, t, who, sorted.get());
       const Vector labels = boosting::tree_labels(h, X);
       Vector u(n);  // y_i h(x_i)
       Scalar error = 0;

@@ -18,6 +18,7 @@
 
 #include "graph/tensor.h"
 #include "models/io/estimator.h"
+#include "models/tree/presorted_features.h"
 #include "models/tree/split_criterion.h"
 #include "models/tree/tree.h"
 #include "models/tree/tree_builder.h"
@@ -29,9 +30,11 @@ namespace dagml {
 namespace tree {
 // Grows the tree of a fit: the split finder growth.splitter names over (X, y, w), the builder with `growth`, and,
 // when prune is set and growth.ccp_alpha > 0, cost-complexity pruning. ValueError for
-// max_features_count > d.
+// max_features_count > d. `sorted`: X's features sorted by presort_for(X, growth), shared by the trees of an
+// ensemble (Note [Pre-sorting once per ensemble]); nullptr sorts them for this tree alone.
 Tree fit_tree(const Tensor& X, const Vector& y, const Vector& weight, ImpurityKind kind, Index num_classes,
-              Scalar entropy_base, const TreeGrowthOptions& growth, bool prune, const char* who);
+              Scalar entropy_base, const TreeGrowthOptions& growth, bool prune, const char* who,
+              const PresortedFeatures* sorted = nullptr);
 // "" when a loaded tree is consistent with d features and `outputs` values per node, or with an
 // unfitted model (no nodes); else what is wrong.
 std::string check_loaded_tree(const Tree& tree, bool fitted, Index num_features, Index outputs);

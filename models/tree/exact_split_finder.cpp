@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -12,43 +11,24 @@
 namespace dagml::tree {
 namespace {
 
-using Row = std::int32_t;  // row numbers in the sorted arrays: half the memory of Index
-
 template <class Criterion>
 class ExactSplitFinder final : public SplitFinder {
  public:
-  ExactSplitFinder(const Tensor& X, const Vector& weight, Criterion criterion)
-      : n_(X.rows()), d_(X.cols()), criterion_(std::move(criterion)) {
-    DAGML_CHECK(n_ < std::numeric_limits<Row>::max(), "ExactSplitFinder: {} rows do not fit 32-bit row numbers", n_);
-    columns_.resize(static_cast<std::size_t>(n_ * d_));
-    for (Index i = 0; i < n_; ++i)
-      for (Index j = 0; j < d_; ++j) columns_[static_cast<std::size_t>(j * n_ + i)] = X(i, j);
-    std::vector<Row> kept;
-    for (Index i = 0; i < n_; ++i)
-      if (weight(i) > 0) kept.push_back(static_cast<Row>(i));
-    m_ = static_cast<Index>(kept.size());
+  // Keeps the rows of positive weight of every feature's sorted run (Note [Pre-sorting once per ensemble]).
+  ExactSplitFinder(const PresortedFeatures& sorted, const Vector& weight, Criterion criterion)
+      : sorted_(sorted), n_(sorted.rows()), d_(sorted.features()), criterion_(std::move(criterion)) {
+    DAGML_CHECK(weight.size() == n_, "ExactSplitFinder: {} weights for {} rows", weight.size(), n_);
+    std::vector<char> keep(static_cast<std::size_t>(n_));
+    for (Index i = 0; i < n_; ++i) m_ += keep[static_cast<std::size_t>(i)] = weight(i) > 0;
     order_.resize(static_cast<std::size_t>(m_ * d_));
-    // By (x_j, row), missing values (NaN) last in row order (Note [Missing values in CART trees]).
-    // The present values are sorted as (value, row) pairs, each comparison two loads from one
-    // array instead of two NaN tests and two indirect loads.
-    struct Keyed {
-      Scalar value;
-      Row row;
-      bool operator<(const Keyed& other) const {
-        return value < other.value || (value == other.value && row < other.row);
-      }
-    };
-    std::vector<Keyed> keyed;
-    keyed.reserve(static_cast<std::size_t>(m_));
     for (Index j = 0; j < d_; ++j) {
-      const Scalar* col = column(j);
+      // Without branches: about a third of a bootstrap's rows are left out, at random places.
       Row* seg = segment(j, 0);
-      keyed.clear();
-      for (const Row r : kept)
-        if (!std::isnan(col[r])) keyed.push_back({col[r], r});
-      std::sort(keyed.begin(), keyed.end());
-      Row* present_end = std::transform(keyed.begin(), keyed.end(), seg, [](const Keyed& k) { return k.row; });
-      std::copy_if(kept.begin(), kept.end(), present_end, [col](Row r) { return std::isnan(col[r]); });
+      Index kept = 0;
+      for (const Row r : sorted.order(j)) {
+        if (kept < m_) seg[kept] = r;
+        kept += keep[static_cast<std::size_t>(r)];
+      }
     }
     goes_left_.resize(static_cast<std::size_t>(n_));
     scratch_.resize(static_cast<std::size_t>(m_));
@@ -116,15 +96,18 @@ class ExactSplitFinder final : public SplitFinder {
       goes_left_[static_cast<std::size_t>(chosen[p])] = p < present_left || (split.missing_left && p >= present);
     for (Index j = 0; j < d_; ++j) {
       if (j == split.feature && !split.missing_left) continue;  // already in left-then-right order
+      // A stable partition without branches (the sides of consecutive rows are unpredictable):
+      // every row is written to both places, and only the cursor of its side moves.
       Row* seg = segment(j, begin);
       Index l = 0, r = 0;
       Row* right = scratch_.data();
       for (Index p = 0; p < end - begin; ++p) {
-        if (goes_left_[static_cast<std::size_t>(seg[p])]) {
-          seg[l++] = seg[p];
-        } else {
-          right[r++] = seg[p];
-        }
+        const Row row = seg[p];
+        const bool left = goes_left_[static_cast<std::size_t>(row)];
+        seg[l] = row;  // l ≤ p: never a row not read yet
+        right[r] = row;
+        l += left;
+        r += !left;
       }
       std::copy(right, right + r, seg + l);
     }
@@ -132,7 +115,7 @@ class ExactSplitFinder final : public SplitFinder {
   }
 
  private:
-  const Scalar* column(Index j) const { return columns_.data() + j * n_; }
+  const Scalar* column(Index j) const { return sorted_.column(j); }
   // The rows of a node's segment with a present value of its feature: they come first.
   static Index present_rows(const Row* rows, Index count, const Scalar* col) {
     while (count > 0 && std::isnan(col[rows[count - 1]])) --count;
@@ -151,10 +134,10 @@ class ExactSplitFinder final : public SplitFinder {
     initialized_ = true;
   }
 
+  const PresortedFeatures& sorted_;
   Index n_, d_, m_ = 0;
   Criterion criterion_;
-  std::vector<Scalar> columns_;  // X column by column
-  std::vector<Row> order_;       // d segments of m rows (Note [Pre-sorted rows])
+  std::vector<Row> order_;  // d segments of m rows (Note [Pre-sorted rows])
   std::vector<Row> scratch_;
   std::vector<char> goes_left_;
   std::vector<Index> rows_;
@@ -164,17 +147,18 @@ class ExactSplitFinder final : public SplitFinder {
 
 }  // namespace
 
-std::unique_ptr<SplitFinder> make_exact_split_finder(const Tensor& X, const Vector& y, const Vector& weight,
-                                                     ImpurityKind kind, Index num_classes, Scalar entropy_base) {
+std::unique_ptr<SplitFinder> make_exact_split_finder(const PresortedFeatures& sorted, const Vector& y,
+                                                     const Vector& weight, ImpurityKind kind, Index num_classes,
+                                                     Scalar entropy_base) {
   const CriterionData data{.y = &y, .weight = &weight, .num_classes = num_classes, .entropy_base = entropy_base};
   switch (kind) {
     case ImpurityKind::SquaredError:
-      return std::make_unique<ExactSplitFinder<SquaredErrorCriterion>>(X, weight, SquaredErrorCriterion(data));
+      return std::make_unique<ExactSplitFinder<SquaredErrorCriterion>>(sorted, weight, SquaredErrorCriterion(data));
     case ImpurityKind::AbsoluteError:
-      return std::make_unique<ExactSplitFinder<AbsoluteErrorCriterion>>(X, weight,
-                                                                        AbsoluteErrorCriterion(data, X.rows()));
+      return std::make_unique<ExactSplitFinder<AbsoluteErrorCriterion>>(sorted, weight,
+                                                                        AbsoluteErrorCriterion(data, sorted.rows()));
     default:
-      return std::make_unique<ExactSplitFinder<ClassCountCriterion>>(X, weight, ClassCountCriterion(data, kind));
+      return std::make_unique<ExactSplitFinder<ClassCountCriterion>>(sorted, weight, ClassCountCriterion(data, kind));
   }
 }
 
