@@ -18,6 +18,7 @@ namespace {
 
 constexpr const char* kNeighborSearchName = "NeighborSearch";
 constexpr Index kQueriesPerTask = 64;  // fixed split: results do not depend on the thread count
+constexpr Scalar kSingleScreenMaxAbs = 1e15;  // Note [Single-precision screen]
 
 using Candidate = std::pair<Scalar, Index>;  // (reduced distance, training index), compared lexicographically
 
@@ -38,6 +39,28 @@ Scalar minkowski_sum(const Scalar* a, const Scalar* b, Index d, Scalar p) {
 // with p = 2).
 Scalar to_distance(Scalar reduced, Scalar p) {
   return p == 2 ? std::sqrt(reduced) : p == 1 ? reduced : std::pow(reduced, 1 / p);
+}
+
+// The k-th smallest of v[0], …, v[n − 1] (1 ≤ k ≤ n, no NaN). For the usual few neighbours, one
+// pass keeps the k smallest seen so far in increasing order; past the first rows a value rarely
+// beats the k-th, so the pass is a comparison per entry. For larger k, a selection on a copy.
+Scalar kth_smallest(const Scalar* v, Index n, Index k, std::vector<Scalar>& scratch) {
+  if (k > 32) {
+    scratch.assign(v, v + n);
+    std::nth_element(scratch.begin(), scratch.begin() + (k - 1), scratch.end());
+    return scratch[static_cast<size_t>(k - 1)];
+  }
+  scratch.assign(v, v + k);
+  std::sort(scratch.begin(), scratch.end());
+  Scalar kth = scratch.back();
+  for (Index j = k; j < n; ++j) {
+    if (!(v[j] < kth)) continue;
+    auto p = static_cast<size_t>(k - 1);
+    for (; p > 0 && scratch[p - 1] > v[j]; --p) scratch[p] = scratch[p - 1];
+    scratch[p] = v[j];
+    kth = scratch.back();
+  }
+  return kth;
 }
 
 // Writes the k smallest candidates, ascending, into row i of out.
@@ -81,6 +104,10 @@ void NeighborSearch::fit(const Tensor& X) {
   nodes_.clear();
   order_.clear();
   if (use_tree_) build_tree();
+  X_single_.resize(0, 0);
+  if (!use_tree_ && options_.metric != DistanceMetric::Kernel && options_.p == 2 &&
+      X_.cwiseAbs().maxCoeff() <= kSingleScreenMaxAbs)
+    X_single_ = X_.cast<float>();
   fitted_ = true;
 }
 
@@ -205,27 +232,50 @@ void NeighborSearch::query_brute_block(const Tensor& Q, Index begin, Index count
   }
   // Euclidean screen: D = ‖q‖² + ‖x‖² − 2 QXᵀ has a rounding error below `margin`, so every true
   // k-nearest candidate has D ≤ t + margin, t the k-th smallest D. Those are re-measured exactly.
-  Tensor D = -2 * Qb * X_.transpose();
-  const Vector qn = Qb.rowwise().squaredNorm();
-  D.colwise() += qn;
-  D.rowwise() += sq_norms_.transpose();
-  const Scalar max_norm = sq_norms_.maxCoeff();
-  std::vector<Scalar> row(static_cast<size_t>(n));
+  // Each row of D is formed in an L2-resident buffer as ‖x‖² − 2 q·x (‖q‖² shifts a whole row, so
+  // it enters the limit only), read once for its k-th smallest entry and once for the candidates.
+  // The product QXᵀ runs in single precision when the entries allow (Note [Single-precision screen]).
+  using SingleTensor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const bool single = X_single_.rows() == n && Qb.cwiseAbs().maxCoeff() <= kSingleScreenMaxAbs;
+  Tensor G;
+  SingleTensor G_single;
+  if (single) {
+    G_single.resize(count, n);
+    G_single.noalias() = Qb.cast<float>() * X_single_.transpose();
+  } else {
+    G.resize(count, n);
+    G.noalias() = Qb * X_.transpose();
+  }
+  const Scalar max_norm = sq_norms_.maxCoeff(), max_abs_x = single ? std::sqrt(max_norm) : 0;
+  const Scalar epsilon =
+      single ? Scalar(std::numeric_limits<float>::epsilon()) : std::numeric_limits<Scalar>::epsilon();
+  std::vector<Scalar> row(static_cast<size_t>(n)), scratch;
   for (Index i = 0; i < count; ++i) {
     c.clear();
-    if (!D.row(i).allFinite()) {
+    const Scalar qn = Qb.row(i).squaredNorm();
+    if (single) {
+      const float* g = G_single.row(i).data();
+      for (Index j = 0; j < n; ++j) row[static_cast<size_t>(j)] = sq_norms_(j) - 2 * Scalar(g[j]);
+    } else {
+      const Scalar* g = G.row(i).data();
+      for (Index j = 0; j < n; ++j) row[static_cast<size_t>(j)] = sq_norms_(j) - 2 * g[j];
+    }
+    bool finite = std::isfinite(qn);
+    for (Index j = 0; j < n; ++j) finite &= std::isfinite(row[static_cast<size_t>(j)]);
+    if (!finite) {
       // A squared norm overflowed (entries beyond about 10¹⁵⁴), so the screen cannot rank: every
       // training row is measured exactly.
       for (Index j = 0; j < n; ++j) c.emplace_back(minkowski_sum(Qb.row(i).data(), X_.row(j).data(), d, 2), j);
       write_smallest(c, k, begin + i, out, 2);
       continue;
     }
-    std::copy(D.row(i).data(), D.row(i).data() + n, row.begin());
-    std::nth_element(row.begin(), row.begin() + (k - 1), row.end());
-    const Scalar margin = 4 * static_cast<Scalar>(d + 4) * std::numeric_limits<Scalar>::epsilon() * (qn(i) + max_norm);
-    const Scalar limit = row[static_cast<size_t>(k - 1)] + margin;
+    Scalar margin = 4 * static_cast<Scalar>(d + 4) * epsilon * (qn + max_norm);
+    if (single)  // the underflow term, doubled
+      margin += 2 * static_cast<Scalar>(d) * std::ldexp(Scalar(1), -149) * (1 + std::sqrt(qn) + max_abs_x);
+    const Scalar limit = kth_smallest(row.data(), n, k, scratch) + margin;
     for (Index j = 0; j < n; ++j)
-      if (D(i, j) <= limit) c.emplace_back(minkowski_sum(Qb.row(i).data(), X_.row(j).data(), d, 2), j);
+      if (row[static_cast<size_t>(j)] <= limit)
+        c.emplace_back(minkowski_sum(Qb.row(i).data(), X_.row(j).data(), d, 2), j);
     write_smallest(c, k, begin + i, out, 2);
   }
 }

@@ -126,15 +126,37 @@ TEST(NeighborSearch, KdTreeEqualsBruteForceWithManyTies) {
     tree.fit(X);
     EXPECT_TRUE(tree.uses_kd_tree());
     EXPECT_FALSE(brute.uses_kd_tree());
-    const Neighbors a = brute.query(Q, 17), b = tree.query(Q, 17);
-    EXPECT_EQ(a.indices, b.indices) << "p = " << p;
-    EXPECT_EQ(a.distances, b.distances) << "p = " << p;
-    for (Index i = 0; i < Q.rows(); ++i)
-      for (Index r = 1; r < 17; ++r) {
-        const bool ordered = a.distances(i, r - 1) < a.distances(i, r) ||
-                             (a.distances(i, r - 1) == a.distances(i, r) && a.indices(i, r - 1) < a.indices(i, r));
-        EXPECT_TRUE(ordered);
-      }
+    // k = 17 and 40: the Euclidean screen's two ways to its k-th smallest entry (a running list up to 32).
+    for (Index k : {17, 40}) {
+      const Neighbors a = brute.query(Q, k), b = tree.query(Q, k);
+      EXPECT_EQ(a.indices, b.indices) << "p = " << p << ", k = " << k;
+      EXPECT_EQ(a.distances, b.distances) << "p = " << p << ", k = " << k;
+      for (Index i = 0; i < Q.rows(); ++i)
+        for (Index r = 1; r < k; ++r) {
+          const bool ordered = a.distances(i, r - 1) < a.distances(i, r) ||
+                               (a.distances(i, r - 1) == a.distances(i, r) && a.indices(i, r - 1) < a.indices(i, r));
+          EXPECT_TRUE(ordered);
+        }
+    }
+  }
+}
+
+TEST(NeighborSearch, SinglePrecisionScreenKeepsEveryNeighbour) {
+  // Note [Single-precision screen]: points 10⁶ from the origin that differ by 10⁻³ (float cannot
+  // tell them apart), points of size 10⁻³⁰ (their products underflow in float) and points beyond
+  // 10¹⁵ (the double screen): brute force equals the k-d tree, which measures in double.
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<Scalar> unit(0, 1);
+  for (auto [offset, scale] : {std::pair{1e6, 1e-3}, std::pair{0.0, 1e-30}, std::pair{0.0, 1e16}}) {
+    Tensor X(200, 5), Q(30, 5);
+    for (Index i = 0; i < X.size(); ++i) X.data()[i] = offset + scale * unit(rng);
+    for (Index i = 0; i < Q.size(); ++i) Q.data()[i] = offset + scale * unit(rng);
+    NeighborSearch brute({.algorithm = NeighborAlgorithm::Brute}), tree({.algorithm = NeighborAlgorithm::KdTree});
+    brute.fit(X);
+    tree.fit(X);
+    const Neighbors a = brute.query(Q, 5), b = tree.query(Q, 5);
+    EXPECT_EQ(a.indices, b.indices) << "offset " << offset << ", scale " << scale;
+    EXPECT_EQ(a.distances, b.distances) << "offset " << offset << ", scale " << scale;
   }
 }
 
