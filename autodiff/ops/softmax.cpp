@@ -13,11 +13,8 @@ class Softmax final : public Op {
   const char* name() const override { return "softmax"; }
   Shape infer_shape(std::span<const Shape> in) const override { return in[0]; }
   void forward(const ForwardArgs& a) override {
-    const Tensor& x = *a.in[0];
-    for (Index i = 0; i < x.rows(); ++i) {
-      a.out.row(i) = (x.row(i).array() - x.row(i).maxCoeff()).exp();
-      a.out.row(i) /= a.out.row(i).sum();
-    }
+    detail::exp_minus_row_max(*a.in[0], a.out);
+    for (Index i = 0; i < a.out.rows(); ++i) a.out.row(i) /= a.out.row(i).sum();
   }
   VarList vjp(const VjpArgs& a) const override {
     const Var y = a.out;

@@ -27,11 +27,17 @@ class SoftmaxCrossEntropy final : public Op {
     for (Index i = 0; i < z.rows(); ++i) {
       const Scalar label = y(i, 0);
       if (!(label >= 0 && label < static_cast<Scalar>(z.cols())) || label != std::floor(label))
-        throw ValueError(fmt::format("softmax_cross_entropy: label {} in row {} is not an integer in [0, {})",
-                                     label, i, z.cols()));
-      const Scalar m = z.row(i).maxCoeff();
-      a.out(i, 0) = m + std::log((z.row(i).array() - m).exp().sum()) - z(i, static_cast<Index>(label));
+        throw ValueError(
+            fmt::format("softmax_cross_entropy: label {} in row {} is not an integer in [0, {})", label, i, z.cols()));
     }
+    // The exponentials and the logarithms vectorised over the whole batch; the scratch matrix is
+    // kept by the thread, so a training step allocates nothing.
+    thread_local Tensor e;
+    detail::exp_minus_row_max(z, e);
+    a.out = e.rowwise().sum();
+    a.out.array() = a.out.array().log();
+    for (Index i = 0; i < z.rows(); ++i)
+      a.out(i, 0) = z.row(i).maxCoeff() + a.out(i, 0) - z(i, static_cast<Index>(y(i, 0)));
   }
   VarList vjp(const VjpArgs& a) const override {
     const Var z = a.in[0];
