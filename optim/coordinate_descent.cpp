@@ -10,6 +10,9 @@
 #include "optim/line_search.h"
 
 namespace dagml {
+namespace {
+constexpr Index kMaxActiveSweeps = 10000;  // per iteration (Note [Active-set sweeps])
+}  // namespace
 
 CoordinateDescent::CoordinateDescent(CoordinateDescentOptions options) : options_(std::move(options)) {
   validate(options_.stop, "CoordinateDescent");
@@ -32,14 +35,15 @@ Result CoordinateDescent::minimize(Objective& objective, const Vector& x0, const
   Scalar f = evaluate(x);
   Scalar gnorm = want_gradient ? g.norm() : IterationLoop::kNotComputed;
   if (loop.guard("f", f) && loop.start(x, f, gnorm)) {
-    Vector trial;
+    Vector trial, x_sweep;
+    std::vector<Index> active;
     Scalar f_prev;
     do {
       x_prev = x;
       f_prev = f;
       const std::vector<Index> order =
           epoch_order(p, options_.seed, loop.iteration(), options_.order == CoordinateOrder::Random);
-      for (Index j : order) {
+      auto update = [&](Index j) {
         if (options_.coordinate_minimizer) {
           x[j] = options_.coordinate_minimizer(x, j);
         } else {
@@ -56,6 +60,18 @@ Result CoordinateDescent::minimize(Objective& objective, const Vector& x0, const
           ++result.evaluations;
           if (objective.value(trial) <= objective.value(x)) x[j] = z;
           result.evaluations += 1;
+        }
+      };
+      for (Index j : order) update(j);
+      if (options_.active_set && options_.stop.step_tolerance > 0) {  // Note [Active-set sweeps]
+        active.clear();
+        for (Index j : order)
+          if (x[j] != 0) active.push_back(j);
+        for (Index sweep = 0; !active.empty() && static_cast<Index>(active.size()) < p && sweep < kMaxActiveSweeps;
+             ++sweep) {
+          x_sweep = x;
+          for (Index j : active) update(j);
+          if (max_relative_change(x_sweep, x) <= options_.stop.step_tolerance) break;
         }
       }
       f = evaluate(x);

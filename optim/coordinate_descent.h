@@ -7,6 +7,16 @@
 // f need not be differentiable (LASSO): the default stop is on the maximum relative change of x
 // over a sweep and on the relative change of f; the gradient is computed only when
 // stop.gradient_tolerance > 0 (Result::gradient_norm is NaN otherwise).
+//
+// Note [Active-set sweeps]
+// With active_set (glmnet's strategy for sparse solutions), an iteration is one sweep over all
+// coordinates followed by sweeps over the nonzero ones alone, in the same order, until one of
+// them changes x by at most stop.step_tolerance (the maximum relative change, as the stop rule
+// measures it) or 10,000 of them have run. The stop rule then compares x before and
+// after the whole iteration, so "converged" still means that a sweep over every coordinate,
+// the first of the iteration, moved x by at most the tolerance. Coordinates at 0 cost nothing
+// in the inner sweeps, and the per-iteration work (f, the stop rule, the callbacks) is shared by
+// many sweeps.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +42,7 @@ struct CoordinateDescentOptions {
   // at once (so the minimiser may update cached state, such as LASSO residuals, as it returns).
   std::function<Scalar(const Vector& x, Index j)> coordinate_minimizer = {};
   Scalar search_radius = 1;  // > 0, for the Brent search when no exact minimiser is given
+  bool active_set = false;   // Note [Active-set sweeps] (used when stop.step_tolerance > 0)
 };
 
 class CoordinateDescent {

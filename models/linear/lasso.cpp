@@ -55,11 +55,16 @@ LassoSolution solve_lasso(const LassoGram& gram, Scalar lambda, const Vector& w0
              return w.dot(Gw) - 2 * cy.dot(w) + yy + lambda * w.lpNorm<1>();
            },
        .value = [&](const Vector& w) { return w.dot(G * w) - 2 * cy.dot(w) + yy + lambda * w.lpNorm<1>(); }});
+  // q = c − Gw is kept up to date as the coordinates change (the covariance update: an axpy with
+  // row j of the symmetric G when w_j moves, nothing when it stays), so a_j = 2(q_j + G_jj w_j)
+  // costs no dot product.
+  Vector q = cy - G * w0;
   const auto minimizer = [&](const Vector& w, Index j) -> Scalar {
     const Scalar b = 2 * G(j, j);
     if (b == 0) return 0;  // a zero column: any w_j fits equally; the penalty picks 0
-    const Scalar a = 2 * (cy(j) - G.row(j).dot(w) + G(j, j) * w(j));
-    return soft_threshold(a, lambda) / b;
+    const Scalar z = soft_threshold(2 * (q(j) + G(j, j) * w(j)), lambda) / b;
+    if (z != w(j)) q.noalias() -= (z - w(j)) * G.row(j).transpose();
+    return z;
   };
   CoordinateDescentOptions cd{.stop = {.max_iterations = o.max_iterations,
                                        .gradient_tolerance = 0,
@@ -67,7 +72,8 @@ LassoSolution solve_lasso(const LassoGram& gram, Scalar lambda, const Vector& w0
                                        .step_tolerance = o.tolerance},
                               .order = o.order,
                               .seed = o.seed,
-                              .coordinate_minimizer = minimizer};
+                              .coordinate_minimizer = minimizer,
+                              .active_set = true};
   LassoSolution s;
   s.result = minimize(objective, w0, cd, callbacks);
   s.w = s.result.x;

@@ -147,32 +147,35 @@ TEST(Lasso, SaveLoadRoundTrip) {
   std::filesystem::remove(path);
 }
 
-// The callback protocol (optim/callbacks.h): one call per sweep with the objective, a Stop after
-// sweep k leaves exactly the model of max_iterations = k, reported as CallbackStop.
+// The callback protocol (optim/callbacks.h): one call per iteration (a sweep over every
+// coordinate, then the active-set sweeps: Note [Active-set sweeps]) with the objective, a Stop
+// after iteration k leaves exactly the model of max_iterations = k, reported as CallbackStop.
 TEST(Lasso, CallbackStopsAfterTheSweepItAskedFor) {
   const auto data = testing::load_diabetes();
   const LassoOptions o{.lambda = 1.0, .scaling = LassoScaling::ScikitLearn};
-  testing::StopAfter stop_at_3(3);
+  testing::StopAfter stop_at_2(2);
   Lasso stopped(o);
-  stopped.fit(data.Z, data.y, {&stop_at_3});
-  LassoOptions three = o;
-  three.max_iterations = 3;
-  Lasso capped(three);
+  stopped.fit(data.Z, data.y, {&stop_at_2});
+  LassoOptions two = o;
+  two.max_iterations = 2;
+  Lasso capped(two);
   capped.fit(data.Z, data.y);
-  EXPECT_EQ(stop_at_3.seen, (std::vector<Index>{1, 2, 3}));
+  EXPECT_EQ(stop_at_2.seen, (std::vector<Index>{1, 2}));
   EXPECT_EQ(stopped.optimizer_result().status, Status::CallbackStop);
-  EXPECT_EQ(stopped.optimizer_result().iterations, 3);
+  EXPECT_EQ(stopped.optimizer_result().iterations, 2);
   EXPECT_EQ(capped.optimizer_result().status, Status::MaxIterations);
   EXPECT_EQ(stopped.coef(), capped.coef());
   EXPECT_EQ(stopped.intercept(), capped.intercept());
-  EXPECT_EQ(stop_at_3.last_x, stopped.coef());  // x = w
+  EXPECT_EQ(stop_at_2.last_x, stopped.coef());  // x = w
   // The value is L(w) = ‖Xc w − yc‖² + λ‖w‖₁ (notes' scale), as objective_value() of the stopped model.
-  EXPECT_EQ(stop_at_3.values.back(), stopped.objective_value());
-  for (std::size_t k = 1; k < stop_at_3.values.size(); ++k)
-    EXPECT_LE(stop_at_3.values[k], stop_at_3.values[k - 1]);  // CD never goes up
+  EXPECT_EQ(stop_at_2.values.back(), stopped.objective_value());
+  for (std::size_t k = 1; k < stop_at_2.values.size(); ++k)
+    // CD never goes up, but for the rounding of f near its minimum (the coordinate formula reads a
+    // gradient kept by updates: Note [Active-set sweeps] and the covariance update in lasso.cpp).
+    EXPECT_LE(stop_at_2.values[k], stop_at_2.values[k - 1] * (1 + 1e-14));
   EXPECT_EQ(
       std::vector<Scalar>(stopped.optimizer_result().history.begin() + 1, stopped.optimizer_result().history.end()),
-      stop_at_3.values);
+      stop_at_2.values);
 }
 
 }  // namespace
