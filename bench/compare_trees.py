@@ -1,7 +1,11 @@
 """Issue 14: single trees, random forests, AdaBoost and histogram gradient boosting against
 scikit-learn 1.2.1 (and XGBoost 1.7.4 `hist` for boosting), one thread, fit + predict, on the
 bundled digits and breast cancer (stratified 75/25), and boosting on Fashion-MNIST (60,000 / 10,000). Targets: trees and forests <= 0.5x
-scikit-learn; boosting <= 1.0x XGBoost at equal test log loss (+-0.002). Protocol: bench/compare.py."""
+scikit-learn; boosting <= 1.0x XGBoost at equal test log loss (+-0.002). Protocol: bench/compare.py.
+boosting_synthetic_<T>t: boosting on the 1,000,000 x 28 binary problem of trees_bench.cpp (100
+rounds, T = 1 and 2 threads on both sides), each side in a process of its own so that its peak
+resident memory is reported; the two programs' checksums of the data must agree."""
+import json
 import os
 import sys
 
@@ -14,7 +18,30 @@ WORKLOADS.append("boosting_fashion")  # 5 rounds on Fashion-MNIST's 60,000 image
 TARGETS = {"tree": 0.5, "forest": 0.5, "adaboost": 0.5, "boosting": 1.0}
 
 
+def synthetic(build_dir, threads):
+    """The boosting_synthetic lines for one thread count: dagml against XGBoost and scikit-learn."""
+    out, peak = compare.run_measured([os.path.join(build_dir, "bench", "trees_bench"),
+                                      f"--benchmark_filter=^boosting_synthetic/{threads}/", "--benchmark_format=json"])
+    b = json.loads(out)["benchmarks"][0]
+    seconds = b["real_time"] / 1e3  # milliseconds
+    for library, label in (("xgboost", "XGBoost hist"), ("sklearn", "scikit-learn")):
+        ref, ref_peak = compare.run_reference("reference_trees.py", "synthetic", library, str(threads),
+                                              with_peak_memory=True)
+        same = "same data" if ref["checksum"] == b["checksum"] else (
+            f"DIFFERENT DATA: checksums {b['checksum']!r} and {ref['checksum']!r}")
+        suffix = "_vs_xgboost" if library == "xgboost" else ""
+        target = "target ratio <= 1.0 at equal log loss +-0.002, peak memory <= XGBoost's; " if suffix else ""
+        compare.line(f"boosting_synthetic_{threads}t{suffix}", seconds, ref["seconds"],
+                     f" ({target}100 trees, {seconds * 10:.0f} ms per tree against {ref['seconds'] * 10:.0f}; "
+                     f"log loss dagml={b['log_loss']:.4f} {library}={ref['log_loss']:.4f}; AUC dagml={b['auc']:.4f} "
+                     f"{library}={ref['auc']:.4f}; peak memory dagml {peak:.0f} MiB, {library} {ref_peak:.0f} MiB; "
+                     f"{same}; reference: {label}, {threads} thread(s))")
+
+
 def run(build_dir, wanted):
+    for threads in (1, 2):
+        if wanted in f"boosting_synthetic_{threads}t" or wanted in f"boosting_synthetic_{threads}t_vs_xgboost":
+            synthetic(build_dir, threads)
     names = [n for n in WORKLOADS if wanted in n]
     if not names:
         return

@@ -7,19 +7,25 @@ on breast cancer). For K > 2 classes XGBoost's learning rate is 0.2: its multi:s
 2p(1 − p), twice the softmax's, so its Newton steps are half those of dagml and scikit-learn, and
 η = 0.2 makes the same steps (on Fashion-MNIST after 5 rounds: test log loss 1.346 at η = 0.1,
 0.934 at η = 0.2, against dagml's 0.931 and scikit-learn's 0.931).
-Usage: reference_trees.py FILTER"""
+Usage: reference_trees.py FILTER
+       reference_trees.py synthetic LIBRARY THREADS   (LIBRARY sklearn or xgboost: the 1,000,000-row
+       boosting workload of trees_bench.cpp on THREADS threads, one fit, in a process of its own so
+       that its peak memory is the library's; prints {"seconds", "accuracy", "log_loss", "auc",
+       "checksum", "blas"})"""
 import os
-
-for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[var] = "1"
-
-import json
 import sys
+
+THREADS = int(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[1] == "synthetic" else 1
+for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[var] = str(THREADS)
+
+import json  # noqa: E402
+import time  # noqa: E402
 
 import numpy as np
 import xgboost
 from sklearn.ensemble import AdaBoostClassifier, HistGradientBoostingClassifier, RandomForestClassifier
-from sklearn.metrics import log_loss
+from sklearn.metrics import log_loss, roc_auc_score
 from sklearn.tree import DecisionTreeClassifier
 from threadpoolctl import threadpool_limits
 
@@ -36,6 +42,52 @@ def fashion():
     Xte = idx(FASHION + "t10k-images-idx3-ubyte.gz", 16).reshape(-1, 784) / 255.0
     yte = idx(FASHION + "t10k-labels-idx1-ubyte.gz", 8).astype(float)
     return Xtr, Xte, ytr, yte
+
+
+def splitmix64(z):
+    """splitmix64 of a uint64 array (wrapping arithmetic), as trees_bench.cpp."""
+    z = z + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def synthetic_rows(first, count):
+    """Rows first..first+count-1 of the synthetic binary problem of trees_bench.cpp (its comment
+    gives the formula), the same operations in the same order, so the same bits."""
+    i = np.arange(first, first + count, dtype=np.uint64)[:, None]
+    u = (splitmix64(i * np.uint64(32) + np.arange(32, dtype=np.uint64)[None, :]) >> np.uint64(11)).astype(
+        np.float64) * 2.0**-53
+    x = 2 * u[:, :28] - 1
+    f = x[:, 0] * x[:, 1] - x[:, 2]
+    f = f + 0.5 * x[:, 3] * x[:, 3]
+    f = f - np.where(x[:, 4] > 0.3, 1.0, 0.0)
+    f = f + 0.8 * x[:, 5] * x[:, 6] * x[:, 7]
+    f = f + 0.5 * np.where(x[:, 8] > 0, x[:, 9], -x[:, 10])
+    f = f + 0.25 * ((((x[:, 11] + x[:, 12]) + x[:, 13]) + x[:, 14]) + x[:, 15])
+    noise = (((u[:, 28] + u[:, 29]) + u[:, 30]) + u[:, 31]) - 2
+    return np.ascontiguousarray(x), (f + noise > 0).astype(np.float64)
+
+
+def synthetic(library, threads):
+    """One fit of the 1,000,000-row boosting workload (100 rounds, as boosting_synthetic)."""
+    Xtr, ytr = synthetic_rows(0, 1_000_000)
+    Xte, yte = synthetic_rows(1_000_000, 100_000)
+    checksum = float(Xtr.sum() + Xte.sum() + ytr.sum() + yte.sum())
+    if library == "sklearn":
+        model = HistGradientBoostingClassifier(max_iter=100, learning_rate=0.1, max_leaf_nodes=31, min_samples_leaf=20,
+                                               max_bins=255, early_stopping=False, random_state=0)
+    else:
+        model = xgboost.XGBClassifier(n_estimators=100, learning_rate=0.1, tree_method="hist", grow_policy="lossguide",
+                                      max_leaves=31, max_depth=0, max_bin=256, n_jobs=threads,
+                                      objective="binary:logistic")
+    t0 = time.perf_counter()
+    model.fit(Xtr, ytr)
+    pred = model.predict(Xte)
+    seconds = time.perf_counter() - t0
+    proba = model.predict_proba(Xte)
+    return {"seconds": seconds, "accuracy": float(np.mean(pred == yte)), "log_loss": float(log_loss(yte, proba)),
+            "auc": float(roc_auc_score(yte, proba[:, 1])), "checksum": checksum, "blas": blas_description()}
 
 
 def main():
@@ -80,5 +132,8 @@ def main():
 
 
 if __name__ == "__main__":
-    with threadpool_limits(limits=1):
-        main()
+    with threadpool_limits(limits=THREADS):
+        if len(sys.argv) > 3 and sys.argv[1] == "synthetic":
+            print(json.dumps(synthetic(sys.argv[2], THREADS)))
+        else:
+            main()

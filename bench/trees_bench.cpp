@@ -9,9 +9,14 @@
 //                    20 rows per leaf, 255 bins, no early stopping
 //   boosting_fashion the same, 5 rounds (50 trees), on Fashion-MNIST's 60,000 training images
 //                    (pixels / 255), tested on its 10,000 test images (one iteration)
-// Counters: "accuracy" (test) and, for boosting, "log_loss" (test), of the last model fitted.
+//   boosting_synthetic/T  the same, 100 rounds, on T threads (1 or 2), on the 1,000,000 × 28
+//                    binary problem of synthetic_data() below (a Higgs-sized stand-in), tested on
+//                    its next 100,000 rows (one iteration; run alone for its peak memory)
+// Counters: "accuracy" (test) and, for boosting, "log_loss" (test), of the last model fitted;
+// boosting_synthetic adds "auc" (test) and "checksum" (Σ X + Σ y, which the reference prints too).
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -36,9 +41,50 @@ struct TreeWorkload {
   Vector y_train, y_test;
 };
 
+// The synthetic binary problem, reproduced bit for bit by bench/reference_trees.py (every step
+// is an exact or a correctly rounded IEEE operation, in the same order on both sides):
+//   u(i, j) = (splitmix64(i·32 + j) >> 11) · 2⁻⁵³, uniform in [0, 1), for row i and j < 32;
+//   x_j = 2 u(i, j) − 1, j < 28 (features 16..27 carry no signal);
+//   f = x0·x1 − x2 + 0.5·x3·x3 − [x4 > 0.3] + 0.8·x5·x6·x7 + 0.5·(x8 > 0 ? x9 : −x10)
+//       + 0.25·(x11 + x12 + x13 + x14 + x15), summed left to right;
+//   y = [f + (u(i, 28) + u(i, 29) + u(i, 30) + u(i, 31) − 2) > 0] (Irwin–Hall noise).
+// Rows 0..999,999 train, rows 1,000,000..1,099,999 test.
+std::uint64_t splitmix64(std::uint64_t z) {
+  z += 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+void synthetic_rows(Index first, Index count, Tensor& X, Vector& y) {
+  X.resize(count, 28);
+  y.resize(count);
+  for (Index r = 0; r < count; ++r) {
+    const auto i = static_cast<std::uint64_t>(first + r);
+    Scalar u[32];
+    for (std::uint64_t j = 0; j < 32; ++j) u[j] = static_cast<Scalar>(splitmix64(i * 32 + j) >> 11) * 0x1p-53;
+    Scalar* x = X.row(r).data();
+    for (Index j = 0; j < 28; ++j) x[j] = 2 * u[j] - 1;
+    Scalar f = x[0] * x[1] - x[2];
+    f = f + 0.5 * x[3] * x[3];
+    f = f - (x[4] > 0.3 ? 1.0 : 0.0);
+    f = f + 0.8 * x[5] * x[6] * x[7];
+    f = f + 0.5 * (x[8] > 0 ? x[9] : -x[10]);
+    f = f + 0.25 * ((((x[11] + x[12]) + x[13]) + x[14]) + x[15]);
+    const Scalar noise = (((u[28] + u[29]) + u[30]) + u[31]) - 2;
+    y(r) = f + noise > 0 ? 1 : 0;
+  }
+}
+
 const TreeWorkload& tree_data(const std::string& name) {
   static std::map<std::string, TreeWorkload> cache;
   auto it = cache.find(name);
+  if (it == cache.end() && name == "synthetic") {
+    TreeWorkload w;
+    synthetic_rows(0, 1'000'000, w.X_train, w.y_train);
+    synthetic_rows(1'000'000, 100'000, w.X_test, w.y_test);
+    it = cache.emplace(name, std::move(w)).first;
+  }
   if (it == cache.end() && name == "fashion") {
     const Dataset train = load_fashion_mnist({.split = FashionMnistSplit::Train});
     const Dataset test = load_fashion_mnist({.split = FashionMnistSplit::Test});
@@ -60,8 +106,8 @@ const TreeWorkload& tree_data(const std::string& name) {
 
 // Fits a fresh model from `options` every iteration and predicts the test set.
 template <class Model, class Options>
-void fit_and_predict(benchmark::State& state, const std::string& name, const Options& options) {
-  set_num_threads(1);
+void fit_and_predict(benchmark::State& state, const std::string& name, const Options& options, int threads = 1) {
+  set_num_threads(threads);
   if (name == "fashion" && !fashion_mnist_available()) {
     state.SkipWithError("Fashion-MNIST is not installed (apt-get install dataset-fashion-mnist)");
     return;
@@ -75,8 +121,14 @@ void fit_and_predict(benchmark::State& state, const std::string& name, const Opt
     benchmark::DoNotOptimize(predicted = model->predict(w.X_test));
   }
   state.counters["accuracy"] = accuracy_score(w.y_test, predicted);
-  if constexpr (std::is_same_v<Model, GradientBoostingClassifier>)
-    state.counters["log_loss"] = log_loss(w.y_test, model->predict_proba(w.X_test));
+  if constexpr (std::is_same_v<Model, GradientBoostingClassifier>) {
+    const Tensor proba = model->predict_proba(w.X_test);
+    state.counters["log_loss"] = log_loss(w.y_test, proba);
+    if (name == "synthetic") {
+      state.counters["auc"] = roc_auc_score(w.y_test, proba.col(1));
+      state.counters["checksum"] = w.X_train.sum() + w.X_test.sum() + w.y_train.sum() + w.y_test.sum();
+    }
+  }
 }
 
 void tree_fit(benchmark::State& state, const std::string& name) {
@@ -98,7 +150,8 @@ void boosting_fit(benchmark::State& state, const std::string& name) {
       GradientBoostingClassifierOptions{.boosting = {.max_iterations = name == "fashion" ? 5 : 100,
                                                      .learning_rate = 0.1,
                                                      .max_leaf_nodes = 31,
-                                                     .min_samples_leaf = 20}});
+                                                     .min_samples_leaf = 20}},
+      name == "synthetic" ? static_cast<int>(state.range(0)) : 1);
 }
 
 }  // namespace
@@ -115,5 +168,6 @@ DAGML_TREE_BENCH(adaboost, breast_cancer);
 DAGML_TREE_BENCH(boosting, digits);
 DAGML_TREE_BENCH(boosting, breast_cancer);
 DAGML_TREE_BENCH(boosting, fashion);  // one iteration: it outlasts the minimum time
+DAGML_TREE_BENCH(boosting, synthetic)->Arg(1)->Arg(2)->Iterations(1);
 
 BENCHMARK_MAIN();

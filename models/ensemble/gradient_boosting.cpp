@@ -1,6 +1,8 @@
 #include "models/ensemble/gradient_boosting.h"
 
 #include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <cmath>
@@ -236,11 +238,14 @@ Ensemble boost(Communicator& comm, const ChunkLayout& layout, const Tensor& X, c
       for (Index& i : round_rows) i -= first_row;
       Tensor F_next = F, F_valid_next = F_valid;
       std::vector<tree::GradientTree> round_trees;
+      const bool every_row = static_cast<Index>(round_rows.size()) == n_local;
       for (Index k = 0; k < K; ++k) {
-        for (Index i = 0; i < n_local; ++i) {
-          g[static_cast<std::size_t>(i)] = w(i) * G(i, k);
-          h[static_cast<std::size_t>(i)] = w(i) * H(i, k);
-        }
+        tbb::parallel_for(tbb::blocked_range<Index>(0, n_local, 16384), [&](const tbb::blocked_range<Index>& r) {
+          for (Index i = r.begin(); i != r.end(); ++i) {
+            g[static_cast<std::size_t>(i)] = w(i) * G(i, k);
+            h[static_cast<std::size_t>(i)] = w(i) * H(i, k);
+          }
+        });
         const std::vector<Index> features = gradient_boosting_draw(
             d, features_per_tree, derive_seed(o.seed, 2 * static_cast<std::uint64_t>(round * K + k) + 1));
         std::vector<Index> rows = round_rows;
@@ -269,7 +274,20 @@ Ensemble boost(Communicator& comm, const ChunkLayout& layout, const Tensor& X, c
             t.value[u] = weights.sum() > 0 ? o.learning_rate * weighted_median(residuals, weights) : 0;
           }
         }
-        for (Index i = 0; i < n_local; ++i) F_next(i, k) += t.value[static_cast<std::size_t>(t.leaf_of(B, i))];
+        if (every_row) {
+          // The leaves partition the rows (grown.leaf_begin/leaf_end): each row gains its leaf's
+          // value without a walk down the tree.
+          tbb::parallel_for(tbb::blocked_range<Index>(0, t.num_nodes(), 1), [&](const tbb::blocked_range<Index>& r) {
+            for (Index s = r.begin(); s != r.end(); ++s) {
+              const auto u = static_cast<std::size_t>(s);
+              if (!t.is_leaf(s)) continue;
+              for (Index p = grown.leaf_begin[u]; p < grown.leaf_end[u]; ++p)
+                F_next(rows[static_cast<std::size_t>(p)], k) += t.value[u];
+            }
+          });
+        } else {
+          for (Index i = 0; i < n_local; ++i) F_next(i, k) += t.value[static_cast<std::size_t>(t.leaf_of(B, i))];
+        }
         for (Index i = 0; i < F_valid.rows(); ++i)
           F_valid_next(i, k) += t.value[static_cast<std::size_t>(t.leaf_of(B_valid, i))];
         round_trees.push_back(std::move(t));

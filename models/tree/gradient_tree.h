@@ -231,7 +231,8 @@ using GradientHistogram = std::vector<GradientBin>;
 // Histograms to reuse. A fresh allocation of a histogram's size (up to 4.8 MB for 784 features
 // of 255 bins) is fresh pages from the system, whose faults cost more than filling the histogram;
 // so the grower takes its histograms from a pool and gives them back when their node no longer
-// needs them, and a boosting fit keeps one pool for all its trees.
+// needs them, and a boosting fit keeps one pool for all its trees. The pool also keeps the
+// grower's buffer for the right-hand rows of a split (as large as the root's rows).
 class GradientHistogramPool {
  public:
   // `bins` bins, in memory given back earlier when there is some; their values are unspecified
@@ -239,6 +240,8 @@ class GradientHistogramPool {
   GradientHistogram take(std::size_t bins);
   // Keeps h's memory for a later take; h is left empty.
   void give(GradientHistogram& h);
+
+  std::vector<Index> partition_rows;  // scratch of the row partition after a split
 
  private:
   std::vector<GradientHistogram> free_;
