@@ -65,6 +65,9 @@ class BoostingLoss {
   virtual Vector row_losses(const Vector& y, const Tensor& F) const = 0;
   // True when a leaf's value is the median of its residuals rather than −G/(H + λ) (absolute).
   virtual bool median_leaves() const { return false; }
+  // True when gradients and row_losses may run concurrently on separate blocks of rows (each row's
+  // values depend on its own y_i and F_i only, and the object has no state a call changes).
+  virtual bool blockwise() const { return true; }
 };
 
 // The built-in losses (Note [Boosting losses]).

@@ -178,10 +178,34 @@ Ensemble boost(Communicator& comm, const ChunkLayout& layout, const Tensor& X, c
   const Index first_row = layout.rank_rows(comm.rank()).begin;
   ChunkSumWorkspace workspace;
   Vector sums;
-  // The weighted mean loss Σ w_i ℓ_i / Σ w_i over all ranks' rows. The losses are computed once,
+  // The loss's per-row values over blocks of rows in parallel when it allows (BoostingLoss::
+  // blockwise: every row's values are computed alone, so the same bits for any thread count).
+  auto for_row_blocks = [&](Index rows, auto&& f) {
+    if (!loss.blockwise()) return f(0, rows);
+    tbb::parallel_for(tbb::blocked_range<Index>(0, rows, 32768),
+                      [&](const tbb::blocked_range<Index>& r) { f(r.begin(), r.end() - r.begin()); });
+  };
+  auto row_losses = [&](const Vector& y_rows, const Tensor& F) {
+    Vector losses(F.rows());
+    for_row_blocks(F.rows(), [&](Index b, Index m) {
+      losses.segment(b, m) = loss.row_losses(y_rows.segment(b, m), F.middleRows(b, m));
+    });
+    return losses;
+  };
+  auto gradients = [&](const Tensor& F, Tensor& G, Tensor& H) {
+    G.resize(F.rows(), F.cols());
+    H.resize(F.rows(), F.cols());
+    for_row_blocks(F.rows(), [&](Index b, Index m) {
+      Tensor G_block, H_block;
+      loss.gradients(y.segment(b, m), F.middleRows(b, m), G_block, H_block);
+      G.middleRows(b, m) = G_block;
+      H.middleRows(b, m) = H_block;
+    });
+  };
+  // The weighted mean loss Σ w_i ℓ_i / Σ w_i over all ranks' rows. The losses are computed
   // outside the chunks' parallel tasks (a graph loss runs one executor).
   auto train_mean_loss = [&](const Tensor& F) {
-    const Vector losses = loss.row_losses(y, F);
+    const Vector losses = row_losses(y, F);
     deterministic_chunk_sum(
         comm, layout, 2,
         [&](const ChunkRows& chunk, std::span<double> s) {
@@ -192,7 +216,7 @@ Ensemble boost(Communicator& comm, const ChunkLayout& layout, const Tensor& X, c
         workspace, sums);
     return sums(0) / sums(1);
   };
-  auto valid_mean_loss = [&](const Tensor& F) { return loss.row_losses(valid->y, F).dot(valid->w) / valid->w.sum(); };
+  auto valid_mean_loss = [&](const Tensor& F) { return row_losses(valid->y, F).dot(valid->w) / valid->w.sum(); };
 
   Ensemble e;
   e.outputs = loss.num_outputs(num_classes);
@@ -230,7 +254,7 @@ Ensemble boost(Communicator& comm, const ChunkLayout& layout, const Tensor& X, c
   tree::GradientHistogramPool histograms;  // for every tree of the fit
   if (loop.guard("training loss", train_loss) && loop.start(Vector(), train_loss)) {
     for (Index round = 0;; ++round) {
-      loss.gradients(y, F, G, H);
+      gradients(F, G, H);
       // The round's rows among all n, then those of this rank as local indices (increasing).
       std::vector<Index> round_rows =
           gradient_boosting_draw(n, rows_per_round, derive_seed(o.seed, 2 * static_cast<std::uint64_t>(round)));
@@ -250,7 +274,7 @@ Ensemble boost(Communicator& comm, const ChunkLayout& layout, const Tensor& X, c
             d, features_per_tree, derive_seed(o.seed, 2 * static_cast<std::uint64_t>(round * K + k) + 1));
         std::vector<Index> rows = round_rows;
         // One process, one chunk: the sums over the rows directly (the same bits, no gathers).
-        tree::RowGradientSums row_sums(B, e.edges, g, h, features);
+        tree::RowGradientSums row_sums(B, e.edges, g, h, features, &histograms.ordered_gradients);
         tree::ShardedGradientSums sharded_sums(comm, layout, B, e.edges, g, h, features);
         tree::GradientSums& node_sums = layout.num_chunks() == 1 && comm.size() == 1
                                             ? static_cast<tree::GradientSums&>(row_sums)

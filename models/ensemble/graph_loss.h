@@ -56,6 +56,7 @@ class GraphBoostingLoss final : public BoostingLoss {
   Vector baseline(const Vector& y, const Vector& w, Index outputs) const override;
   void gradients(const Vector& y, const Tensor& F, Tensor& G, Tensor& H) const override;
   Vector row_losses(const Vector& y, const Tensor& F) const override;
+  bool blockwise() const override { return false; }  // one executor runs the graph
 
   // The K × K Hessian ∇²ℓ_i(F_i) of every row (Note [Graph losses]).
   std::vector<Tensor> hessian_blocks(const Vector& y, const Tensor& F) const;

@@ -436,6 +436,19 @@ GradientHistogramLayout::GradientHistogramLayout(const BinEdges& edges, std::spa
 
 void RowGradientSums::add_histogram(std::span<const Index> rows, GradientHistogram& histogram) {
   // Each feature's slots are zeroed in its task, then its rows added (Note [Histogram layout]).
+  const Scalar* ordered = nullptr;
+  if (ordered_ != nullptr) {
+    if (ordered_->size() < 2 * rows.size()) ordered_->resize(2 * rows.size());
+    Scalar* gh = ordered_->data();
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows.size(), 16384),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                        for (std::size_t k = r.begin(); k != r.end(); ++k) {
+                          gh[2 * k] = g_[static_cast<std::size_t>(rows[k])];
+                          gh[2 * k + 1] = h_[static_cast<std::size_t>(rows[k])];
+                        }
+                      });
+    ordered = gh;
+  }
   GradientBin* bins = histogram.data();
   for_each_entry(
       rows, [bins](std::size_t first, std::size_t slots) { std::fill_n(bins + first, slots, GradientBin{}); },
@@ -444,7 +457,8 @@ void RowGradientSums::add_histogram(std::span<const Index> rows, GradientHistogr
         s.g += g;
         s.h += h;
         ++s.count;
-      });
+      },
+      ordered);
 }
 
 GradientHistogram GradientHistogramPool::take(std::size_t bins) {

@@ -242,6 +242,7 @@ class GradientHistogramPool {
   void give(GradientHistogram& h);
 
   std::vector<Index> partition_rows;  // scratch of the row partition after a split
+  std::vector<Scalar> ordered_gradients;  // RowGradientSums' g and h in a node's row order
 
  private:
   std::vector<GradientHistogram> free_;
@@ -264,10 +265,12 @@ class GradientSums {
 class RowGradientSums final : public GradientSums {
  public:
   // B (binned with `edges`), g and h (indexed by row) and the candidate features must outlive the
-  // sums.
+  // sums. With `ordered`, add_histogram first copies the node's g and h into it in row order (a
+  // buffer kept by the fit: LightGBM's ordered gradients), so that the feature tasks read them
+  // contiguously instead of gathering them once per feature; the sums are the same.
   RowGradientSums(const BinnedMatrix& B, const BinEdges& edges, std::span<const Scalar> g, std::span<const Scalar> h,
-                  std::span<const Index> features)
-      : B_(B), g_(g), h_(h), features_(features), layout_(edges, features) {}
+                  std::span<const Index> features, std::vector<Scalar>* ordered = nullptr)
+      : B_(B), g_(g), h_(h), features_(features), layout_(edges, features), ordered_(ordered) {}
   GradientBin totals(std::span<const Index> rows) override;
   void add_histogram(std::span<const Index> rows, GradientHistogram& histogram) override;
   const GradientHistogramLayout& layout() const override { return layout_; }
@@ -275,16 +278,22 @@ class RowGradientSums final : public GradientSums {
   // add(slot, g_i, h_i) for every row i of `rows`, slot the layout's slot of the row's code of
   // that feature: one feature per TBB task, each over the rows in their order. The feature's
   // slots are a local of the row loop (no reload of the layout per row).
+  // With `ordered` (2·rows.size() values), g and h of rows[k] are read at ordered[2k], ordered[2k + 1].
   template <class Start, class Add>
-  void for_each_entry(std::span<const Index> rows, Start&& start, Add&& add) const {
+  void for_each_entry(std::span<const Index> rows, Start&& start, Add&& add, const Scalar* ordered = nullptr) const {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, features_.size(), 1),
                       [&](const tbb::blocked_range<std::size_t>& r) {
                         for (std::size_t f = r.begin(); f != r.end(); ++f) {
                           const std::uint8_t* col = B_.column(features_[f]);
                           const GradientHistogramLayout::FeatureSlots slot = layout_.feature_slots(f);
                           start(slot.first, slot.missing - slot.first + 1);
-                          for (Index row : rows)
-                            add(slot(col[row]), g_[static_cast<std::size_t>(row)], h_[static_cast<std::size_t>(row)]);
+                          if (ordered != nullptr) {
+                            for (std::size_t k = 0; k < rows.size(); ++k)
+                              add(slot(col[rows[k]]), ordered[2 * k], ordered[2 * k + 1]);
+                          } else {
+                            for (Index row : rows)
+                              add(slot(col[row]), g_[static_cast<std::size_t>(row)], h_[static_cast<std::size_t>(row)]);
+                          }
                         }
                       });
   }
@@ -294,6 +303,7 @@ class RowGradientSums final : public GradientSums {
   std::span<const Scalar> g_, h_;
   std::span<const Index> features_;
   GradientHistogramLayout layout_;
+  std::vector<Scalar>* ordered_;
 };
 
 // One fitted tree and where its training rows ended: the rows of leaf t are
