@@ -24,12 +24,16 @@ def benchmark_entries(build_dir, program, bench_filter, min_time=0.5):
     args = [path, f"--benchmark_filter={bench_filter}", "--benchmark_format=json"]
     if min_time is not None:
         args.append(f"--benchmark_min_time={min_time}")
-    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    # DAGML_BENCH_PEAK_MEMORY: each benchmark's peak resident memory (bench/support/peak_memory.cpp).
+    out = subprocess.run(args, check=True, capture_output=True, text=True,
+                         env={**os.environ, "DAGML_BENCH_PEAK_MEMORY": "1"}).stdout
     scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
     entries = {b["name"]: b for b in json.loads(out)["benchmarks"]}
     for b in entries.values():
         if "real_time" in b:
             b["seconds"] = b["real_time"] * scale[b["time_unit"]]
+        if b.get("max_bytes_used", -1) > 0:
+            b["peak_mib"] = b["max_bytes_used"] / 2**20
     return entries
 
 
@@ -68,7 +72,14 @@ def run_reference(script, *args, with_peak_memory=False):
     return (result, peak) if with_peak_memory else result
 
 
-def line(name, dagml, reference, note=""):
+def line(name, dagml, reference, note="", peak_mib=None):
+    """One result line; peak_mib = (dagml's, the reference's) peak resident memory in MiB, added
+    to the note when given (either may be None: not measured)."""
+    if peak_mib is not None:
+        def mib(v):
+            return "not measured" if v is None or v != v else f"{v:.0f} MiB"
+        memory = f"peak memory dagml {mib(peak_mib[0])}, reference {mib(peak_mib[1])}"
+        note = note[:-1] + f"; {memory})" if note.endswith(")") else f"{note} ({memory})"
     print(f"{name}: dagml={dagml:.6g} reference={reference:.6g} ratio={dagml / reference:.4g}{note}", flush=True)
 
 

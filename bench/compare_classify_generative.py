@@ -27,4 +27,5 @@ def run(build_dir, wanted):
         acc_d, acc_r = ours[name]["accuracy"], ref[name]["accuracy"]
         compare.line(name, seconds, ref[name]["seconds"],
                      f" (target ratio <= {target}; accuracy dagml={acc_d:.4f} reference={acc_r:.4f}; "
-                     f"reference: scikit-learn, 1 thread)")
+                     f"reference: scikit-learn, 1 thread)",
+                     peak_mib=(ours[name].get("peak_mib"), ref[name].get("peak_mib")))

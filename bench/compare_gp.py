@@ -67,4 +67,5 @@ def run(build_dir, wanted):
                 kernels = f" kernel dagml={mine.get('label', '?')} reference={theirs['kernel']};"
             compare.line(f"{name}_{t}t", mine["seconds"], theirs["seconds"],
                          f" (target ratio <= 0.5; objective dagml={d:.10g} reference={r:.10g} "
-                         f"(difference {d - r:+.2e});{kernels} {t} thread(s))")
+                         f"(difference {d - r:+.2e});{kernels} {t} thread(s))",
+                         peak_mib=(mine.get("peak_mib"), theirs.get("peak_mib")))

@@ -28,19 +28,24 @@ def run(build_dir, wanted):
         return
     pattern = "|".join(name for name, _ in workloads)
     d = best_of_repetitions(build_dir, "regression_bench", f"^({pattern})$")
-    checksums = checksums_of(build_dir, pattern)
+    checksums, peaks = checksums_of(build_dir, pattern)
     r = run_reference("reference_regression.py", ",".join(name for name, _ in workloads))
     for name, what in workloads:
         ours, theirs = checksums[name], r[name + "_checksum"]
         agree = abs(ours - theirs) <= 1e-6 * max(abs(theirs), 1.0)
         line(name, d[name], r[name],
              f" (scikit-learn {what}, 1 thread; fits agree: {'yes' if agree else 'NO'},"
-             f" checksum {ours:.10g} vs {theirs:.10g})")
+             f" checksum {ours:.10g} vs {theirs:.10g})",
+             peak_mib=(peaks.get(name), r.get(name + "_peak_mib")))
 
 
 def checksums_of(build_dir, pattern):
-    """The checksum counter of each workload, from one short run."""
+    """The checksum counter and the peak resident memory (MiB, bench/support/peak_memory.cpp) of
+    each workload, from one short run."""
     path = os.path.join(build_dir, "bench", "regression_bench")
     out = subprocess.run([path, f"--benchmark_filter=^({pattern})$", "--benchmark_format=json",
-                          "--benchmark_min_time=0.001"], check=True, capture_output=True, text=True).stdout
-    return {b["name"]: b["checksum"] for b in json.loads(out)["benchmarks"]}
+                          "--benchmark_min_time=0.001"], check=True, capture_output=True, text=True,
+                         env={**os.environ, "DAGML_BENCH_PEAK_MEMORY": "1"}).stdout
+    benchmarks = json.loads(out)["benchmarks"]
+    return ({b["name"]: b["checksum"] for b in benchmarks},
+            {b["name"]: b["max_bytes_used"] / 2**20 for b in benchmarks if b.get("max_bytes_used", -1) > 0})

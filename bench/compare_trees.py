@@ -57,6 +57,8 @@ def run(build_dir, wanted):
             note += (f"; log loss dagml={ours[name]['log_loss']:.4f} scikit-learn={ref[name]['log_loss']:.4f} "
                      f"xgboost={xgb['log_loss']:.4f}")
             compare.line(name + "_vs_xgboost", seconds, xgb["seconds"],
-                         f" (target ratio <= 1.0; {note}; reference: XGBoost hist, 1 thread)")
+                         f" (target ratio <= 1.0; {note}; reference: XGBoost hist, 1 thread)",
+                         peak_mib=(ours[name].get("peak_mib"), xgb.get("peak_mib")))
         compare.line(name, seconds, ref[name]["seconds"],
-                     f" (target ratio <= {TARGETS[kind]}; {note}; reference: scikit-learn, 1 thread)")
+                     f" (target ratio <= {TARGETS[kind]}; {note}; reference: scikit-learn, 1 thread)",
+                     peak_mib=(ours[name].get("peak_mib"), ref[name].get("peak_mib")))

@@ -88,4 +88,5 @@ def run(build_dir, wanted):
             compare.line(name, mine["seconds"], theirs["seconds"],
                          f" ({note.strip()} {objective} dagml={d:.10g} reference={r:.10g} "
                          f"(relative difference {abs(d - r) / max(abs(r), 1e-300):.1e});{iterations}{solver} "
-                         f"{t} thread(s))")
+                         f"{t} thread(s))",
+                         peak_mib=(mine.get("peak_mib"), theirs.get("peak_mib")))

@@ -17,6 +17,7 @@ from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import reference_common  # noqa: E402
 from reference_common import FASHION, best_of, blas_description, bundled, idx  # noqa: E402  (bench/reference_common.py)
 
 
@@ -64,7 +65,8 @@ def main():
         for name, fn in runs.items():
             if wanted in name:
                 seconds, pred = best_of(fn)
-                results[name] = {"seconds": seconds, "accuracy": float(np.mean(pred == yte))}
+                results[name] = {"seconds": seconds, "accuracy": float(np.mean(pred == yte)),
+                                 "peak_mib": reference_common.LAST_PEAK_MIB}
     results["blas"] = blas_description()
     print(json.dumps(results))
 

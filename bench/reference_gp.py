@@ -19,6 +19,7 @@ from sklearn.gaussian_process.kernels import RBF, ConstantKernel, WhiteKernel  #
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import reference_common  # noqa: E402
 from reference_common import best_of, blas_description  # noqa: E402
 
 PRIMES = np.array([2, 3, 5, 7, 11, 13, 17, 19], dtype=float)
@@ -77,6 +78,6 @@ with threadpool_limits(limits=THREADS):
     for key in sys.argv[2:]:
         fn = WORKLOADS[key]()
         seconds, result = best_of(fn, min_total=0, min_repeats=1, slow=2.0) if key != "gpr_predict" else best_of(fn)
-        out[key] = {"seconds": seconds, **result}
+        out[key] = {"seconds": seconds, **result, "peak_mib": reference_common.LAST_PEAK_MIB}
     out["blas"] = blas_description()
 print(json.dumps(out))
