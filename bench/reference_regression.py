@@ -59,7 +59,9 @@ def synthetic():
 
 
 def best_of(fn, repeats=20):
-    result = fn()  # warm-up
+    reference_common.reset_peak_resident()
+    result = fn()  # warm-up, whose peak resident memory is reported (bench/reference_common.py)
+    reference_common.LAST_PEAK_MIB = reference_common.peak_resident_mib()
     best = float("inf")
     for _ in range(repeats):
         t0 = time.perf_counter()
