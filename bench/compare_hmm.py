@@ -27,4 +27,5 @@ def run(build_dir, wanted):
         target = "target ratio <= 0.5; " if "baum_welch" in name else ""
         compare.line(name, seconds, ref[name]["seconds"],
                      f" ({target}log-likelihood dagml={ours[name]['log_likelihood']:.10g} "
-                     f"numpy={ref[name]['log_likelihood']:.10g}; reference: NumPy, 1 thread, {blas})")
+                     f"numpy={ref[name]['log_likelihood']:.10g}; reference: NumPy, 1 thread, {blas})",
+                     peak_mib=(ours[name].get("peak_mib"), ref[name].get("peak_mib")))

@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reference_common import blas_description  # noqa: E402  (bench/reference_common.py)
+from reference_common import blas_description, peak_resident_mib, reset_peak_resident  # noqa: E402
 
 STEPS = 10000
 EPS = np.finfo(float).eps
@@ -99,19 +99,21 @@ def main():
         if wanted not in bw and wanted not in vit:
             continue
         X = data(K)
+        reset_peak_resident()
         t0 = time.perf_counter()
         ll, (pi, A, means, var) = baum_welch(X, *start(K))
         seconds = time.perf_counter() - t0
         if wanted in bw:
-            results[bw] = {"seconds": seconds, "log_likelihood": float(ll)}
+            results[bw] = {"seconds": seconds, "log_likelihood": float(ll), "peak_mib": peak_resident_mib()}
         if wanted in vit:
+            reset_peak_resident()
             le = log_emission(X, means, var)
             best = float("inf")
             for _ in range(3):
                 t0 = time.perf_counter()
                 viterbi(le, pi, A)
                 best = min(best, time.perf_counter() - t0)
-            results[vit] = {"seconds": best, "log_likelihood": float(ll)}
+            results[vit] = {"seconds": best, "log_likelihood": float(ll), "peak_mib": peak_resident_mib()}
     print(json.dumps(results))
 
 
