@@ -16,6 +16,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REFERENCE_PYTHON = "/usr/bin/python3"  # Debian's interpreter, where python3-torch/-sklearn/-scipy live
 
 
+SECONDS_PER_UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+
 def benchmark_entries(build_dir, program, bench_filter, min_time=0.5):
     """The Google Benchmark entries of one program (min_time None: the library's default) as
     {name: entry}, each with "seconds" (real time per iteration) added; a skipped benchmark has
@@ -27,11 +30,10 @@ def benchmark_entries(build_dir, program, bench_filter, min_time=0.5):
     # DAGML_BENCH_PEAK_MEMORY: each benchmark's peak resident memory (bench/support/peak_memory.cpp).
     out = subprocess.run(args, check=True, capture_output=True, text=True,
                          env={**os.environ, "DAGML_BENCH_PEAK_MEMORY": "1"}).stdout
-    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
     entries = {b["name"]: b for b in json.loads(out)["benchmarks"]}
     for b in entries.values():
         if "real_time" in b:
-            b["seconds"] = b["real_time"] * scale[b["time_unit"]]
+            b["seconds"] = b["real_time"] * SECONDS_PER_UNIT[b["time_unit"]]
         if b.get("max_bytes_used", -1) > 0:
             b["peak_mib"] = b["max_bytes_used"] / 2**20
     return entries
@@ -60,6 +62,16 @@ def run_measured(args, env=None):
     if process.returncode != 0:
         raise subprocess.CalledProcessError(process.returncode, args, out)
     return out, usage.ru_maxrss / 1024
+
+
+def benchmark_alone(build_dir, program, bench_filter):
+    """(the entry of the one benchmark bench_filter selects, with "seconds" added; the peak
+    resident memory in MiB of the program running it alone)."""
+    out, peak = run_measured([os.path.join(build_dir, "bench", program), f"--benchmark_filter={bench_filter}",
+                              "--benchmark_format=json"])
+    entry = json.loads(out)["benchmarks"][0]
+    entry["seconds"] = entry["real_time"] * SECONDS_PER_UNIT[entry["time_unit"]]
+    return entry, peak
 
 
 def run_reference(script, *args, with_peak_memory=False):

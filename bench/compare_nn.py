@@ -7,10 +7,7 @@ float32 (what its users run; the issue-19 targets) and in float64 (the same arit
   memories (each side's whole process: one process per workload and precision);
   mlp_thread_speedup: dagml 1 thread vs dagml 2 threads;
   mlp_gemm_bound, cnn_gemm_bound: dagml's one-thread epoch vs its matrix products alone."""
-import json
-import os
-
-from compare import line, run_measured, run_reference
+from compare import benchmark_alone, line, run_reference
 
 # workload name -> (nn_bench benchmark, PyTorch workload, threads, target ratio against float32)
 EPOCHS = {
@@ -22,11 +19,8 @@ EPOCHS = {
 
 def dagml_run(build_dir, benchmark):
     """(seconds, test accuracy or None, peak resident MiB) of one nn_bench benchmark in its own process."""
-    out, peak = run_measured([os.path.join(build_dir, "bench", "nn_bench"), f"--benchmark_filter=^{benchmark}(/|$)",
-                              "--benchmark_format=json"])
-    b = json.loads(out)["benchmarks"][0]
-    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-    return b["real_time"] * scale[b["time_unit"]], b.get("test_accuracy"), peak
+    b, peak = benchmark_alone(build_dir, "nn_bench", f"^{benchmark}(/|$)")
+    return b["seconds"], b.get("test_accuracy"), peak
 
 
 def run(build_dir, wanted):

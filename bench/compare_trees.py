@@ -5,7 +5,6 @@ scikit-learn; boosting <= 1.0x XGBoost at equal test log loss (+-0.002). Protoco
 boosting_synthetic_<T>t: boosting on the 1,000,000 x 28 binary problem of trees_bench.cpp (100
 rounds, T = 1 and 2 threads on both sides), each side in a process of its own so that its peak
 resident memory is reported; the two programs' checksums of the data must agree."""
-import json
 import os
 import sys
 
@@ -20,10 +19,8 @@ TARGETS = {"tree": 0.5, "forest": 0.5, "adaboost": 0.5, "boosting": 1.0}
 
 def synthetic(build_dir, threads):
     """The boosting_synthetic lines for one thread count: dagml against XGBoost and scikit-learn."""
-    out, peak = compare.run_measured([os.path.join(build_dir, "bench", "trees_bench"),
-                                      f"--benchmark_filter=^boosting_synthetic/{threads}/", "--benchmark_format=json"])
-    b = json.loads(out)["benchmarks"][0]
-    seconds = b["real_time"] / 1e3  # milliseconds
+    b, peak = compare.benchmark_alone(build_dir, "trees_bench", f"^boosting_synthetic/{threads}/")
+    seconds = b["seconds"]
     for library, label in (("xgboost", "XGBoost hist"), ("sklearn", "scikit-learn")):
         ref, ref_peak = compare.run_reference("reference_trees.py", "synthetic", library, str(threads),
                                               with_peak_memory=True)

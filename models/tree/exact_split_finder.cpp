@@ -7,6 +7,7 @@
 
 #include "graph/error.h"
 #include "models/tree/feature_binning.h"
+#include "models/tree/stable_partition.h"
 
 namespace dagml::tree {
 namespace {
@@ -96,20 +97,8 @@ class ExactSplitFinder final : public SplitFinder {
       goes_left_[static_cast<std::size_t>(chosen[p])] = p < present_left || (split.missing_left && p >= present);
     for (Index j = 0; j < d_; ++j) {
       if (j == split.feature && !split.missing_left) continue;  // already in left-then-right order
-      // A stable partition without branches (the sides of consecutive rows are unpredictable):
-      // every row is written to both places, and only the cursor of its side moves.
-      Row* seg = segment(j, begin);
-      Index l = 0, r = 0;
-      Row* right = scratch_.data();
-      for (Index p = 0; p < end - begin; ++p) {
-        const Row row = seg[p];
-        const bool left = goes_left_[static_cast<std::size_t>(row)];
-        seg[l] = row;  // l ≤ p: never a row not read yet
-        right[r] = row;
-        l += left;
-        r += !left;
-      }
-      std::copy(right, right + r, seg + l);
+      stable_partition_rows(segment(j, begin), static_cast<std::size_t>(end - begin), scratch_.data(),
+                            [this](Row row) { return goes_left_[static_cast<std::size_t>(row)] != 0; });
     }
     initialized_ = false;
   }

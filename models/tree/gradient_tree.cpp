@@ -11,6 +11,7 @@
 #include <queue>
 
 #include "graph/error.h"
+#include "models/tree/stable_partition.h"
 
 namespace dagml::tree {
 
@@ -272,28 +273,15 @@ class GradientTreeGrower {
     const Index j = features_[static_cast<std::size_t>(s.position)];
     const std::uint8_t* col = B_.column(j);
     const auto code_bin = static_cast<std::uint8_t>(s.bin);
-    // A stable partition without branches (the sides of consecutive rows are unpredictable):
-    // each row is written to both places, and only its side's cursor moves.
-    auto goes_left = [&](Index row) {
-      const std::uint8_t c = col[row];
-      if (s.categorical) return has_category(s.left_categories, c);
-      return c == kMissingBin ? s.missing_left : c <= code_bin;
-    };
-    std::vector<Index>& right_rows = pool_.partition_rows;
-    if (right_rows.size() < static_cast<std::size_t>(n.end - n.begin))
-      right_rows.resize(static_cast<std::size_t>(n.end - n.begin));
-    Index* here = rows_.data() + n.begin;
-    std::size_t left = 0, right = 0;
-    for (Index p = 0; p < n.end - n.begin; ++p) {
-      const Index row = here[p];
-      const bool to_left = goes_left(row);
-      here[left] = row;  // left ≤ p: never a row not read yet
-      right_rows[right] = row;
-      left += to_left;
-      right += !to_left;
-    }
-    std::copy_n(right_rows.begin(), right, here + left);
-    const Index mid = n.begin + static_cast<Index>(left);
+    const auto count = static_cast<std::size_t>(n.end - n.begin);
+    std::vector<Index>& scratch = pool_.partition_rows;
+    if (scratch.size() < count) scratch.resize(count);
+    const Index mid = n.begin + static_cast<Index>(stable_partition_rows(
+                                    rows_.data() + n.begin, count, scratch.data(), [&](Index row) {
+                                      const std::uint8_t c = col[row];
+                                      if (s.categorical) return has_category(s.left_categories, c);
+                                      return c == kMissingBin ? s.missing_left : c <= code_bin;
+                                    }));
     // The rows here are part of the rows everywhere (all of them in one process).
     DAGML_CHECK(mid - n.begin <= s.n_left && n.end - mid <= n.count - s.n_left,
                 "gradient tree: {} and {} rows went left and right, the histogram counted {} and {}", mid - n.begin,
