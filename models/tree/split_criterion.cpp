@@ -66,9 +66,9 @@ std::pair<Scalar, Scalar> ClassCountCriterion::children_impurity() const {
   return {impurity(left_), impurity(right_)};
 }
 
-Scalar ClassCountCriterion::score() const {
+Scalar ClassCountCriterion::weighted_children_impurity() const {
   const auto [l, r] = children_impurity();
-  return -(left_weight_ * l + (node_weight_ - left_weight_) * r);
+  return left_weight_ * l + (node_weight_ - left_weight_) * r;
 }
 
 // --- squared error ----------------------------------------------------------------------------------

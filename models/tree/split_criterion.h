@@ -23,7 +23,10 @@
 // node's rows ranked by y, for the weighted median and the deviation sums of each side).
 // score() is a proxy that orders candidate splits like −(W_L i_L + W_R i_R) with less rounding:
 // for squared error it is S_L²/W_L + S_R²/W_R (S = Σ w y), the form scikit-learn compares, since
-// Σ w y² is the same for every split of a node.
+// Σ w y² is the same for every split of a node. The class-count criteria's score is
+// −(W_L i_L + W_R i_R) itself, for Gini computed as Σ_k L_k²/W_L + Σ_k R_k²/W_R − W (L_k, R_k the
+// children's class weights; W_L G_L = W_L − Σ_k L_k²/W_L): one pass over the K classes per
+// candidate threshold and two divisions.
 #pragma once
 
 #include <cmath>
@@ -75,10 +78,20 @@ class ClassCountCriterion {
   Scalar node_impurity() const { return impurity(node_); }
   void node_value(std::span<Scalar> out) const;  // the class proportions p_k
   std::pair<Scalar, Scalar> children_impurity() const;
-  Scalar score() const;  // −(W_L i_L + W_R i_R)
+  Scalar score() const { return kind_ == ImpurityKind::Gini ? gini_score() : -weighted_children_impurity(); }
 
  private:
   Scalar impurity(std::span<const Scalar> counts) const;
+  Scalar weighted_children_impurity() const;  // W_L i_L + W_R i_R
+  Scalar gini_score() const {                 // Note [Sorted scan]
+    Scalar left_squares = 0, right_squares = 0;
+    for (std::size_t k = 0; k < node_.size(); ++k) {
+      const Scalar l = left_[k], r = node_[k] - l;
+      left_squares += l * l;
+      right_squares += r * r;
+    }
+    return left_squares / left_weight_ + right_squares / (node_weight_ - left_weight_) - node_weight_;
+  }
   CriterionData data_;
   ImpurityKind kind_;
   std::vector<Scalar> node_, left_;
