@@ -2,10 +2,10 @@
 // grown on the same X: a forest's trees, a boosting fit's rounds.
 //
 // Note [Pre-sorting once per ensemble]
-// Sorting is the exact finder's largest set-up cost, O(d·n log n) against the O(d·n) of a scan,
-// and it depends on X alone. The rows of feature j are sorted by (x_j, row) over all n rows,
-// missing values (NaN) last in row order; a finder keeps the rows of positive weight in that
-// order with one O(d·n) pass, which gives exactly the arrangement a sort of those rows alone
+// Sorting is the exact finder's largest set-up cost, up to eight radix passes over each feature
+// (Note [Radix pre-sort] in presorted_features.cpp) against the one of a scan, and it depends on X alone. The rows of
+// feature j are sorted by (x_j, row) over all n rows, missing values (NaN) last in row order; a finder keeps the rows
+// of positive weight in that order with one O(d·n) pass, which gives exactly the arrangement a sort of those rows alone
 // would (Note [Pre-sorted rows]), so a tree does not depend on whether its sort was shared. A
 // depth-one stump of AdaBoost spends most of its time sorting without this.
 #pragma once

@@ -3,8 +3,10 @@
 // alone.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include "models/data/datasets.h"
@@ -40,6 +42,37 @@ TEST(PresortedFeatures, ValuesThenRowsOnTiesThenMissingRowsInRowOrder) {
   for (Index i = 0; i < 6; ++i) {
     EXPECT_TRUE(sorted.column(0)[i] == X(i, 0) || (std::isnan(X(i, 0)) && std::isnan(sorted.column(0)[i])));
     EXPECT_TRUE(sorted.column(1)[i] == X(i, 1) || (std::isnan(X(i, 1)) && std::isnan(sorted.column(1)[i])));
+  }
+}
+
+// The radix sort (Note [Radix pre-sort]) against a comparison sort of (value, row) pairs, on
+// columns that exercise every key byte: continuous values of both signs and magnitudes from 1e-300
+// to 1e300, ±0 (equal: by row), ±∞, subnormals, heavy ties (small integer codes) and NaN.
+TEST(PresortedFeatures, RadixOrderEqualsASortOfValueRowPairs) {
+  const Scalar nan = std::numeric_limits<Scalar>::quiet_NaN(), inf = std::numeric_limits<Scalar>::infinity();
+  const Index n = 3000;
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<Scalar> unit(-1, 1), exponent(-300, 300);
+  std::uniform_int_distribution<int> code(0, 16), special(0, 19);
+  Tensor X(n, 3);
+  for (Index i = 0; i < n; ++i) {
+    X(i, 0) = unit(rng) * std::pow(10.0, exponent(rng));
+    X(i, 1) = code(rng);
+    const Scalar specials[] = {0.0, -0.0, inf, -inf, nan, 4.9e-324, -4.9e-324, 1.0, -1.0};
+    const int s = special(rng);
+    X(i, 2) = s < 9 ? specials[s] : unit(rng);
+    if (i % 7 == 0) X(i, 0) = nan;
+  }
+  const PresortedFeatures sorted(X);
+  for (Index j = 0; j < 3; ++j) {
+    std::vector<Row> expected;
+    for (Index i = 0; i < n; ++i)
+      if (!std::isnan(X(i, j))) expected.push_back(static_cast<Row>(i));
+    std::sort(expected.begin(), expected.end(),
+              [&](Row a, Row b) { return X(a, j) < X(b, j) || (X(a, j) == X(b, j) && a < b); });
+    for (Index i = 0; i < n; ++i)
+      if (std::isnan(X(i, j))) expected.push_back(static_cast<Row>(i));
+    EXPECT_EQ(order_of(sorted, j), expected) << "feature " << j;
   }
 }
 
