@@ -105,6 +105,7 @@ def main():
         models = {
             f"tree_{data}": lambda: DecisionTreeClassifier(random_state=0),
             f"forest_{data}": lambda: RandomForestClassifier(n_estimators=100, n_jobs=1, random_state=0),
+            f"forest_{data}_2t": lambda: RandomForestClassifier(n_estimators=100, n_jobs=2, random_state=0),
             f"adaboost_{data}": lambda: AdaBoostClassifier(n_estimators=50, algorithm="SAMME", random_state=0),
             f"boosting_{data}": lambda: HistGradientBoostingClassifier(
                 max_iter=rounds, learning_rate=0.1, max_leaf_nodes=31, min_samples_leaf=20, max_bins=255,

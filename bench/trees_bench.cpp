@@ -1,9 +1,10 @@
 // Trees, forests and boosting against scikit-learn and XGBoost (bench/compare_trees.py; targets
-// and results in bench/RESULTS.md). One thread. Data: digits and breast cancer, raw features,
+// and results in bench/RESULTS.md). One thread unless named. Data: digits and breast cancer, raw features,
 // stratified 75/25 split (within each class, the samples whose position in the class is a
 // multiple of 4 are the test set). Workloads (fit, then predict the test set):
 //   tree_<data>      DecisionTreeClassifier, Gini, every feature, grown fully
 //   forest_<data>    RandomForestClassifier, 100 trees, √d features per split, bootstrap
+//   forest_<data>_2t the same on two threads (scikit-learn: n_jobs=2)
 //   adaboost_<data>  AdaBoostClassifier (SAMME), 50 stumps, Gini
 //   boosting_<data>  GradientBoostingClassifier, 100 rounds, η = 0.1, 31 leaves (best first),
 //                    20 rows per leaf, 255 bins, no early stopping
@@ -135,8 +136,9 @@ void tree_fit(benchmark::State& state, const std::string& name) {
   fit_and_predict<DecisionTreeClassifier>(state, name, DecisionTreeClassifierOptions{});
 }
 
-void forest_fit(benchmark::State& state, const std::string& name) {
-  fit_and_predict<RandomForestClassifier>(state, name, RandomForestClassifierOptions{.num_trees = 100, .seed = 0});
+void forest_fit(benchmark::State& state, const std::string& name, int threads = 1) {
+  fit_and_predict<RandomForestClassifier>(state, name, RandomForestClassifierOptions{.num_trees = 100, .seed = 0},
+                                          threads);
 }
 
 void adaboost_fit(benchmark::State& state, const std::string& name) {
@@ -163,6 +165,12 @@ DAGML_TREE_BENCH(tree, digits);
 DAGML_TREE_BENCH(tree, breast_cancer);
 DAGML_TREE_BENCH(forest, digits);
 DAGML_TREE_BENCH(forest, breast_cancer);
+BENCHMARK_CAPTURE(forest_fit, digits_2t, std::string("digits"), 2)
+    ->Name("forest_digits_2t")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(forest_fit, breast_cancer_2t, std::string("breast_cancer"), 2)
+    ->Name("forest_breast_cancer_2t")
+    ->Unit(benchmark::kMillisecond);
 DAGML_TREE_BENCH(adaboost, digits);
 DAGML_TREE_BENCH(adaboost, breast_cancer);
 DAGML_TREE_BENCH(boosting, digits);
