@@ -3,7 +3,7 @@
 threadpoolctl). Prints one JSON object:
   {key: {"seconds": time, "objective": ..., "evaluations": ...}, "blas": the BLAS it used}
 Usage: reference_gp.py THREADS KEY...   (keys: gpr_fit_500, gpr_fit_2000, gpr_fit_5000,
-gpr_predict, gpc_fit_1000)"""
+gpr_predict, gpc_fit_1000, gpc_fit_1000_warm_start: the same with warm_start=True)"""
 import os
 import sys
 
@@ -59,19 +59,20 @@ def gpr_predict():
     return predict
 
 
-def gpc_fit():
+def gpc_fit(warm_start=False):
     X = kronecker_rows(0, 1000)
     y = targets(X)
     labels = (y > np.median(y)).astype(int)
 
     def fit():
-        gpc = GaussianProcessClassifier(ConstantKernel(1.0) * RBF(1.0)).fit(X, labels)
+        gpc = GaussianProcessClassifier(ConstantKernel(1.0) * RBF(1.0), warm_start=warm_start).fit(X, labels)
         return {"objective": float(gpc.log_marginal_likelihood_value_), "kernel": str(gpc.kernel_)}
     return fit
 
 
 WORKLOADS = {"gpr_fit_500": lambda: gpr_fit(500), "gpr_fit_2000": lambda: gpr_fit(2000),
-             "gpr_fit_5000": lambda: gpr_fit(5000), "gpr_predict": gpr_predict, "gpc_fit_1000": gpc_fit}
+             "gpr_fit_5000": lambda: gpr_fit(5000), "gpr_predict": gpr_predict, "gpc_fit_1000": gpc_fit,
+             "gpc_fit_1000_warm_start": lambda: gpc_fit(warm_start=True)}
 
 out = {}
 with threadpool_limits(limits=THREADS):

@@ -136,10 +136,12 @@ void factor_at(const Tensor& K, const Vector& f, LaplaceMode& m) {
   DAGML_CHECK(cholesky_in_place(m.L), "B = I + W½KW½ has eigenvalues ≥ 1 and must factorise");
 }
 
-// Algorithm 3.1 from f = 0; at the end W, B and L are those of the final f̂. `m` may hold the
-// buffers of an earlier search (their values are not used).
-void find_mode(const Tensor& K, const Vector& t, const BinaryLaplaceOptions& options, LaplaceMode& m) {
-  m.f = Vector::Zero(t.size());
+// Algorithm 3.1 from f = 0, or from m.f when `from_previous` and m.f has n entries (Note [Warm
+// mode search]); at the end W, B and L are those of the final f̂. `m` may hold the buffers of an
+// earlier search (their values are not used, m.f's but when starting from it).
+void find_mode(const Tensor& K, const Vector& t, const BinaryLaplaceOptions& options, LaplaceMode& m,
+               bool from_previous = false) {
+  if (!from_previous || m.f.size() != t.size()) m.f = Vector::Zero(t.size());
   Scalar previous = -std::numeric_limits<Scalar>::infinity();
   for (Index it = 0; it < options.newton_max_iterations; ++it) {
     factor_at(K, m.f, m);
@@ -188,7 +190,7 @@ Scalar BinaryLaplaceGp::Evaluator::evaluate(const Kernel& at, Vector* gradient) 
   at.gram_into(X_, w.K);
   const Tensor& K = w.K;
   LaplaceMode& m = w.mode;
-  find_mode(K, t_, options_, m);
+  find_mode(K, t_, options_, m, options_.warm_start);
   if (gradient) {
     const Vector g = t_ - m.pi;
     inverse_from_cholesky(m.L, w.L_inverse, w.B_inverse);

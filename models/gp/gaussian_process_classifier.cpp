@@ -93,7 +93,7 @@ GaussianProcessClassifier& GaussianProcessClassifier::fit(const Tensor& X, const
     softmax_ = std::move(gp);
     binaries_.clear();
   } else {
-    const BinaryLaplaceOptions laplace{options_.newton_max_iterations, options_.newton_tolerance};
+    const BinaryLaplaceOptions laplace{options_.newton_max_iterations, options_.newton_tolerance, options_.warm_start};
     std::vector<BinaryLaplaceGp> binaries(K == 2 ? 1 : static_cast<std::size_t>(K));
     for (std::size_t c = 0; c < binaries.size(); ++c) {
       // Targets t ∈ {0, 1}: class 1 against 0, or class c against the rest.

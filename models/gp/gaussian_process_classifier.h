@@ -48,6 +48,8 @@ struct GaussianProcessClassifierOptions {
   // Model-file layout 2 added these two (field_layout below).
   GpcMultiClass multi_class = GpcMultiClass::OneVsRest;
   Index num_samples = 1000;              // ≥ 1, Monte Carlo draws per test row (softmax)
+  // Model-file layout 3 added it.
+  bool warm_start = true;  // each mode search of a binary GP's run starts at the last mode
 
   template <class V>
   void visit(V&& v) {
@@ -63,10 +65,14 @@ struct GaussianProcessClassifierOptions {
       "one_vs_rest (a binary GP per class, as scikit-learn) or softmax (one joint Laplace approximation, shared "
       "kernel)");
     v("num_samples", num_samples, "≥ 1, Monte Carlo draws of the latent values per test row (softmax)");
+    v("warm_start", warm_start,
+      "start each posterior-mode search of a hyperparameter run at the previous evaluation's mode (binary and "
+      "one-vs-rest GPs; scikit-learn's warm_start); false: from f = 0");
   }
-  // Model-file layout 2 added multi_class and num_samples: a layout-1 file loads with their
-  // defaults (one_vs_rest).
+  // Model-file layout 2 added multi_class and num_samples, layout 3 warm_start: an older file
+  // loads with their defaults (one_vs_rest).
   static constexpr std::uint32_t field_layout(std::string_view field) {
+    if (field == "warm_start") return 3;
     return field == "multi_class" || field == "num_samples" ? 2 : 1;
   }
 };
@@ -76,7 +82,8 @@ class GaussianProcessClassifier : public Estimator<GaussianProcessClassifier, Ga
   static constexpr const char* kTypeName = "gaussian_process_classifier";
   // Layout 2 added the options multi_class and num_samples and, with softmax, the joint GP in
   // place of the binary ones; a layout-1 file loads as one_vs_rest with num_samples = 1000.
-  static constexpr std::uint32_t kModelVersion = 2;
+  // Layout 3 added the option warm_start (older files load with true).
+  static constexpr std::uint32_t kModelVersion = 3;
 
   explicit GaussianProcessClassifier(const GaussianProcessClassifierOptions& options = {});
 

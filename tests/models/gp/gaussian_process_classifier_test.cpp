@@ -140,32 +140,47 @@ Vector textbook_gradient(const KernelPtr& kernel, const Tensor& X, const Vector&
   return kernel_graph_gradient(*kernel, X, K_adjoint);
 }
 
+// Several θ through one evaluator (its buffers and graph reused), the first again at the end:
+// started cold, each evaluation is bitwise that of a fresh search; started from the previous mode
+// (Note [Warm mode search]), Newton's quadratic convergence lands on the same mode to rounding.
 TEST(GaussianProcessClassifier, EvaluatorGradientEqualsTheTextbookAlgorithmOverSeveralBlocks) {
   const KernelPtr kernel = parse_kernel("constant(value=3) * rbf(length_scale=0.6)");
   const Tensor X = kronecker_rows_150();
   const Vector t = boundary_labels(X);
-  BinaryLaplaceGp::Evaluator evaluator(*kernel, X, t, {});
-  // Several θ through one evaluator (its buffers and graph reused), the first again at the end.
   const std::vector<Vector> thetas = {Vector{{std::log(3.0), std::log(0.6)}}, Vector{{std::log(20.0), std::log(1.7)}},
                                       Vector{{std::log(0.5), std::log(0.3)}}, Vector{{std::log(3.0), std::log(0.6)}}};
-  std::vector<Vector> found;
-  for (const Vector& theta : thetas) {
-    const KernelPtr at = kernel->with_log_hyperparameters(std::span<const Scalar>(theta.data(), theta.size()));
-    Vector gradient;
-    const Scalar log_q = evaluator.evaluate(*at, &gradient);
-    EXPECT_EQ(log_q, BinaryLaplaceGp::log_marginal_likelihood(*at, X, t, {}, nullptr));
-    const Vector expected = textbook_gradient(at, X, t);
-    ASSERT_EQ(gradient.size(), 2);
-    for (Index j = 0; j < 2; ++j)
-      EXPECT_NEAR(gradient[j], expected[j], 1e-9 * (1 + std::abs(expected[j]))) << "θ" << j;
-    // and central differences
-    const auto log_q_at = [&](const Kernel& k) { return BinaryLaplaceGp::log_marginal_likelihood(k, X, t, {}, nullptr); };
-    for (Index j = 0; j < 2; ++j)
-      EXPECT_NEAR(gradient[j], testing::central_difference(*kernel, theta, j, log_q_at), 1e-5 * (1 + std::abs(gradient[j])))
-          << "θ" << j;
-    found.push_back(gradient);
+  for (const bool warm : {false, true}) {
+    SCOPED_TRACE(warm ? "warm start" : "cold start");
+    BinaryLaplaceGp::Evaluator evaluator(*kernel, X, t, {.warm_start = warm});
+    std::vector<Vector> found;
+    for (const Vector& theta : thetas) {
+      const KernelPtr at = kernel->with_log_hyperparameters(std::span<const Scalar>(theta.data(), theta.size()));
+      Vector gradient;
+      const Scalar log_q = evaluator.evaluate(*at, &gradient);
+      const Scalar cold = BinaryLaplaceGp::log_marginal_likelihood(*at, X, t, {}, nullptr);
+      if (warm)
+        EXPECT_NEAR(log_q, cold, 1e-12 * std::abs(cold));
+      else
+        EXPECT_EQ(log_q, cold);
+      const Vector expected = textbook_gradient(at, X, t);
+      ASSERT_EQ(gradient.size(), 2);
+      for (Index j = 0; j < 2; ++j)
+        EXPECT_NEAR(gradient[j], expected[j], 1e-9 * (1 + std::abs(expected[j]))) << "θ" << j;
+      // and central differences
+      const auto log_q_at = [&](const Kernel& k) {
+        return BinaryLaplaceGp::log_marginal_likelihood(k, X, t, {}, nullptr);
+      };
+      for (Index j = 0; j < 2; ++j)
+        EXPECT_NEAR(gradient[j], testing::central_difference(*kernel, theta, j, log_q_at),
+                    1e-5 * (1 + std::abs(gradient[j])))
+            << "θ" << j;
+      found.push_back(gradient);
+    }
+    if (warm)
+      for (Index j = 0; j < 2; ++j) EXPECT_NEAR(found[0][j], found[3][j], 1e-9 * (1 + std::abs(found[0][j])));
+    else
+      EXPECT_EQ(found[0], found[3]);  // nothing of an earlier θ leaks into a later evaluation
   }
-  EXPECT_EQ(found[0], found[3]);  // nothing of an earlier θ leaks into a later evaluation
 }
 
 TEST(GaussianProcessClassifier, EvaluatorDoesNotDependOnTheThreadCount) {

@@ -339,22 +339,38 @@ TEST(SoftmaxLaplaceGp, ClassifierOnIrisWithFilesOfBothLayouts) {
   EXPECT_EQ(old.options().multi_class, GpcMultiClass::OneVsRest);
   EXPECT_EQ(old.binary_gps().size(), 3u);
   EXPECT_TRUE(same_bits(old.predict_proba(softmax_test_rows()), ovr.predict_proba(softmax_test_rows())));
-  EXPECT_EQ(old.to_bytes(), ovr.to_bytes());  // written back in layout 2
+  EXPECT_EQ(old.to_bytes(), ovr.to_bytes());  // written back in the current layout
+  // Layout 2, before warm_start: the softmax model loads with warm_start = true, predictions bitwise.
+  std::string layout_2_payload;
+  {
+    ModelOutputArchive ar(layout_2_payload);
+    GaussianProcessClassifierOptions o = gpc.options();
+    o.warm_start = false;  // not in a layout-2 file: it must come back as the default
+    testing::OptionsOfLayout<GaussianProcessClassifierOptions> layout_2{o, 2};
+    ar(layout_2, true, Index{4}, Index{3}, gpc.softmax_gp());
+  }
+  const GaussianProcessClassifier layout_2_model = GaussianProcessClassifier::from_model_file(
+      ModelFile(frame_model_file(GaussianProcessClassifier::kTypeName, 2, layout_2_payload), "layout 2"));
+  EXPECT_TRUE(layout_2_model.options().warm_start);
+  EXPECT_EQ(layout_2_model.options().multi_class, GpcMultiClass::Softmax);
+  EXPECT_TRUE(same_bits(layout_2_model.predict_proba(iris.features), P));
   // The seed corpus file of the model-file fuzz harness (written in layout 1, before multi_class) still loads.
   const GaussianProcessClassifier corpus = GaussianProcessClassifier::load(
       (std::filesystem::path(DAGML_SOURCE_DIR) / "fuzz/corpus/model_file/gaussian_process_classifier.dagml").string());
   EXPECT_EQ(corpus.options().multi_class, GpcMultiClass::OneVsRest);
   EXPECT_EQ(corpus.binary_gps().size(), static_cast<std::size_t>(corpus.num_classes()));
-  // A layout-2 file whose softmax GP does not fit its feature count is a ParseError.
+  // A file whose softmax GP does not fit its feature count is a ParseError.
   std::string bad;
   {
     ModelOutputArchive ar(bad);
     GaussianProcessClassifierOptions o = gpc.options();
     ar(o, true, Index{3}, Index{3}, gpc.softmax_gp());  // the GP has 4 features
   }
-  EXPECT_THROW(GaussianProcessClassifier::from_model_file(
-                   ModelFile(frame_model_file(GaussianProcessClassifier::kTypeName, 2, bad), "crafted")),
-               ParseError);
+  EXPECT_THROW(
+      GaussianProcessClassifier::from_model_file(ModelFile(
+          frame_model_file(GaussianProcessClassifier::kTypeName, GaussianProcessClassifier::kModelVersion, bad),
+          "crafted")),
+      ParseError);
 }
 
 TEST(SoftmaxLaplaceGp, ClassifierBadInputIsAClearError) {
