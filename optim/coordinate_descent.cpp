@@ -16,6 +16,9 @@ constexpr Index kMaxActiveSweeps = 10000;  // per iteration (Note [Active-set sw
 
 CoordinateDescent::CoordinateDescent(CoordinateDescentOptions options) : options_(std::move(options)) {
   validate(options_.stop, "CoordinateDescent");
+  if (!(options_.gap_tolerance >= 0) || !std::isfinite(options_.gap_tolerance))
+    throw ValueError(
+        fmt::format("CoordinateDescent: gap_tolerance must be finite and >= 0, got {}", options_.gap_tolerance));
   if (!(options_.search_radius > 0) || !std::isfinite(options_.search_radius))
     throw ValueError(
         fmt::format("CoordinateDescent: search_radius must be finite and > 0, got {}", options_.search_radius));
@@ -37,12 +40,13 @@ Result CoordinateDescent::minimize(Objective& objective, const Vector& x0, const
   if (loop.guard("f", f) && loop.start(x, f, gnorm)) {
     Vector trial, x_sweep;
     std::vector<Index> active;
+    const bool shuffle = options_.order == CoordinateOrder::Random;
+    std::vector<Index> order = epoch_order(p, options_.seed, 0, shuffle);  // a cyclic order is made once
     Scalar f_prev;
     do {
       x_prev = x;
       f_prev = f;
-      const std::vector<Index> order =
-          epoch_order(p, options_.seed, loop.iteration(), options_.order == CoordinateOrder::Random);
+      if (shuffle && loop.iteration() > 0) order = epoch_order(p, options_.seed, loop.iteration(), true);
       auto update = [&](Index j) {
         if (options_.coordinate_minimizer) {
           x[j] = options_.coordinate_minimizer(x, j);
@@ -81,7 +85,16 @@ Result CoordinateDescent::minimize(Objective& objective, const Vector& x0, const
         break;
       }
       gnorm = want_gradient ? g.norm() : IterationLoop::kNotComputed;
-    } while (!loop.next(f_prev, f, x_prev, x, gnorm));
+      if (loop.next(f_prev, f, x_prev, x, gnorm)) break;
+      if (options_.duality_gap) {
+        const Scalar gap = options_.duality_gap(x);
+        if (gap <= options_.gap_tolerance) {
+          loop.converge(Status::GapTolerance, fmt::format("converged: duality gap {:.3g} <= {:.3g} after {} sweeps",
+                                                          gap, options_.gap_tolerance, loop.iteration()));
+          break;
+        }
+      }
+    } while (true);
   }
   result.x = x;
   result.value = f;

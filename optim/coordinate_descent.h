@@ -43,6 +43,11 @@ struct CoordinateDescentOptions {
   std::function<Scalar(const Vector& x, Index j)> coordinate_minimizer = {};
   Scalar search_radius = 1;  // > 0, for the Brent search when no exact minimiser is given
   bool active_set = false;   // Note [Active-set sweeps] (used when stop.step_tolerance > 0)
+  // A certificate of optimality for a convex f, tested after every sweep once the other tests
+  // have not ended the run: a duality gap G(x) ≥ f(x) − min f. G(x) ≤ gap_tolerance ends the run
+  // with Status::GapTolerance (the LASSO's, models/linear/lasso.cpp). Unused when empty.
+  std::function<Scalar(const Vector& x)> duality_gap = {};
+  Scalar gap_tolerance = 0;  // ≥ 0
 };
 
 class CoordinateDescent {

@@ -17,6 +17,8 @@ const char* to_string(Status status) {
       return "value tolerance";
     case Status::StepTolerance:
       return "step tolerance";
+    case Status::GapTolerance:
+      return "gap tolerance";
     case Status::MaxIterations:
       return "max iterations";
     case Status::CallbackStop:
@@ -34,7 +36,8 @@ const char* to_string(Status status) {
 }
 
 bool is_converged(Status status) {
-  return status == Status::GradientTolerance || status == Status::ValueTolerance || status == Status::StepTolerance;
+  return status == Status::GradientTolerance || status == Status::ValueTolerance || status == Status::StepTolerance ||
+         status == Status::GapTolerance;
 }
 
 void validate(const StopOptions& o, const char* owner) {

@@ -26,6 +26,7 @@ enum class Status {
   GradientTolerance,  // ‖∇f(x)‖₂ ≤ gradient_tolerance: converged
   ValueTolerance,     // |f_t − f_{t−1}| ≤ value_tolerance · max(|f_{t−1}|, tiny): converged
   StepTolerance,      // max_j |Δx_j| / max(|x_prev,j|, |x_j|) ≤ step_tolerance: converged
+  GapTolerance,       // a duality gap, which bounds f(x) − min f, ≤ the method's gap tolerance: converged
   MaxIterations,      // the iteration (or epoch) budget ran out: not converged
   CallbackStop,       // a callback asked to stop (early stopping, time limit, user hook)
   NumericalFailure,   // f or ∇f became NaN or infinite; x is the last finite iterate
@@ -37,7 +38,7 @@ enum class Status {
 
 // "gradient tolerance", "max iterations", …
 const char* to_string(Status status);
-// True for GradientTolerance, ValueTolerance and StepTolerance.
+// True for GradientTolerance, ValueTolerance, StepTolerance and GapTolerance.
 bool is_converged(Status status);
 
 // What a second-order method found about ∇²f at its final x (Newton checks it; the others leave

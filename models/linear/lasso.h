@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/linear/linear_model.h"
@@ -34,6 +35,9 @@ struct LassoOptions {
   CoordinateOrder order = CoordinateOrder::Cyclic;  // or Random (seeded permutation per sweep)
   std::uint64_t seed = 0;
   Vector initial_coef{};  // warm start (empty: w = 0), one entry per feature
+  // > 0: also stop when the duality gap ≤ gap_tolerance · ‖yc‖² (Note [LASSO duality gap];
+  // scikit-learn's tol). Model-file layout 2 added it.
+  Scalar gap_tolerance = 0;
 
   template <class V>
   void visit(V&& v) {
@@ -45,8 +49,20 @@ struct LassoOptions {
     v("order", order, "cyclic or random (a seeded permutation per sweep)");
     v("seed", seed, "for order = random");
     v("initial_coef", initial_coef, "warm start (empty: 0), one entry per feature");
+    v("gap_tolerance", gap_tolerance,
+      "≥ 0; > 0: also stop when the duality gap ≤ gap_tolerance · ‖y − ȳ‖² (scikit-learn's tol)");
   }
+  static constexpr std::uint32_t field_layout(std::string_view field) { return field == "gap_tolerance" ? 2 : 1; }
 };
+
+// Note [LASSO duality gap]
+// With α = λ/2, L(w) = 2 P(w), P(w) = ½‖y − Xw‖² + α‖w‖₁, whose dual is
+// D(θ) = ½‖y‖² − ½‖y − θ‖² over ‖Xᵀθ‖_∞ ≤ α. The residual R = y − Xw scaled into the dual's
+// feasible set, θ = s R with s = min(1, α / ‖XᵀR‖_∞), gives the gap
+//   P(w) − D(θ) = ½‖R‖²(1 + s²) + α‖w‖₁ − s Rᵀy  ≥ P(w) − min P,
+// a certificate that w is within it of the minimum (scikit-learn's enet_coordinate_descent_gram,
+// which stops at gap < tol · ‖y‖²). The sweeps keep q = XᵀR = c − Gw, so with c = Xᵀy
+// ‖R‖² = yᵀy − cᵀw − qᵀw and Rᵀy = yᵀy − cᵀw: O(d) per sweep. At w = 0 and λ ≥ λ_max the gap is 0.
 
 // Objective: L(w) = ‖Xc w − yc‖² + λ‖w‖₁ on the centred data. Coordinate descent (optim/
 // coordinate_descent.h) with the exact coordinate minimiser (notes 000 §2.6), with G = XcᵀXc and
@@ -57,9 +73,11 @@ struct LassoOptions {
 class Lasso : public LinearRegressor<Lasso, LassoOptions> {
  public:
   static constexpr const char* kTypeName = "lasso";
+  // Layout 2 added the option gap_tolerance (older files load with 0).
+  static constexpr std::uint32_t kModelVersion = 2;
 
-  // Throws ValueError for a negative or non-finite λ, max_iterations < 1, a negative tolerance, or a
-  // non-finite initial_coef.
+  // Throws ValueError for a negative or non-finite λ, max_iterations < 1, a negative tolerance or
+  // gap_tolerance, or a non-finite initial_coef.
   explicit Lasso(const LassoOptions& options = {});
 
   // X n×d, y length n. Throws ValueError (empty, NaN) and ShapeError (lengths, initial_coef).

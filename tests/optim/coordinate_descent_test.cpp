@@ -99,6 +99,36 @@ TEST(CoordinateDescent, ActiveSetSweepsReachTheSameLassoSolution) {
   EXPECT_LT(active.iterations, plain.iterations);
 }
 
+// The certificate hook: the run ends with GapTolerance once duality_gap(x) ≤ gap_tolerance, tested
+// after each sweep, and not before the sweep that reaches it.
+TEST(CoordinateDescent, DualityGapEndsTheRun) {
+  FunctionObjective f = testing::quadratic(testing::convex_A(), testing::convex_b());
+  const Vector x_star = testing::convex_A().llt().solve(testing::convex_b());
+  // For a strictly convex quadratic, ½ gᵀA⁻¹g = f(x) − min f exactly (a stand-in certificate).
+  const auto suboptimality = [&](const Vector& x) {
+    const Vector g = testing::convex_A() * x - testing::convex_b();
+    return 0.5 * g.dot(testing::convex_A().llt().solve(g));
+  };
+  std::vector<Scalar> seen;
+  const Result r =
+      minimize(f, Vector::Zero(3),
+               CoordinateDescentOptions{.stop = {.max_iterations = 1000, .gradient_tolerance = 0, .step_tolerance = 0},
+                                        .duality_gap =
+                                            [&](const Vector& x) {
+                                              seen.push_back(suboptimality(x));
+                                              return seen.back();
+                                            },
+                                        .gap_tolerance = 1e-8});
+  ASSERT_EQ(r.status, Status::GapTolerance) << r.message;
+  EXPECT_TRUE(r.converged());
+  EXPECT_EQ(static_cast<Index>(seen.size()), r.iterations);  // one test per sweep
+  EXPECT_LE(seen.back(), 1e-8);
+  for (std::size_t k = 0; k + 1 < seen.size(); ++k) EXPECT_GT(seen[k], 1e-8);
+  EXPECT_LE(f.value(r.x) - f.value(x_star), 1e-8);
+  EXPECT_NE(r.message.find("duality gap"), std::string::npos) << r.message;
+  EXPECT_THROW(CoordinateDescent({.gap_tolerance = -1}), ValueError);
+}
+
 TEST(CoordinateDescent, RandomOrderIsSeeded) {
   FunctionObjective f =
       testing::quadratic(testing::ill_conditioned_A() + Tensor::Ones(10, 10), testing::ill_conditioned_b());

@@ -5,6 +5,8 @@
 
 #include <filesystem>
 
+#include "models/io/model_file.h"
+#include "models/io/option_layouts.h"
 #include "models/linear/lasso.h"
 #include "models/linear/linear_regression.h"
 #include "models/linear/regression_data.h"
@@ -34,6 +36,53 @@ TEST(Lasso, MatchesScikitLearnOnDiabetes) {
   Lasso notes({.lambda = 2 * 442 * 1.0});
   notes.fit(data.Z, data.y);
   EXPECT_LT((notes.coef() - lasso.coef()).cwiseAbs().maxCoeff(), 1e-9);
+}
+
+// scikit-learn's stopping rule (Note [LASSO duality gap]): the same fit as above with the step
+// test off, stopped by the gap, which certifies the objective to within gap_tolerance · ‖yc‖².
+TEST(Lasso, DualityGapStopsAtScikitLearnsTolerance) {
+  const auto data = testing::load_diabetes();
+  const Vector expected = vec({0, -9.31932954490976, 24.831503728185545, 14.088985512284728, -4.83894619243896, 0,
+                               -10.622756297297782, 0, 24.420933398189746, 2.561875513446019});  // as above
+  Lasso gap({.lambda = 1.0, .scaling = LassoScaling::ScikitLearn, .tolerance = 0, .gap_tolerance = 1e-12});
+  gap.fit(data.Z, data.y);
+  ASSERT_EQ(gap.optimizer_result().status, Status::GapTolerance) << gap.optimizer_result().message;
+  EXPECT_TRUE(gap.optimizer_result().converged());
+  for (Index j = 0; j < 10; ++j) EXPECT_NEAR(gap.coef()(j), expected(j), 1e-6) << j;
+  // A loose gap stops early, and its certificate holds: L = 2P, so L(w) − min L ≤ 2 · tol · ‖yc‖².
+  const Scalar tol = 1e-3, yy = (data.y.array() - data.y.mean()).matrix().squaredNorm();
+  Lasso loose({.lambda = 1.0, .scaling = LassoScaling::ScikitLearn, .tolerance = 0, .gap_tolerance = tol});
+  loose.fit(data.Z, data.y);
+  Lasso tight({.lambda = 1.0, .scaling = LassoScaling::ScikitLearn});
+  tight.fit(data.Z, data.y);
+  EXPECT_EQ(loose.optimizer_result().status, Status::GapTolerance);
+  EXPECT_LT(loose.optimizer_result().iterations, gap.optimizer_result().iterations);
+  EXPECT_GE(loose.objective_value(), tight.objective_value() - 1e-9 * tight.objective_value());
+  EXPECT_LE(loose.objective_value() - tight.objective_value(), 2 * tol * yy);
+  // At λ ≥ λ_max the first sweep leaves w = 0, where the gap is exactly 0.
+  Lasso at_max({.lambda = Lasso::lambda_max(data.Z, data.y), .tolerance = 0, .gap_tolerance = 1e-15});
+  at_max.fit(data.Z, data.y);
+  EXPECT_EQ(at_max.optimizer_result().status, Status::GapTolerance);
+  EXPECT_EQ(at_max.optimizer_result().iterations, 1);
+  EXPECT_THROW(Lasso({.gap_tolerance = -1}), ValueError);
+}
+
+// Layout 1 (before gap_tolerance) loads with gap_tolerance = 0.
+TEST(Lasso, ModelFileLayout1LoadsWithoutTheGapTest) {
+  const Tensor X = gaussian_matrix(30, 4, 8);
+  Lasso lasso({.lambda = 0.05, .scaling = LassoScaling::ScikitLearn, .gap_tolerance = 1e-6});
+  lasso.fit(X, gaussian_vector(30, 9));
+  std::string payload;
+  {
+    ModelOutputArchive ar(payload);
+    LassoOptions o = lasso.options();
+    testing::OptionsOfLayout<LassoOptions> layout_1{o, 1};
+    ar(layout_1, true, Index{4}, lasso.coef(), lasso.intercept(), lasso.objective_value());
+  }
+  const Lasso old = Lasso::from_model_file(ModelFile(frame_model_file(Lasso::kTypeName, 1, payload), "layout 1"));
+  EXPECT_EQ(old.options().gap_tolerance, 0);
+  EXPECT_EQ(old.options().lambda, 0.05);
+  EXPECT_EQ(old.predict(X), lasso.predict(X));
 }
 
 TEST(Lasso, LambdaMaxZeroesEveryCoefficient) {
@@ -143,6 +192,7 @@ TEST(Lasso, SaveLoadRoundTrip) {
   EXPECT_EQ(back.options().order, CoordinateOrder::Random);
   EXPECT_EQ(back.options().max_iterations, 500);
   EXPECT_EQ(back.options().seed, 7u);
+  EXPECT_EQ(back.options().gap_tolerance, 0);
   EXPECT_EQ(back.to_bytes(), lasso.to_bytes());
   std::filesystem::remove(path);
 }
