@@ -288,7 +288,12 @@ class RowGradientSums final : public GradientSums {
                           const GradientHistogramLayout::FeatureSlots slot = layout_.feature_slots(f);
                           start(slot.first, slot.missing - slot.first + 1);
                           if (ordered != nullptr) {
-                            for (std::size_t k = 0; k < rows.size(); ++k)
+                            const std::size_t n = rows.size(), ahead = n > 64 ? n - 64 : 0;
+                            for (std::size_t k = 0; k < ahead; ++k) {
+                              __builtin_prefetch(col + rows[k + 64]);
+                              add(slot(col[rows[k]]), ordered[2 * k], ordered[2 * k + 1]);
+                            }
+                            for (std::size_t k = ahead; k < n; ++k)
                               add(slot(col[rows[k]]), ordered[2 * k], ordered[2 * k + 1]);
                           } else {
                             for (Index row : rows)
