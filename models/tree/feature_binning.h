@@ -63,6 +63,8 @@ struct BinEdges {
   Index num_bins(Index j) const { return static_cast<Index>(thresholds[static_cast<std::size_t>(j)].size()) + 1; }
   // The code of value x of feature j: #{k : θ_k ≤ x}, or kMissingBin for NaN.
   std::uint8_t code(Index j, Scalar x) const;
+  // out[i] = code(j, x[i·stride]) for i < count (Note [Branch-free binning]).
+  void codes(Index j, const Scalar* x, Index stride, Index count, std::uint8_t* out) const;
   // The edge θ_k of feature j, the threshold of the split "codes ≤ k go left".
   Scalar edge(Index j, Index k) const { return thresholds[static_cast<std::size_t>(j)][static_cast<std::size_t>(k)]; }
   bool is_categorical(Index j) const { return categorical[static_cast<std::size_t>(j)] != 0; }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <set>
 
 #include "graph/error.h"
@@ -71,6 +72,40 @@ TEST(FeatureBinning, QuantileBinsSplitTheTrainingValuesAsScikitLearn) {
   for (Index i = 0; i < d.features.rows(); ++i) EXPECT_EQ(B(i, 3), rank[static_cast<std::size_t>(codes[static_cast<std::size_t>(i)])]) << "row " << i;
   EXPECT_LE(e.num_bins(3), 255);
   EXPECT_GE(e.num_bins(3), 250);
+}
+
+// The branch-free lockstep search (Note [Branch-free binning]) against std::upper_bound, for
+// every threshold count from 0 to 255 (so every number of search steps), on values equal to the
+// thresholds, between and beyond them, ±0 around a threshold of 0, ±∞ and NaN, at strides 1 and 3
+// and counts that leave partial groups of eight.
+TEST(FeatureBinning, CodesAreTheUpperBoundsOfTheThresholds) {
+  const Scalar inf = std::numeric_limits<Scalar>::infinity(), nan = std::numeric_limits<Scalar>::quiet_NaN();
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<Scalar> unit(-3, 3);
+  for (int size = 0; size <= 255; size += size < 20 ? 1 : 17) {
+    tree::BinEdges edges;
+    std::vector<Scalar> t;
+    for (int k = 0; k < size; ++k) t.push_back(k - size / 2);  // integers, 0 among them when size > 0
+    edges.thresholds = {t};
+    edges.has_missing = {0};
+    edges.categorical = {0};
+    std::vector<Scalar> x = {0.0, -0.0, inf, -inf, nan, 1e300, -1e300, 0.5, -0.5};
+    for (Scalar v : t) x.insert(x.end(), {v, std::nextafter(v, -inf), std::nextafter(v, inf)});
+    for (int k = 0; k < 40; ++k) x.push_back(unit(rng) * size);
+    for (const Index stride : {1, 3}) {
+      std::vector<Scalar> strided(x.size() * static_cast<std::size_t>(stride), 7.0);
+      for (std::size_t i = 0; i < x.size(); ++i) strided[i * static_cast<std::size_t>(stride)] = x[i];
+      std::vector<std::uint8_t> out(x.size());
+      edges.codes(0, strided.data(), stride, static_cast<Index>(x.size()), out.data());
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        const auto expected = std::isnan(x[i])
+                                  ? tree::kMissingBin
+                                  : static_cast<std::uint8_t>(std::upper_bound(t.begin(), t.end(), x[i]) - t.begin());
+        ASSERT_EQ(out[i], expected) << "x = " << x[i] << ", " << size << " thresholds, stride " << stride;
+        ASSERT_EQ(edges.code(0, x[i]), expected) << "x = " << x[i];
+      }
+    }
+  }
 }
 
 TEST(FeatureBinning, BadBinCountsAreValueErrors) {
