@@ -62,17 +62,20 @@ Scalar weighted_median(const Vector& values, const Vector& weights) {
 Tensor Ensemble::raw(const Tensor& X, Index rounds) const {
   const Index R = rounds < 0 ? num_rounds() : std::min(rounds, num_rounds());
   Tensor F(X.rows(), outputs);
-  for (Index i = 0; i < X.rows(); ++i) {
-    const Scalar* x = X.row(i).data();
-    for (Index k = 0; k < outputs; ++k) {
-      Scalar f = baseline(k);
-      for (Index r = 0; r < R; ++r) {
-        const tree::GradientTree& t = trees[static_cast<std::size_t>(r * outputs + k)];
-        f += t.value[static_cast<std::size_t>(t.leaf_of(x))];
+  // Rows in parallel blocks: each row's sum runs over the trees in order, whatever the threads.
+  tbb::parallel_for(tbb::blocked_range<Index>(0, X.rows(), 1024), [&](const tbb::blocked_range<Index>& rows) {
+    for (Index i = rows.begin(); i != rows.end(); ++i) {
+      const Scalar* x = X.row(i).data();
+      for (Index k = 0; k < outputs; ++k) {
+        Scalar f = baseline(k);
+        for (Index r = 0; r < R; ++r) {
+          const tree::GradientTree& t = trees[static_cast<std::size_t>(r * outputs + k)];
+          f += t.value[static_cast<std::size_t>(t.leaf_of(x))];
+        }
+        F(i, k) = f;
       }
-      F(i, k) = f;
     }
-  }
+  });
   return F;
 }
 

@@ -276,7 +276,7 @@ class GradientTreeGrower {
     const auto count = static_cast<std::size_t>(n.end - n.begin);
     std::vector<Index>& scratch = pool_.partition_rows;
     if (scratch.size() < count) scratch.resize(count);
-    const Index mid = n.begin + static_cast<Index>(stable_partition_rows(
+    const Index mid = n.begin + static_cast<Index>(parallel_stable_partition_rows(
                                     rows_.data() + n.begin, count, scratch.data(), [&](Index row) {
                                       const std::uint8_t c = col[row];
                                       if (s.categorical) return has_category(s.left_categories, c);
