@@ -276,31 +276,57 @@ class RowGradientSums final : public GradientSums {
   const GradientHistogramLayout& layout() const override { return layout_; }
   // For every candidate feature f, start(first, slots) with f's slots [first, first + slots), then
   // add(slot, g_i, h_i) for every row i of `rows`, slot the layout's slot of the row's code of
-  // that feature: one feature per TBB task, each over the rows in their order. The feature's
-  // slots are a local of the row loop (no reload of the layout per row).
-  // With `ordered` (2·rows.size() values), g and h of rows[k] are read at ordered[2k], ordered[2k + 1].
+  // that feature, each feature's rows in their order (so the sums do not depend on the tasks):
+  // the features two by two per TBB task. The features' slots are locals of the row loop (no
+  // reload of the layout per row). With `ordered` (2·rows.size() values), g and h of rows[k] are
+  // read at ordered[2k], ordered[2k + 1], and one pass over the rows serves both features of a
+  // pair (Note [Feature pairs]).
+  //
+  // Note [Feature pairs]
+  // A histogram pass is bound by its chain of loads, not by arithmetic: per (row, feature) the
+  // row number, the row's code (scattered over a column of n bytes in a deep node), g and h, then
+  // the slot's read-modify-write. Two features in one pass load the row number and g, h once for
+  // both and give the processor two independent update chains; the code of the row 64 ahead is
+  // prefetched in each column. On the million-row benchmark this took a tree from 161 ms to
+  // 131 ms on one thread (groups of four were no faster, and leave two threads unevenly loaded).
   template <class Start, class Add>
   void for_each_entry(std::span<const Index> rows, Start&& start, Add&& add, const Scalar* ordered = nullptr) const {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, features_.size(), 1),
-                      [&](const tbb::blocked_range<std::size_t>& r) {
-                        for (std::size_t f = r.begin(); f != r.end(); ++f) {
-                          const std::uint8_t* col = B_.column(features_[f]);
-                          const GradientHistogramLayout::FeatureSlots slot = layout_.feature_slots(f);
-                          start(slot.first, slot.missing - slot.first + 1);
-                          if (ordered != nullptr) {
-                            const std::size_t n = rows.size(), ahead = n > 64 ? n - 64 : 0;
-                            for (std::size_t k = 0; k < ahead; ++k) {
-                              __builtin_prefetch(col + rows[k + 64]);
-                              add(slot(col[rows[k]]), ordered[2 * k], ordered[2 * k + 1]);
-                            }
-                            for (std::size_t k = ahead; k < n; ++k)
-                              add(slot(col[rows[k]]), ordered[2 * k], ordered[2 * k + 1]);
-                          } else {
-                            for (Index row : rows)
-                              add(slot(col[row]), g_[static_cast<std::size_t>(row)], h_[static_cast<std::size_t>(row)]);
-                          }
-                        }
-                      });
+    const std::size_t features = features_.size();
+    // Tasks take features two by two: with `ordered`, one pass over the rows serves both (the row
+    // and its g, h loaded once, the two slots' updates independent chains).
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, (features + 1) / 2, 1), [&](const tbb::blocked_range<std::size_t>& r) {
+          for (std::size_t pair = r.begin(); pair != r.end(); ++pair) {
+            const std::size_t f = 2 * pair, count = std::min<std::size_t>(2, features - f);
+            const std::uint8_t* col[2] = {B_.column(features_[f]), B_.column(features_[f + count - 1])};
+            const GradientHistogramLayout::FeatureSlots slot[2] = {layout_.feature_slots(f),
+                                                                   layout_.feature_slots(f + count - 1)};
+            for (std::size_t u = 0; u < count; ++u) start(slot[u].first, slot[u].missing - slot[u].first + 1);
+            if (ordered != nullptr && count == 2) {
+              const std::size_t n = rows.size(), ahead = n > 64 ? n - 64 : 0;
+              for (std::size_t k = 0; k < n; ++k) {
+                if (k < ahead) {
+                  __builtin_prefetch(col[0] + rows[k + 64]);
+                  __builtin_prefetch(col[1] + rows[k + 64]);
+                }
+                const Index row = rows[k];
+                const Scalar g = ordered[2 * k], h = ordered[2 * k + 1];
+                add(slot[0](col[0][row]), g, h);
+                add(slot[1](col[1][row]), g, h);
+              }
+            } else {
+              for (std::size_t u = 0; u < count; ++u) {
+                if (ordered != nullptr) {
+                  for (std::size_t k = 0; k < rows.size(); ++k)
+                    add(slot[u](col[u][rows[k]]), ordered[2 * k], ordered[2 * k + 1]);
+                } else {
+                  for (Index row : rows)
+                    add(slot[u](col[u][row]), g_[static_cast<std::size_t>(row)], h_[static_cast<std::size_t>(row)]);
+                }
+              }
+            }
+          }
+        });
   }
 
  private:

@@ -106,6 +106,13 @@ TEST(GradientHistogramLayout, RowSumsFillTheLayoutsSlots) {
   H = pool.take(sums.layout().size());
   sums.add_histogram(rows, H);
   expect_node_histogram(H);
+  // With ordered gradients: features 0 and 1 in one pass (Note [Feature pairs]), feature 2 alone.
+  std::vector<Scalar> ordered;
+  RowGradientSums ordered_sums(B, e, data.g, data.h, features, &ordered);
+  for (GradientBin& s : H) s = {-1, -1, -1};
+  ordered_sums.add_histogram(rows, H);
+  expect_node_histogram(H);
+  EXPECT_EQ(ordered, (std::vector<Scalar>{1, 0.5, 2, 1, 8, 4, 16, 8}));
 }
 
 TEST(GradientHistogramLayout, ShardedSumsFillTheSameSlots) {
