@@ -6,7 +6,8 @@ min_child_weight = 1: with λ = 0 and no rows-per-leaf limit it overfits to a te
 on breast cancer). For K > 2 classes XGBoost's learning rate is 0.2: its multi:softprob Hessian is
 2p(1 − p), twice the softmax's, so its Newton steps are half those of dagml and scikit-learn, and
 η = 0.2 makes the same steps (on Fashion-MNIST after 5 rounds: test log loss 1.346 at η = 0.1,
-0.934 at η = 0.2, against dagml's 0.931 and scikit-learn's 0.931).
+0.934 at η = 0.2, against dagml's 0.931 and scikit-learn's 0.931). "_xgboost_2t" entries are the
+same with n_jobs = 2 (and the thread pools allowed two threads); so are "forest_<data>_2t".
 Usage: reference_trees.py FILTER
        reference_trees.py synthetic LIBRARY THREADS   (LIBRARY sklearn or xgboost: the 1,000,000-row
        boosting workload of trees_bench.cpp on THREADS threads, one fit, in a process of its own so
@@ -115,14 +116,19 @@ def main():
                 grow_policy="lossguide", max_leaves=31,
                 max_depth=0, max_bin=256, n_jobs=1,  # λ = 1 and min_child_weight = 1: XGBoost's defaults
                 objective="binary:logistic" if K == 2 else "multi:softprob"),
+            f"boosting_{data}_xgboost_2t": lambda: xgboost.XGBClassifier(
+                n_estimators=rounds, learning_rate=0.1 if K == 2 else 0.2, tree_method="hist",
+                grow_policy="lossguide", max_leaves=31, max_depth=0, max_bin=256, n_jobs=2,
+                objective="binary:logistic" if K == 2 else "multi:softprob"),
         }
         for name, make in models.items():
             if wanted not in name or (data == "fashion" and not name.startswith("boosting")):
                 continue
 
-            def run(make=make):
-                m = make().fit(Xtr, ytr)
-                return m, m.predict(Xte)
+            def run(make=make, threads=2 if name.endswith("_2t") else 1):
+                with threadpool_limits(limits=threads):
+                    m = make().fit(Xtr, ytr)
+                    return m, m.predict(Xte)
 
             seconds, (model, pred) = best_of(run, slow=5.0)
             entry = {"seconds": seconds, "accuracy": float(np.mean(pred == yte)),
