@@ -132,7 +132,7 @@ void kpca(benchmark::State& state, const std::string& name) {
       },
       [](const KernelPCA& model, benchmark::State& s) {
         s.counters["objective"] = model.eigenvalues().sum();
-        s.SetLabel("leading eigenpairs");
+        s.SetLabel("few_leading_eigenpairs");
       });
 }
 
@@ -222,7 +222,7 @@ void mds(benchmark::State& state, const std::string& name) {
       state, name, [](const Tensor&) { return ClassicalMDSOptions{.num_components = 2}; },
       [](const ClassicalMDS& model, benchmark::State& s) {
         s.counters["objective"] = model.eigenvalues().sum();
-        s.SetLabel("leading eigenpairs");
+        s.SetLabel("few_leading_eigenpairs");
       });
 }
 

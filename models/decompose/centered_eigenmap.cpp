@@ -8,6 +8,7 @@
 
 #include "autodiff/decompositions.h"
 #include "graph/error.h"
+#include "models/decompose/block_lanczos.h"
 #include "models/decompose/leading_eigenpairs.h"
 #include "models/io/archive.h"
 #include "models/io/loaded_checks.h"
@@ -18,14 +19,21 @@ CenteredEigenmap centered_eigenmap(const Tensor& K, Index num_components, const 
   const Index n = K.rows();
   KernelCentering centering(K);
   const Tensor centered = centering.center(K);
-  // K̃ is symmetric, so the transpose of the row-major tensor is its column-major view.
-  const LeadingEigenpairs e = leading_eigenpairs(centered.transpose(), num_components == 0 ? n : num_components);
-
+  // K̃ is symmetric, so the transpose of the row-major tensor is its column-major view. A count
+  // of components takes only those pairs; the rank then needs the whole spectrum only when the
+  // k-th value is not above the threshold (an error whose message gives the rank).
+  const auto column_major = centered.transpose();
+  LeadingEigenpairs e =
+      num_components == 0 ? leading_eigenpairs(column_major, n) : few_leading_eigenpairs(column_major, num_components);
   // Note [Centred eigenmap rank]: the eigenvalues above n·ε·D_1.
-  const Scalar zero =
-      static_cast<Scalar>(n) * std::numeric_limits<Scalar>::epsilon() * std::max(e.values(0), Scalar(0));
+  const auto zero_below = [n](const Vector& values) {
+    return static_cast<Scalar>(n) * std::numeric_limits<Scalar>::epsilon() * std::max(values(0), Scalar(0));
+  };
+  if (num_components > 0 && !(e.values(num_components - 1) > zero_below(e.values)))
+    e = leading_eigenpairs(column_major, num_components);
+  const Scalar zero = zero_below(e.values);
   Index r = 0;
-  while (r < n && e.values(r) > zero) ++r;
+  while (r < e.values.size() && e.values(r) > zero) ++r;
   if (r == 0)
     throw ValueError(fmt::format("{}: expected rows that differ {}, found a centred matrix of rank 0", who, what));
   const Index k = num_components == 0 ? r : num_components;

@@ -1,7 +1,7 @@
 // The spectral step that kernel PCA (kernel_pca.h) and classical MDS (classical_mds.h) share: a
 // square similarity matrix K (a Gram matrix, or −½ times squared distances) is centred in feature
 // space (kernel_centering.h), K̃ = H K H = U D Uᵀ, and its leading k components are kept as
-// coefficients a_m = u_m / √D_m (only those k eigenvectors are computed, by leading_eigenpairs),
+// coefficients a_m = u_m / √D_m (only those k eigenpairs are computed, by few_leading_eigenpairs),
 // so that
 //   training rows score √D_m u_m = K̃ a_m,   new rows with similarity rows L score center(L) a_m.
 //

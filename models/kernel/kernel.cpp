@@ -18,6 +18,12 @@ namespace {
 // Rows of A per parallel task: a fixed split, so results do not depend on the thread count.
 constexpr Index kRowsPerBlock = 64;
 
+// Note [Symmetric Gram]
+// The Gram matrix of a set of rows with itself is symmetric: row block [b, e) is computed against
+// the rows [0, e) only (the blocks on and left of the diagonal, about half of the work and of the
+// packing of B into a product), and the upper triangle is then copied from the lower one, so
+// K(i, j) and K(j, i) are the same number.
+
 // Runs body(begin, count) over fixed blocks of `rows` rows, in parallel.
 template <class Body>
 void for_row_blocks(Index rows, const Body& body) {
@@ -35,7 +41,7 @@ bool is_constant(Var v) { return v.graph().node(v.id()).kind == NodeKind::Consta
 
 // --- The Gram matrix ------------------------------------------------------------------------------
 
-void Kernel::gram_block(const Tensor& A_rows, const Tensor& B, Index, Eigen::Ref<Tensor> out) const {
+void Kernel::gram_block(const Tensor& A_rows, const RowsRef& B, Index, Eigen::Ref<Tensor> out) const {
   for (Index i = 0; i < A_rows.rows(); ++i) {
     const Vector a = A_rows.row(i).transpose();
     for (Index j = 0; j < B.rows(); ++j) out(i, j) = (*this)(a, B.row(j).transpose());
@@ -50,8 +56,15 @@ void Kernel::gram_rows(const Tensor& A, const Tensor& B, bool same, Tensor& K) c
   if (!same) check_finite(B, who.c_str());
   K.resize(A.rows(), B.rows());
   for_row_blocks(A.rows(), [&](Index begin, Index count) {
-    gram_block(A.middleRows(begin, count), B, same ? begin : -1, K.middleRows(begin, count));
+    if (same)  // Note [Symmetric Gram]
+      gram_block(A.middleRows(begin, count), B.topRows(begin + count), begin, K.block(begin, 0, count, begin + count));
+    else
+      gram_block(A.middleRows(begin, count), B, -1, K.middleRows(begin, count));
   });
+  if (same)
+    for_row_blocks(A.rows(), [&](Index begin, Index count) {
+      for (Index i = begin; i < begin + count; ++i) K.row(i).tail(K.cols() - i - 1) = K.col(i).tail(K.cols() - i - 1);
+    });
 }
 
 Tensor Kernel::gram(const Tensor& A, const Tensor& B) const {
@@ -213,7 +226,7 @@ Tensor kernel_distances_squared(const Kernel& kernel, const Tensor& A, const Ten
 
 // --- Linear, polynomial, RBF --------------------------------------------------------------------------
 
-void LinearKernel::gram_block(const Tensor& A_rows, const Tensor& B, Index, Eigen::Ref<Tensor> out) const {
+void LinearKernel::gram_block(const Tensor& A_rows, const RowsRef& B, Index, Eigen::Ref<Tensor> out) const {
   out.noalias() = A_rows * B.transpose();
 }
 
@@ -235,7 +248,7 @@ Scalar PolynomialKernel::operator()(Eigen::Ref<const Vector> x, Eigen::Ref<const
   return std::pow(gamma_ * x.dot(z) + coef0_, degree_);
 }
 
-void PolynomialKernel::gram_block(const Tensor& A_rows, const Tensor& B, Index, Eigen::Ref<Tensor> out) const {
+void PolynomialKernel::gram_block(const Tensor& A_rows, const RowsRef& B, Index, Eigen::Ref<Tensor> out) const {
   out.noalias() = A_rows * B.transpose();
   out = (gamma_ * out.array() + coef0_).pow(degree_).matrix();
 }
@@ -268,7 +281,8 @@ Scalar RbfKernel::operator()(Eigen::Ref<const Vector> x, Eigen::Ref<const Vector
   return std::exp(-gamma() * (x - z).squaredNorm());
 }
 
-void RbfKernel::gram_block(const Tensor& A_rows, const Tensor& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const {
+void RbfKernel::gram_block(const Tensor& A_rows, const RowsRef& B, Index diagonal_offset,
+                           Eigen::Ref<Tensor> out) const {
   // ‖a − b‖² = ‖a‖² + ‖b‖² − 2 aᵀb, clamped at 0 against rounding; exactly 0 on a diagonal.
   out.noalias() = -2 * A_rows * B.transpose();
   out.colwise() += A_rows.rowwise().squaredNorm();

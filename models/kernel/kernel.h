@@ -51,6 +51,8 @@ struct GramRows {
 };
 
 class Kernel;
+// Rows of a data matrix, a whole Tensor or a run of its rows, without a copy.
+using RowsRef = Eigen::Ref<const Tensor>;
 using KernelPtr = std::shared_ptr<const Kernel>;
 
 // Kernels are immutable and shared (std::make_shared): a copy with new hyperparameters is a new
@@ -92,11 +94,11 @@ class Kernel : public std::enable_shared_from_this<Kernel> {
   std::vector<Var> log_hyperparameter_nodes(Graph& graph, bool as_parameters) const;
 
  protected:
-  // One block of the Gram matrix, rows `A_rows` of A against all of B; `diagonal_offset` ≥ 0 when
-  // B is A and A_rows starts at that row of A (so entry (i, diagonal_offset + i) is a diagonal
-  // one), −1 otherwise. The default evaluates k entry by entry. Kernels with a matrix form
-  // (linear, polynomial, RBF) override it with one matrix product.
-  virtual void gram_block(const Tensor& A_rows, const Tensor& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const;
+  // One block of the Gram matrix, rows `A_rows` of A against the rows B; `diagonal_offset` ≥ 0 when
+  // B is the first rows of A and A_rows starts at that row of A (so entry (i, diagonal_offset + i)
+  // is a diagonal one), −1 otherwise (Note [Symmetric Gram] in kernel.cpp). The default evaluates k entry by entry.
+  // Kernels with a matrix form (linear, polynomial, RBF) override it with one matrix product.
+  virtual void gram_block(const Tensor& A_rows, const RowsRef& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const;
   // A copy with all hyperparameters (free and fixed, in order) given as values.
   virtual KernelPtr with_values(const std::vector<KernelHyperparameter>& values) const;
   // The graph form, from one node per hyperparameter block (fixed ones as constants), each 1×size
@@ -115,7 +117,7 @@ class LinearKernel final : public Kernel {
   Scalar operator()(Eigen::Ref<const Vector> x, Eigen::Ref<const Vector> z) const override { return x.dot(z); }
 
  protected:
-  void gram_block(const Tensor& A_rows, const Tensor& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const override;
+  void gram_block(const Tensor& A_rows, const RowsRef& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const override;
   Var build_gram_graph(const GramRows& rows, std::span<const Var> log_values) const override;
 };
 
@@ -134,7 +136,7 @@ class PolynomialKernel final : public Kernel {
   std::vector<KernelHyperparameter> hyperparameters() const override;
 
  protected:
-  void gram_block(const Tensor& A_rows, const Tensor& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const override;
+  void gram_block(const Tensor& A_rows, const RowsRef& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const override;
   KernelPtr with_values(const std::vector<KernelHyperparameter>& values) const override;
   Var build_gram_graph(const GramRows& rows, std::span<const Var> log_values) const override;
 
@@ -155,7 +157,7 @@ class RbfKernel final : public Kernel {
   std::vector<KernelHyperparameter> hyperparameters() const override { return {gamma_}; }
 
  protected:
-  void gram_block(const Tensor& A_rows, const Tensor& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const override;
+  void gram_block(const Tensor& A_rows, const RowsRef& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const override;
   KernelPtr with_values(const std::vector<KernelHyperparameter>& values) const override;
   Var build_gram_graph(const GramRows& rows, std::span<const Var> log_values) const override;
 

@@ -34,7 +34,7 @@ ConstantKernel::ConstantKernel(Scalar value) : ConstantKernel(scalar_hyperparame
 
 std::string ConstantKernel::name() const { return fmt::format("constant({})", format_hyperparameter(value_)); }
 
-void ConstantKernel::gram_block(const Tensor&, const Tensor&, Index, Eigen::Ref<Tensor> out) const {
+void ConstantKernel::gram_block(const Tensor&, const RowsRef&, Index, Eigen::Ref<Tensor> out) const {
   out.setConstant(value());
 }
 
@@ -59,7 +59,8 @@ Scalar WhiteKernel::operator()(Eigen::Ref<const Vector> x, Eigen::Ref<const Vect
   return x == z ? noise() : 0;
 }
 
-void WhiteKernel::gram_block(const Tensor& A_rows, const Tensor&, Index diagonal_offset, Eigen::Ref<Tensor> out) const {
+void WhiteKernel::gram_block(const Tensor& A_rows, const RowsRef&, Index diagonal_offset,
+                             Eigen::Ref<Tensor> out) const {
   out.setZero();
   if (diagonal_offset >= 0)
     for (Index i = 0; i < A_rows.rows(); ++i) out(i, diagonal_offset + i) = noise();
@@ -99,7 +100,7 @@ std::vector<KernelHyperparameter> CompositeKernel::hyperparameters() const {
   return all;
 }
 
-void CompositeKernel::gram_block(const Tensor& A_rows, const Tensor& B, Index diagonal_offset,
+void CompositeKernel::gram_block(const Tensor& A_rows, const RowsRef& B, Index diagonal_offset,
                                  Eigen::Ref<Tensor> out) const {
   left_->gram_block(A_rows, B, diagonal_offset, out);
   Tensor other(out.rows(), out.cols());

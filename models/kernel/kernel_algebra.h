@@ -29,7 +29,7 @@ class ConstantKernel final : public Kernel {
   std::vector<KernelHyperparameter> hyperparameters() const override { return {value_}; }
 
  protected:
-  void gram_block(const Tensor& A_rows, const Tensor& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const override;
+  void gram_block(const Tensor& A_rows, const RowsRef& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const override;
   KernelPtr with_values(const std::vector<KernelHyperparameter>& values) const override;
   Var build_gram_graph(const GramRows& rows, std::span<const Var> log_values) const override;
 
@@ -48,7 +48,7 @@ class WhiteKernel final : public Kernel {
   std::vector<KernelHyperparameter> hyperparameters() const override { return {noise_}; }
 
  protected:
-  void gram_block(const Tensor& A_rows, const Tensor& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const override;
+  void gram_block(const Tensor& A_rows, const RowsRef& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const override;
   KernelPtr with_values(const std::vector<KernelHyperparameter>& values) const override;
   Var build_gram_graph(const GramRows& rows, std::span<const Var> log_values) const override;
 
@@ -69,7 +69,7 @@ class CompositeKernel final : public Kernel {
   const KernelPtr& right() const { return right_; }
 
  protected:
-  void gram_block(const Tensor& A_rows, const Tensor& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const override;
+  void gram_block(const Tensor& A_rows, const RowsRef& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const override;
   KernelPtr with_values(const std::vector<KernelHyperparameter>& values) const override;
   Var build_gram_graph(const GramRows& rows, std::span<const Var> log_values) const override;
 

@@ -38,7 +38,7 @@ Scalar StationaryKernel::operator()(Eigen::Ref<const Vector> x, Eigen::Ref<const
   return profile(s, extra);
 }
 
-void StationaryKernel::gram_block(const Tensor& A_rows, const Tensor& B, Index, Eigen::Ref<Tensor> out) const {
+void StationaryKernel::gram_block(const Tensor& A_rows, const RowsRef& B, Index, Eigen::Ref<Tensor> out) const {
   if (anisotropic() && A_rows.cols() != length_scale().size())
     throw ShapeError(fmt::format("{}: expected {} features (one per length scale), found {}", name(),
                                  length_scale().size(), A_rows.cols()));
@@ -173,7 +173,7 @@ Scalar PeriodicKernel::operator()(Eigen::Ref<const Vector> x, Eigen::Ref<const V
   return std::exp(-2 * sine * sine / (length_scale() * length_scale()));
 }
 
-void PeriodicKernel::gram_block(const Tensor& A_rows, const Tensor& B, Index, Eigen::Ref<Tensor> out) const {
+void PeriodicKernel::gram_block(const Tensor& A_rows, const RowsRef& B, Index, Eigen::Ref<Tensor> out) const {
   for (Index i = 0; i < A_rows.rows(); ++i)
     for (Index j = 0; j < B.rows(); ++j) out(i, j) = (*this)(A_rows.row(i).transpose(), B.row(j).transpose());
 }

@@ -39,7 +39,7 @@ class StationaryKernel : public Kernel {
   // The values of the hyperparameters after the length scale, in order.
   virtual std::vector<Scalar> extra_values() const { return {}; }
   // Applies the profile to the scaled squared distances of a block.
-  void gram_block(const Tensor& A_rows, const Tensor& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const override;
+  void gram_block(const Tensor& A_rows, const RowsRef& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const override;
   Var build_gram_graph(const GramRows& rows, std::span<const Var> log_values) const override;
 
   KernelHyperparameter length_scale_;
@@ -107,7 +107,7 @@ class PeriodicKernel final : public Kernel {
   std::vector<KernelHyperparameter> hyperparameters() const override { return {length_scale_, period_}; }
 
  protected:
-  void gram_block(const Tensor& A_rows, const Tensor& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const override;
+  void gram_block(const Tensor& A_rows, const RowsRef& B, Index diagonal_offset, Eigen::Ref<Tensor> out) const override;
   KernelPtr with_values(const std::vector<KernelHyperparameter>& values) const override;
   Var build_gram_graph(const GramRows& rows, std::span<const Var> log_values) const override;
 

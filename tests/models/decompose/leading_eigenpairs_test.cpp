@@ -18,38 +18,14 @@
 #include "graph/error.h"
 #include "graph/random.h"
 #include "graph/threads.h"
+#include "models/decompose/symmetric_test_matrices.h"
 
 namespace dagml {
 namespace {
 
-// A symmetric matrix with eigenvalues `spectrum` and a seeded random orthogonal eigenbasis.
-Eigen::MatrixXd with_spectrum(const Vector& spectrum, std::uint64_t seed) {
-  const Index n = spectrum.size();
-  std::mt19937_64 rng(seed);
-  Eigen::MatrixXd G(n, n);
-  for (Index i = 0; i < G.size(); ++i) G.data()[i] = standard_normal(rng);
-  const Eigen::MatrixXd Q = Eigen::HouseholderQR<Eigen::MatrixXd>(G).householderQ();
-  return Q * spectrum.asDiagonal() * Q.transpose();
-}
-
-Eigen::MatrixXd random_symmetric(Index n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  Eigen::MatrixXd G(n, n);
-  for (Index i = 0; i < G.size(); ++i) G.data()[i] = standard_normal(rng);
-  return (G + G.transpose()) / 2;
-}
-
-// An RBF Gram matrix of n seeded points in 8 dimensions: the kernel-PCA case, a spectrum that
-// decays over many orders of magnitude.
-Eigen::MatrixXd rbf_gram(Index n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  Eigen::MatrixXd X(n, 8);
-  for (Index i = 0; i < X.size(); ++i) X.data()[i] = standard_normal(rng);
-  Eigen::MatrixXd K(n, n);
-  for (Index i = 0; i < n; ++i)
-    for (Index j = 0; j < n; ++j) K(i, j) = std::exp(-(X.row(i) - X.row(j)).squaredNorm() / 8);
-  return K;
-}
+using testing::random_symmetric;
+using testing::rbf_gram;
+using testing::with_spectrum;
 
 // The k leading pairs of A against the full solver's decomposition of A: see the next function.
 void expect_leading_eigenpairs(const Eigen::MatrixXd& A, const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>& full,

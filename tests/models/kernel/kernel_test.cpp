@@ -6,6 +6,7 @@
 #include "dagml/dagml.h"
 #include "models/data/polynomial_features.h"
 #include "models/kernel/kernel.h"
+#include "models/kernel/kernel_io.h"
 
 namespace dagml {
 namespace {
@@ -70,6 +71,27 @@ TEST(Kernel, GramIsIdenticalForOneAndTwoThreads) {
   const Tensor two = RbfKernel(0.3).gram(A);
   set_num_threads(0);
   EXPECT_EQ(one, two);
+}
+
+TEST(Kernel, TrainingGramIsExactlySymmetricAndEqualsTheTwoSetGram) {
+  // 150 rows: three row blocks, each computed left of and on the diagonal, the rest mirrored
+  // (Note [Symmetric Gram]); every kind of gram_block: a matrix form, entry by entry, a sum.
+  const Tensor A = sample(150, 4, 0.4);
+  const std::vector<KernelPtr> kernels = {std::make_shared<RbfKernel>(0.7),
+                                          std::make_shared<PolynomialKernel>(2, 0.5, 1.0),
+                                          parse_kernel("matern(nu=1.5, length_scale=1.3) + white(noise=0.1)")};
+  for (const KernelPtr& k : kernels) {
+    const Tensor K = k->gram(A);
+    EXPECT_EQ(K, K.transpose()) << k->name();
+    // gram(A, A) computes every entry; only the diagonal differs for a white-noise term.
+    const Tensor two_sets = k->gram(A, A);
+    Tensor off_diagonal = K - two_sets;
+    off_diagonal.diagonal().setZero();
+    EXPECT_LE(off_diagonal.cwiseAbs().maxCoeff(), 1e-13) << k->name();
+    for (Index i = 0; i < A.rows(); i += 13)
+      for (Index j = 0; j < A.rows(); j += 11)
+        if (i != j) EXPECT_NEAR(K(i, j), (*k)(A.row(i).transpose(), A.row(j).transpose()), 1e-12) << k->name();
+  }
 }
 
 TEST(Kernel, GramIntoReusesAndResizesItsMatrix) {
