@@ -8,6 +8,7 @@
 #include <random>
 
 #include "graph/error.h"
+#include "graph/parallel_products.h"
 #include "graph/random.h"
 #include "models/data/validate.h"
 #include "models/io/loaded_checks.h"
@@ -42,29 +43,65 @@ Tensor guarded_quotient(const Tensor& numerator, const Tensor& denominator) {
   return numerator.cwiseQuotient((denominator.array() == 0).select(kNMFGuard, denominator).matrix());
 }
 
-// The W update of the header (H fixed).
-void update_codes(const Tensor& X, Tensor& W, const Tensor& H, NMFLoss loss) {
-  if (loss == NMFLoss::Frobenius) {
-    W.array() *= guarded_quotient(X * H.transpose(), W * (H * H.transpose())).array();
-  } else {
-    const Tensor numerator = ratio_to_product(X, W, H) * H.transpose();
-    const Vector H_sum = H.rowwise().sum();  // H 1, length k
-    const Tensor denominator = Tensor::Ones(W.rows(), 1) * H_sum.transpose();
-    W.array() *= guarded_quotient(numerator, denominator).array();
+// The Frobenius updates of the header with their two n·d·k products on the threads (Note [Fixed-
+// block products]), X Hᵀ for W and Wᵀ X for H, and the error after each iteration from the
+// products already made (Note [NMF stopping]): after an H update
+// ‖X − WH‖² = ‖X‖² − 2⟨Wᵀ X, H⟩ + ⟨Wᵀ W, H Hᵀ⟩, and with H fixed (transform) the middle term is
+// −2⟨X Hᵀ, W⟩; no third product.
+class FrobeniusUpdates {
+ public:
+  explicit FrobeniusUpdates(const Tensor& X) : X_(X), X_squared_(X.squaredNorm()) {}
+
+  void update_codes(Tensor& W, const Tensor& H) {
+    XHt_.resize(X_.rows(), H.rows());
+    product_in_row_blocks(X_, H.transpose(), XHt_);
+    HHt_ = H * H.transpose();
+    W.array() *= guarded_quotient(XHt_, W * HHt_).array();
+    WtX_.resize(0, 0);  // X Hᵀ is the latest product
   }
+
+  void update_parts(const Tensor& W, Tensor& H) {
+    WtX_.resize(W.cols(), X_.cols());
+    transposed_product_in_row_chunks(W, X_, WtX_);
+    WtW_ = W.transpose() * W;
+    H.array() *= guarded_quotient(WtX_, WtW_ * H).array();
+  }
+
+  // ‖X − WH‖_F for the factors of the latest update.
+  Scalar error(const Tensor& W, const Tensor& H) {
+    Scalar cross = 0;
+    if (WtX_.size() > 0) {  // H was updated last: Wᵀ X is for the current W and H
+      cross = WtX_.cwiseProduct(H).sum();
+    } else {  // H is fixed: X Hᵀ is for it, W is the current one
+      WtW_ = W.transpose() * W;
+      cross = XHt_.cwiseProduct(W).sum();
+    }
+    HHt_ = H * H.transpose();
+    const Scalar squared = X_squared_ - 2 * cross + WtW_.cwiseProduct(HHt_).sum();
+    return std::sqrt(std::max(squared, Scalar(0)));
+  }
+
+ private:
+  const Tensor& X_;
+  Scalar X_squared_;
+  Tensor XHt_, WtX_, WtW_, HHt_;
+};
+
+// The W update of the header (H fixed), Kullback–Leibler.
+void update_codes_kl(const Tensor& X, Tensor& W, const Tensor& H) {
+  const Tensor numerator = ratio_to_product(X, W, H) * H.transpose();
+  const Vector H_sum = H.rowwise().sum();  // H 1, length k
+  const Tensor denominator = Tensor::Ones(W.rows(), 1) * H_sum.transpose();
+  W.array() *= guarded_quotient(numerator, denominator).array();
 }
 
-// The H update of the header (W fixed).
-void update_parts(const Tensor& X, const Tensor& W, Tensor& H, NMFLoss loss) {
-  if (loss == NMFLoss::Frobenius) {
-    H.array() *= guarded_quotient(W.transpose() * X, (W.transpose() * W) * H).array();
-  } else {
-    const Tensor numerator = W.transpose() * ratio_to_product(X, W, H);
-    Vector W_sum = W.colwise().sum().transpose();  // Wᵀ 1, length k
-    W_sum = (W_sum.array() == 0).select(1.0, W_sum);
-    H.array() *= guarded_quotient(numerator, W_sum * Tensor::Ones(1, H.cols())).array();
-    H = (H.array() < std::numeric_limits<Scalar>::epsilon()).select(0.0, H);
-  }
+// The H update of the header (W fixed), Kullback–Leibler.
+void update_parts_kl(const Tensor& X, const Tensor& W, Tensor& H) {
+  const Tensor numerator = W.transpose() * ratio_to_product(X, W, H);
+  Vector W_sum = W.colwise().sum().transpose();  // Wᵀ 1, length k
+  W_sum = (W_sum.array() == 0).select(1.0, W_sum);
+  H.array() *= guarded_quotient(numerator, W_sum * Tensor::Ones(1, H.cols())).array();
+  H = (H.array() < std::numeric_limits<Scalar>::epsilon()).select(0.0, H);
 }
 
 // √(2 D(X‖WH)) (Note [NMF stopping]). For Frobenius without forming the n×d product, as
@@ -100,12 +137,19 @@ Result multiplicative_updates(const Tensor& X, Tensor& W, Tensor& H, bool update
   const Scalar error_at_init = nmf_error(X, W, H, o.loss);
   Scalar previous = error_at_init, error = error_at_init;
   IterationLoop loop({.max_iterations = o.max_iterations, .gradient_tolerance = 0}, callbacks);
+  FrobeniusUpdates frobenius(X);
   if (loop.guard("reconstruction error", error) &&
       loop.start(loop.watched() ? flatten_factors(W, H) : Vector(), error)) {
     for (;;) {
-      update_codes(X, W, H, o.loss);
-      if (update_H) update_parts(X, W, H, o.loss);
-      error = nmf_error(X, W, H, o.loss);
+      if (o.loss == NMFLoss::Frobenius) {
+        frobenius.update_codes(W, H);
+        if (update_H) frobenius.update_parts(W, H);
+        error = frobenius.error(W, H);
+      } else {
+        update_codes_kl(X, W, H);
+        if (update_H) update_parts_kl(X, W, H);
+        error = nmf_error(X, W, H, o.loss);
+      }
       if (!loop.guard("reconstruction error", error, W, H)) break;
       if (loop.step(error, IterationLoop::kNotComputed, loop.watched() ? flatten_factors(W, H) : Vector())) break;
       if (o.tolerance > 0 && loop.iteration() % 10 == 0) {

@@ -16,7 +16,8 @@
 //
 // Note [NMF stopping]
 // reconstruction_error() is scikit-learn's: √(2 D(X‖WH)) (‖X − WH‖_F for Frobenius). The loop
-// evaluates it every iteration (for the history and the callbacks: value = the error) and, as
+// evaluates it every iteration (for the history and the callbacks: value = the error; for
+// Frobenius from the iteration's own products, ‖X‖² − 2⟨WᵀX, H⟩ + ⟨WᵀW, HHᵀ⟩) and, as
 // scikit-learn, tests convergence every 10 iterations: it stops when the error fell by less than
 // tolerance · (the error at W₀, H₀) over the last 10 iterations (tolerance = 0: never), else after
 // max_iterations. For KL the divergence counts only the entries with X_ij > ε₃₂ in its log term,
