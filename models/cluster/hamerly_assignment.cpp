@@ -13,7 +13,6 @@ namespace dagml {
 
 namespace {
 
-constexpr Index kHamerlyRowsPerTask = 256;  // fixed split: results do not depend on the thread count
 constexpr Scalar kHamerlyMargin = 1e-9;     // δ of Note [Hamerly's bounds]
 
 // Every distance from x to the centres: the nearest (ties: the smallest index), its squared
@@ -43,7 +42,8 @@ NearestTwo nearest_two_centers(const Eigen::Ref<const Vector>& x, const Tensor& 
 
 }  // namespace
 
-void HamerlyAssignment::assign(const Tensor& X, const Tensor& centers, Vector& labels, Vector& min_sq_dist) {
+void HamerlyAssignment::assign(const Tensor& X, const Tensor& centers, Vector& labels, Vector& min_sq_dist,
+                               CenterSums* sums) {
   const Index n = X.rows(), K = centers.rows();
   const bool first = previous_centers_.size() == 0;
   DAGML_CHECK(first || (previous_centers_.rows() == K && static_cast<Index>(assigned_.size()) == n &&
@@ -80,14 +80,19 @@ void HamerlyAssignment::assign(const Tensor& X, const Tensor& centers, Vector& l
       half_separation(k) = std::min(half_separation(k), half);
     }
 
-  const Index blocks = (n + kHamerlyRowsPerTask - 1) / kHamerlyRowsPerTask;
-  std::vector<Index> searches(static_cast<std::size_t>(blocks), 0);
-  tbb::parallel_for(tbb::blocked_range<Index>(0, blocks, 1), [&](const tbb::blocked_range<Index>& r) {
-    for (Index b = r.begin(); b != r.end(); ++b) {
-      const Index begin = b * kHamerlyRowsPerTask, end = std::min(n, begin + kHamerlyRowsPerTask);
-      for (Index i = begin; i < end; ++i) {
+  // The rows in the fixed groups of the centre sums, so that their sums can be gathered here, each
+  // row added while it is in cache (Note [Fixed groups of centre sums]).
+  const AssignSplit split(n, K, X.cols());
+  const bool group_sums = sums && split.group_sums;
+  if (group_sums) sums->group_sums.setZero(split.groups * K, X.cols());
+  std::vector<Index> searches(static_cast<std::size_t>(split.groups), 0);
+  tbb::parallel_for(tbb::blocked_range<Index>(0, split.groups, 1), [&](const tbb::blocked_range<Index>& r) {
+    for (Index g = r.begin(); g != r.end(); ++g) {
+      const IndexRange rows = split.rows(n, g);
+      for (Index i = rows.begin; i < rows.end; ++i) {
         const auto a = static_cast<Index>(labels(i));
         const auto u_index = static_cast<std::size_t>(i);
+        bool kept = false;
         if (assigned_[u_index] == a) {
           // (1): every other centre moved by at most this much.
           lower_(i) -= a == j_max ? drift_second : drift_max;
@@ -96,19 +101,25 @@ void HamerlyAssignment::assign(const Tensor& X, const Tensor& centers, Vector& l
           const Scalar u = std::sqrt(sq), m = std::max(half_separation(a), lower_(i));
           if (std::isinf(m) || u < m - kHamerlyMargin * (u + m)) {  // m = ∞: the only centre
             min_sq_dist(i) = sq;
-            continue;
+            kept = true;
           }
         }
-        // A full search: the K distances.
-        const NearestTwo nearest = nearest_two_centers(X.row(i).transpose(), centers);
-        labels(i) = static_cast<Scalar>(nearest.best);
-        min_sq_dist(i) = nearest.best_sq;
-        lower_(i) = nearest.second;
-        assigned_[u_index] = nearest.best;
-        ++searches[static_cast<std::size_t>(b)];
+        if (!kept) {  // a full search: the K distances
+          const NearestTwo nearest = nearest_two_centers(X.row(i).transpose(), centers);
+          labels(i) = static_cast<Scalar>(nearest.best);
+          min_sq_dist(i) = nearest.best_sq;
+          lower_(i) = nearest.second;
+          assigned_[u_index] = nearest.best;
+          ++searches[static_cast<std::size_t>(g)];
+        }
+        if (group_sums) sums->group_sums.row(g * K + static_cast<Index>(labels(i))) += X.row(i);
       }
     }
   });
+  if (group_sums)
+    add_group_sums(*sums, split.groups, K);
+  else if (sums)
+    cluster_row_sums(X, labels, K, *sums);
   last_full_searches_ = 0;
   for (Index s : searches) last_full_searches_ += s;
   previous_centers_ = centers;

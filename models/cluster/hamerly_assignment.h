@@ -22,13 +22,14 @@
 // The bounds are computed in floating point, so the test keeps a margin: a point is skipped only
 // when u(i) < m(i) − δ (u(i) + m(i)), δ = 1e−9, far above the rounding of the bound updates
 // (a few ulps per iteration), so rounding never skips a point whose nearest centre changed.
-// Points are independent: the work runs in parallel over fixed row blocks and each result is
-// written by one task, so it is bitwise the same for any thread count.
+// Points are independent: the work runs in parallel over the fixed row groups of the centre sums
+// and each result is written by one task, so it is bitwise the same for any thread count.
 #pragma once
 
 #include <vector>
 
 #include "graph/tensor.h"
+#include "models/cluster/center_sums.h"
 
 namespace dagml {
 
@@ -38,8 +39,9 @@ class HamerlyAssignment {
   // min_sq_dist (n) receive z_i and ‖x_i − μ_{z_i}‖² for the K×d centres C. From the second call
   // on, the bounds follow the move from the previous call's centres; a label the caller changed in
   // between (the empty-cluster rule) has no bound and is recomputed. X and K must not change
-  // between calls (an internal error otherwise).
-  void assign(const Tensor& X, const Tensor& centers, Vector& labels, Vector& min_sq_dist);
+  // between calls (an internal error otherwise). When `sums` is given, the sums of each cluster's
+  // rows are gathered in the same pass (Note [Fixed groups of centre sums]).
+  void assign(const Tensor& X, const Tensor& centers, Vector& labels, Vector& min_sq_dist, CenterSums* sums = nullptr);
 
   // Points whose K distances the last call computed (all n on the first call).
   Index last_full_searches() const { return last_full_searches_; }

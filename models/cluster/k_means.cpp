@@ -25,55 +25,6 @@ template class Estimator<KMeans, KMeansOptions>;
 namespace {
 
 constexpr const char* kKMeansName = "KMeans";
-// The fixed split of the assignment step, so that no result depends on the thread count: the n
-// rows in blocks of kAssignRowsPerTask, the blocks in G = min(blocks, kAssignGroups) groups of
-// consecutive blocks, one task each. The centre sums of Lloyd's update are added row by row into
-// one partial K×d sum per group, and the G partials in group order (serially, in row order, when
-// the partials would take more than kMaxPartialSums numbers): the same bits whether they are
-// gathered during the assignment (Lloyd) or after it (Hamerly, the empty-cluster rule).
-constexpr Index kAssignRowsPerTask = 256;
-constexpr Index kAssignGroups = 16;
-constexpr Index kMaxPartialSums = Index{1} << 22;
-
-struct AssignSplit {
-  Index blocks, groups;
-  bool group_sums;
-  AssignSplit(Index n, Index K, Index d)
-      : blocks((n + kAssignRowsPerTask - 1) / kAssignRowsPerTask),
-        groups(std::min(blocks, kAssignGroups)),
-        group_sums(groups * K * d <= kMaxPartialSums) {}
-  // The rows of group g.
-  IndexRange rows(Index n, Index g) const {
-    const IndexRange b = even_split(blocks, groups, g);
-    return {b.begin * kAssignRowsPerTask, std::min(n, b.end * kAssignRowsPerTask)};
-  }
-};
-
-// sums.sums = Σ over groups, in order, of the K×d partials in sums.group_sums.
-void add_group_sums(CenterSums& sums, Index groups, Index K) {
-  sums.sums.setZero(K, sums.group_sums.cols());
-  for (Index g = 0; g < groups; ++g) sums.sums += sums.group_sums.middleRows(g * K, K);
-}
-
-// The sums of the rows of each of the K clusters by the split above, after the assignment.
-void cluster_row_sums(const Tensor& X, const Vector& labels, Index K, CenterSums& sums) {
-  const Index n = X.rows(), d = X.cols();
-  const AssignSplit split(n, K, d);
-  if (!split.group_sums) {
-    sums.sums.setZero(K, d);
-    for (Index i = 0; i < n; ++i) sums.sums.row(static_cast<Index>(labels(i))) += X.row(i);
-    return;
-  }
-  sums.group_sums.setZero(split.groups * K, d);
-  tbb::parallel_for(tbb::blocked_range<Index>(0, split.groups, 1), [&](const tbb::blocked_range<Index>& r) {
-    for (Index g = r.begin(); g != r.end(); ++g) {
-      const IndexRange rows = split.rows(n, g);
-      for (Index i = rows.begin; i < rows.end; ++i)
-        sums.group_sums.row(g * K + static_cast<Index>(labels(i))) += X.row(i);
-    }
-  });
-  add_group_sums(sums, split.groups, K);
-}
 
 // ‖x_i − c‖² for every row, computed directly (exact for the k-means++ potentials), row by row in
 // parallel: each row's sum is the same for any thread count.
@@ -106,7 +57,7 @@ Run lloyd(const Tensor& X, Tensor C, Index max_iterations, Scalar tol_abs, KMean
   IterationLoop loop({.max_iterations = max_iterations, .gradient_tolerance = 0}, session);
   Vector labels, dist, previous;
   const Vector row_norms = X.rowwise().squaredNorm();
-  CenterSums fused;  // the sums of the rows of each cluster, from the last Lloyd assignment
+  CenterSums fused;  // the sums of the rows of each cluster, from the last assignment
   HamerlyAssignment hamerly;
   const bool use_hamerly = algorithm == KMeansAlgorithm::Hamerly;
   // z = argmin_k ‖x_i − μ_k‖² for the current C. Hamerly's bounds carry over from the previous call
@@ -114,7 +65,7 @@ Run lloyd(const Tensor& X, Tensor C, Index max_iterations, Scalar tol_abs, KMean
   // recomputed in full.
   const auto assign = [&] {
     if (use_hamerly)
-      hamerly.assign(X, C, labels, dist);
+      hamerly.assign(X, C, labels, dist, &fused);
     else
       assign_to_centers(X, row_norms, C, labels, dist, &fused);
   };
@@ -139,8 +90,8 @@ Run lloyd(const Tensor& X, Tensor C, Index max_iterations, Scalar tol_abs, KMean
           dist(i) = 0;
         }
       }
-      // Hamerly's assignment gives no sums, and moving points to empty clusters changes them.
-      if (use_hamerly || relabelled) cluster_row_sums(X, labels, K, fused);
+      // Moving points to empty clusters changes the sums of the assignment.
+      if (relabelled) cluster_row_sums(X, labels, K, fused);
       const Tensor updated = fused.sums.array().colwise() / counts.array();
       const Scalar shift = (updated - C).squaredNorm();
       C = updated;
@@ -214,8 +165,10 @@ Tensor k_means_random_rows(const Tensor& X, Index K, std::mt19937_64& rng) {
 
 KMeansAlgorithm chosen_k_means_algorithm(KMeansAlgorithm requested, Index num_features, Index num_clusters) {
   if (requested != KMeansAlgorithm::Auto) return requested;
-  return num_clusters >= kHamerlyMinClusters && num_features <= kHamerlyMaxFeatures ? KMeansAlgorithm::Hamerly
-                                                                                     : KMeansAlgorithm::Lloyd;
+  return num_clusters >= kHamerlyMinClusters &&
+                 (num_features <= kHamerlyMaxFeatures || num_clusters <= kHamerlyMaxClustersAnyFeatures)
+             ? KMeansAlgorithm::Hamerly
+             : KMeansAlgorithm::Lloyd;
 }
 
 Tensor k_means_initial_centers(const Tensor& X, Index num_clusters, KMeansInit init, const Tensor& given,

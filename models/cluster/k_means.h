@@ -46,6 +46,7 @@
 
 #include "graph/enum_names.h"
 #include "graph/tensor.h"
+#include "models/cluster/center_sums.h"
 #include "models/io/estimator.h"
 #include "optim/callbacks.h"
 #include "optim/result.h"
@@ -147,10 +148,12 @@ class KMeans : public Estimator<KMeans, KMeansOptions> {
 extern template class Estimator<KMeans, KMeansOptions>;
 
 // The assignment step `auto` uses for n rows of d features and K centres: Hamerly when
-// K ≥ kHamerlyMinClusters and d ≤ kHamerlyMaxFeatures, else Lloyd (measured in docs/unsupervised.md,
-// "Accelerated k-means"). A requested Lloyd or Hamerly is returned as it is.
+// K ≥ kHamerlyMinClusters and either d ≤ kHamerlyMaxFeatures or K ≤ kHamerlyMaxClustersAnyFeatures,
+// else Lloyd (measured in docs/unsupervised.md, "Accelerated k-means"). A requested Lloyd or
+// Hamerly is returned as it is.
 inline constexpr Index kHamerlyMinClusters = 5;
 inline constexpr Index kHamerlyMaxFeatures = 64;
+inline constexpr Index kHamerlyMaxClustersAnyFeatures = 16;
 KMeansAlgorithm chosen_k_means_algorithm(KMeansAlgorithm requested, Index num_features, Index num_clusters);
 
 // The initial centres of one run, K×d: the given ones (init = Given), K distinct rows drawn
@@ -166,14 +169,9 @@ Scalar k_means_absolute_tolerance(const Tensor& X, Scalar tolerance);
 // squared distance, in parallel over fixed row blocks. Shared with the RBF network.
 void assign_to_centers(const Tensor& X, const Tensor& centers, Vector& labels, Vector& min_sq_dist);
 
-// The sums of the rows assigned to each centre (K×d), for Lloyd's update; group_sums is scratch.
-struct CenterSums {
-  Tensor sums, group_sums;
-};
-
 // The same with the squared row norms ‖x_i‖² given (they do not change between iterations) and,
-// when `sums` is given, the sums of each cluster's rows gathered in the same pass over X: each
-// fixed group of row blocks adds its rows into its own partial sums, added in group order.
+// when `sums` is given, the sums of each cluster's rows gathered in the same pass over X (Note
+// [Fixed groups of centre sums]).
 void assign_to_centers(const Tensor& X, const Vector& row_norms, const Tensor& centers, Vector& labels,
                        Vector& min_sq_dist, CenterSums* sums = nullptr);
 

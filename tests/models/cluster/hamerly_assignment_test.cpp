@@ -100,6 +100,12 @@ TEST(KMeansHamerly, GivesLloydsResultOnASyntheticSet) {
                       {.num_clusters = 25, .init = KMeansInit::Random, .tolerance = 0, .seed = 8});
 }
 
+TEST(KMeansHamerly, GivesLloydsResultInHighDimension) {
+  // d = 200 with K = 10, where auto takes Hamerly (Fashion-MNIST's shape); 5,000 rows: 16 groups
+  // of row blocks whose centre sums are gathered during the assignment.
+  expect_lloyd_result(synthetic_blobs(5000, 200, 10, 9), {.num_clusters = 10, .tolerance = 0, .seed = 10});
+}
+
 TEST(KMeansHamerly, DoesNotDependOnTheThreadCount) {
   const Dataset digits = load_dataset("digits");
   const Tensor synthetic = synthetic_blobs(4000, 3, 12, 5);
@@ -131,6 +137,10 @@ TEST(KMeansHamerly, AutoRule) {
   EXPECT_EQ(chosen_k_means_algorithm(KMeansAlgorithm::Auto, 64, 10), KMeansAlgorithm::Hamerly);
   EXPECT_EQ(chosen_k_means_algorithm(KMeansAlgorithm::Auto, 2, kHamerlyMinClusters), KMeansAlgorithm::Hamerly);
   EXPECT_EQ(chosen_k_means_algorithm(KMeansAlgorithm::Auto, kHamerlyMaxFeatures + 1, 50), KMeansAlgorithm::Lloyd);
+  EXPECT_EQ(chosen_k_means_algorithm(KMeansAlgorithm::Auto, 784, kHamerlyMaxClustersAnyFeatures),
+            KMeansAlgorithm::Hamerly);
+  EXPECT_EQ(chosen_k_means_algorithm(KMeansAlgorithm::Auto, 784, kHamerlyMaxClustersAnyFeatures + 1),
+            KMeansAlgorithm::Lloyd);
   EXPECT_EQ(chosen_k_means_algorithm(KMeansAlgorithm::Lloyd, 2, 50), KMeansAlgorithm::Lloyd);
   EXPECT_EQ(chosen_k_means_algorithm(KMeansAlgorithm::Hamerly, 4, 3), KMeansAlgorithm::Hamerly);
 }
