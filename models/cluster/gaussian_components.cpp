@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "graph/error.h"
+#include "graph/parallel_products.h"
 #include "graph/random.h"
 
 namespace dagml {
@@ -54,18 +55,24 @@ Tensor factorize_covariances(const Tensor& cov, CovarianceType type, Index K, In
     largest = std::max(largest, square ? cov.middleRows(b * d, d).diagonal().maxCoeff() : cov.maxCoeff());
   const Scalar zero = static_cast<Scalar>(d) * std::numeric_limits<Scalar>::epsilon() * largest;
   if (square) {
+    // The components' factorizations in parallel; the first singular one (by index) is reported,
+    // whatever the threads.
     const Index blocks = type == CovarianceType::Full ? K : 1;
-    for (Index k = 0; k < blocks; ++k) {
+    Vector failed_pivot = Vector::Constant(blocks, std::numeric_limits<Scalar>::quiet_NaN());
+    tbb::parallel_for(Index{0}, blocks, [&](Index k) {
       const Eigen::MatrixXd block = cov.middleRows(k * d, d);
       const Eigen::LLT<Eigen::MatrixXd> llt(block);
       const Eigen::MatrixXd L = llt.matrixL();
-      if (llt.info() != Eigen::Success || !L.allFinite() || !(L.diagonal().array().square().minCoeff() > zero)) {
+      if (llt.info() != Eigen::Success || !L.allFinite() || !(L.diagonal().array().square().minCoeff() > zero))
+        failed_pivot(k) =
+            llt.info() == Eigen::Success ? L.diagonal().array().square().minCoeff() : block.diagonal().minCoeff();
+      factors.middleRows(k * d, d) = L;
+    });
+    for (Index k = 0; k < blocks; ++k)
+      if (!std::isnan(failed_pivot(k)))
         singular(type == CovarianceType::Tied ? std::string("the shared (tied) covariance")
                                               : fmt::format("the covariance of component {}", k),
-                 llt.info() == Eigen::Success ? L.diagonal().array().square().minCoeff() : block.diagonal().minCoeff());
-      }
-      factors.middleRows(k * d, d) = L;
-    }
+                 failed_pivot(k));
   } else {
     for (Index k = 0; k < cov.rows(); ++k) {
       const Scalar smallest = cov.row(k).minCoeff();
@@ -123,11 +130,12 @@ Tensor gaussian_log_joint(const Tensor& X, const GaussianComponents& c, Covarian
   // factor of the precision Σ⁻¹, as scikit-learn computes it), so each block of rows costs one
   // matrix product per component instead of a triangular solve, which Eigen runs at a fraction
   // of a product's speed.
-  std::vector<Eigen::MatrixXd> precision_factors;
-  for (Index k = 0; has_square_scatter(type) && k < (type == CovarianceType::Full ? K : 1); ++k) {
-    const Eigen::MatrixXd L = c.factors.middleRows(k * d, d);
-    precision_factors.push_back(L.triangularView<Eigen::Lower>().solve(Eigen::MatrixXd::Identity(d, d)).transpose());
-  }
+  std::vector<Eigen::MatrixXd> precision_factors(
+      static_cast<std::size_t>(has_square_scatter(type) ? (type == CovarianceType::Full ? K : 1) : 0));
+  tbb::parallel_for(std::size_t{0}, precision_factors.size(), [&](std::size_t k) {
+    const Eigen::MatrixXd L = c.factors.middleRows(static_cast<Index>(k) * d, d);
+    precision_factors[k] = L.triangularView<Eigen::Lower>().solve(Eigen::MatrixXd::Identity(d, d)).transpose();
+  });
   const Index blocks = (n + kGaussianRowsPerTask - 1) / kGaussianRowsPerTask;
   tbb::parallel_for(tbb::blocked_range<Index>(0, blocks, 1), [&](const tbb::blocked_range<Index>& range) {
     for (Index b = range.begin(); b != range.end(); ++b) {
@@ -226,7 +234,7 @@ void accumulate_moments(const Eigen::Ref<const Tensor>& X, const Eigen::Ref<cons
                         std::span<double> statistics) {
   const Index K = R.cols(), d = X.cols();
   Eigen::Map<Vector>(statistics.data(), K) = R.colwise().sum().transpose();
-  Eigen::Map<Tensor>(statistics.data() + K, K, d) = R.transpose() * X;
+  transposed_product_in_row_chunks(R, X, Eigen::Map<Tensor>(statistics.data() + K, K, d));
 }
 
 std::pair<Vector, Tensor> moment_means(const Vector& moments, Index K, Index d) {
