@@ -1,5 +1,5 @@
 """Unsupervised learning (issue 13): PCA, kernel PCA, k-means, Gaussian mixtures (diagonal and
-full), NMF and classical MDS (bench/unsupervised_bench.cpp) against scikit-learn 1.2.1
+full), NMF, classical MDS and metric MDS by SMACOF (bench/unsupervised_bench.cpp) against scikit-learn 1.2.1
 (bench/reference_unsupervised.py) at equal settings and from the same starting points, with one
 thread on both sides, then two (TBB on dagml's side; OpenBLAS and OpenMP through threadpoolctl on
 scikit-learn's), on digits and Fashion-MNIST (10,000 and 60,000 images; kernel PCA and the
@@ -48,7 +48,7 @@ def comparisons():
     out += [(f"nmf_{d}", f"nmf_{d}", f"nmf_{d}", "||X - WH||_F", TARGET) for d in PCA_DATA]
     out += [("mds_digits", "mds_digits", "mds_numpy_digits", "D_1 + D_2",
              " target ratio <= 0.5; reference: NumPy double centring + eigh (scikit-learn has no classical MDS);")]
-    # Metric MDS (SMACOF, against scikit-learn's MDS(metric=True)): its lines go here once dagml has it.
+    out += [("smacof_digits", "smacof_digits", "smacof_digits", "raw stress", TARGET)]
     return out
 
 

@@ -1,6 +1,8 @@
 #include "models/decompose/dissimilarity.h"
 
 #include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 #include "graph/error.h"
 #include "models/io/archive.h"
@@ -10,8 +12,10 @@ namespace dagml {
 
 Tensor euclidean_distances(const Tensor& A, const Tensor& B) {
   Tensor D(A.rows(), B.rows());
-  for (Index i = 0; i < A.rows(); ++i)
-    for (Index j = 0; j < B.rows(); ++j) D(i, j) = (A.row(i) - B.row(j)).norm();
+  tbb::parallel_for(tbb::blocked_range<Index>(0, A.rows(), 16), [&](const tbb::blocked_range<Index>& rows) {
+    for (Index i = rows.begin(); i != rows.end(); ++i)
+      for (Index j = 0; j < B.rows(); ++j) D(i, j) = (A.row(i) - B.row(j)).norm();
+  });
   return D;
 }
 

@@ -20,7 +20,7 @@ constexpr auto enum_names(Dissimilarity) {
 }
 
 // ‖a_i − b_j‖₂ for the rows of A (m×d) and B (n×d), m×n, from the differences (so equal rows are
-// at distance exactly 0 and δ(A, A) is exactly symmetric).
+// at distance exactly 0 and δ(A, A) is exactly symmetric), rows in parallel.
 Tensor euclidean_distances(const Tensor& A, const Tensor& B);
 
 // ShapeError/ValueError naming `who` unless δ is a square, symmetric, non-negative matrix with a

@@ -1,6 +1,8 @@
 #include "models/decompose/mds_stress.h"
 
 #include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 #include <cmath>
 #include <limits>
@@ -78,14 +80,34 @@ Var mds_raw_stress(Var Z, const Tensor& delta) {
 
 // With b_ij = −δ_ij / d_ij (i ≠ j, 0 where d_ij = 0) and b_ii = −Σ_{j≠i} b_ij, row i of B Z is
 // Σ_{j≠i} b_ij (z_j − z_i) = Σ_{j≠i} (δ_ij / d_ij)(z_i − z_j): accumulated row by row, without
-// the n×n matrix B.
-Tensor guttman_transform(const Tensor& Z, const Tensor& distances, const Tensor& delta) {
-  const Index n = Z.rows();
-  Tensor next = Tensor::Zero(n, Z.cols());
-  for (Index i = 0; i < n; ++i)
-    for (Index j = 0; j < n; ++j)
-      if (i != j && distances(i, j) > 0) next.row(i) += (delta(i, j) / distances(i, j)) * (Z.row(i) - Z.row(j));
-  return next / static_cast<Scalar>(n);
+// the n×n matrix B or the distances. The coordinates are taken column by column (Zᵀ, k×n) so that
+// the loop over j runs on the vector registers.
+GuttmanPass guttman_pass(const Tensor& Z, const Tensor& delta) {
+  const Index n = Z.rows(), k = Z.cols();
+  check_stress_shapes(n, delta, "guttman_pass");
+  const Eigen::MatrixXd coordinates = Z.transpose();  // k×n column-major: row c holds coordinate c of every code
+  GuttmanPass pass{0, Tensor(n, k)};
+  Vector row_stress(n);
+  constexpr Index kRowsPerTask = 64;
+  tbb::parallel_for(
+      tbb::blocked_range<Index>(0, n, kRowsPerTask),
+      [&](const tbb::blocked_range<Index>& rows) {
+        Eigen::ArrayXd distance(n), weight(n);
+        for (Index i = rows.begin(); i != rows.end(); ++i) {
+          distance.setZero();
+          for (Index c = 0; c < k; ++c) distance += (coordinates.row(c).transpose().array() - Z(i, c)).square();
+          distance = distance.sqrt();
+          const auto delta_row = delta.row(i).transpose().array();
+          row_stress(i) = (distance - delta_row).square().sum();
+          weight = (distance > 0).select(delta_row / distance, 0.0);  // Note [Coincident points]
+          for (Index c = 0; c < k; ++c)
+            pass.transform(i, c) = (weight * (Z(i, c) - coordinates.row(c).transpose().array())).sum();
+        }
+      },
+      tbb::simple_partitioner());
+  pass.transform /= static_cast<Scalar>(n);
+  pass.stress = row_stress.sum() / 2;
+  return pass;
 }
 
 }  // namespace dagml

@@ -48,8 +48,15 @@ Scalar dissimilarity_sum_of_squares(const Tensor& delta);
 // (gather_rows), d_ij as in Note [Coincident points]. ShapeError unless δ is n×n with n ≥ 2.
 Var mds_raw_stress(Var Z, const Tensor& delta);
 
-// The Guttman transform (1/n) B(Z) Z of Z n×k, given its distances d (n×n) and δ (Note
-// [Coincident points] for d_ij = 0).
-Tensor guttman_transform(const Tensor& Z, const Tensor& distances, const Tensor& delta);
+// One pass over δ for the configuration Z (n×k): its raw stress σ(Z) and its Guttman transform
+// (1/n) B(Z) Z (Note [Coincident points] for d_ij = 0), the distances d_ij computed on the fly and
+// never stored. Row i of B(Z) Z is Σ_{j≠i} (δ_ij / d_ij)(z_i − z_j); σ(Z) = ½ Σ_i Σ_j (d_ij − δ_ij)².
+// The rows run in parallel in fixed blocks, each row's sums in j order and σ's row sums added in
+// row order, so the bits do not depend on the thread count. ShapeError unless δ is n×n.
+struct GuttmanPass {
+  Scalar stress = 0;  // σ(Z)
+  Tensor transform;   // (1/n) B(Z) Z, n×k
+};
+GuttmanPass guttman_pass(const Tensor& Z, const Tensor& delta);
 
 }  // namespace dagml

@@ -48,19 +48,18 @@ Tensor embedding_from_flat(const Vector& x, Index k) {
 // header: ρ_t = σ(Z_{t−1}) / Σ_i ‖z_i^{(t)}‖, converged at t ≥ 2 when ρ_{t−1} − ρ_t < tolerance).
 MetricMDSRun smacof_run(const Tensor& delta, Tensor Z, const MetricMDSOptions& o, CallbackRunner& session) {
   IterationLoop loop({.max_iterations = o.max_iterations, .gradient_tolerance = 0}, session);
-  Tensor distances = euclidean_distances(Z, Z);
-  Scalar f = raw_stress_of_distances(distances, delta);
+  // Each pass gives σ of its configuration and the next one: σ(Z_t) comes with Z_{t+1}.
+  GuttmanPass pass = guttman_pass(Z, delta);
+  Scalar f = pass.stress;
   if (loop.guard("stress", f, Z) && loop.start(flatten_embedding(Z), f)) {
     Scalar previous_ratio = 0;
     for (;;) {
-      Tensor next = guttman_transform(Z, distances, delta);
-      const Scalar ratio = f / next.rowwise().norm().sum();
-      Tensor next_distances = euclidean_distances(next, next);
-      const Scalar next_f = raw_stress_of_distances(next_distances, delta);
-      if (!loop.guard("stress or embedding", next_f, next)) break;  // Z stays the last finite iterate
-      Z = std::move(next);
-      distances = std::move(next_distances);
-      f = next_f;
+      const Scalar ratio = f / pass.transform.rowwise().norm().sum();
+      GuttmanPass next = guttman_pass(pass.transform, delta);
+      if (!loop.guard("stress or embedding", next.stress, pass.transform)) break;  // Z stays the last finite iterate
+      Z = std::move(pass.transform);
+      f = next.stress;
+      pass = std::move(next);
       if (loop.step(f, IterationLoop::kNotComputed, loop.watched() ? flatten_embedding(Z) : Vector())) break;
       if (o.tolerance > 0 && loop.iteration() >= 2 && previous_ratio - ratio < o.tolerance) {
         loop.converge(Status::ValueTolerance,

@@ -66,10 +66,12 @@ TEST(MdsStress, WorkedExampleOfTheNotes) {
   const Tensor gradient = gradients(stress, {codes})[0].value();
   const Tensor expected = rows({{0, 0}, {-1.2, 1.6}, {1.2, -1.6}});
   EXPECT_LT((gradient - expected).cwiseAbs().maxCoeff(), 1e-15);
-  // The gradient is 2 (V Z − B(Z) Z), with V Z = n Z − 1 1ᵀ Z and B(Z) Z = n guttman_transform(Z).
-  const Tensor distances = euclidean_distances(Z, Z);
+  // The gradient is 2 (V Z − B(Z) Z), with V Z = n Z − 1 1ᵀ Z and B(Z) Z = n times the Guttman
+  // transform; the same pass gives σ(Z).
+  const GuttmanPass pass = guttman_pass(Z, delta);
   const Tensor VZ = 3 * Z - Tensor::Ones(3, 3) * Z;
-  EXPECT_LT((gradient - 2 * (VZ - 3 * guttman_transform(Z, distances, delta))).cwiseAbs().maxCoeff(), 1e-14);
+  EXPECT_LT((gradient - 2 * (VZ - 3 * pass.transform)).cwiseAbs().maxCoeff(), 1e-14);
+  EXPECT_DOUBLE_EQ(pass.stress, 1.0);
 }
 
 TEST(MdsStress, CoincidentCodesHaveTheMinimumNormSubgradient) {
@@ -81,6 +83,11 @@ TEST(MdsStress, CoincidentCodesHaveTheMinimumNormSubgradient) {
   const Var codes = g.parameter("Z", Z);
   const Var exact = mds_raw_stress(codes, rows({{0, 2, 5}, {2, 0, 5}, {5, 5, 0}}));
   EXPECT_DOUBLE_EQ(exact.value()(0, 0), 4.0);
+  // SMACOF's pass: the same σ, and b_01 = 0 keeps the transform finite; here B(Z) Z = V Z (∇ = 0),
+  // so the transform is Z − mean(Z) = Z − (1, 4/3).
+  const GuttmanPass pass = guttman_pass(Z, rows({{0, 2, 5}, {2, 0, 5}, {5, 5, 0}}));
+  EXPECT_DOUBLE_EQ(pass.stress, 4.0);
+  EXPECT_LT((pass.transform - rows({{-1, -4.0 / 3}, {-1, -4.0 / 3}, {2, 8.0 / 3}})).cwiseAbs().maxCoeff(), 1e-15);
   const Tensor gradient_exact = gradients(exact, {codes})[0].value();
   EXPECT_TRUE(gradient_exact.allFinite());
   EXPECT_EQ(gradient_exact.cwiseAbs().maxCoeff(), 0.0);
