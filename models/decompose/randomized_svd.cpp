@@ -9,6 +9,7 @@
 #include "autodiff/decompositions.h"
 #include "graph/error.h"
 #include "graph/graph.h"
+#include "graph/parallel_products.h"
 #include "graph/random.h"
 
 namespace dagml {
@@ -40,16 +41,19 @@ RandomizedSvd randomized_svd(const Tensor& A, Index k, Index oversamples, Index 
   for (Index i = 0; i < omega.size(); ++i) omega.data()[i] = standard_normal(rng);
   Eigen::MatrixXd Y(m, l), Z(n, l), Q, W;
   Eigen::HouseholderQR<Eigen::MatrixXd> qr_rows(m, l), qr_columns(n, l);
-  Y.noalias() = A * omega;
+  // The products with A on the threads in fixed blocks (Note [Fixed-block products]).
+  product_in_row_blocks(A, omega, Y);
   orthonormal_basis(Y, qr_rows, Q);
   for (Index q = 0; q < power_iterations; ++q) {
-    Z.noalias() = A.transpose() * Q;
+    transposed_product_in_row_chunks(A, Q, Z);
     orthonormal_basis(Z, qr_columns, W);
-    Y.noalias() = A * W;
+    product_in_row_blocks(A, W, Y);
     orthonormal_basis(Y, qr_rows, Q);
   }
+  Tensor B(l, n);
+  transposed_product_in_row_chunks(Q, A, B);
   Graph g;
-  const ThinSvd small = thin_svd(g.input("B", Tensor(Q.transpose() * A)));
+  const ThinSvd small = thin_svd(g.input("B", B));
   RandomizedSvd out;
   out.u = Q * small.u.value().leftCols(k);
   out.s = small.s.value().col(0).head(k);
