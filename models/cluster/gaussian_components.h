@@ -75,11 +75,13 @@ GaussianComponents fit_gaussian_components(const Tensor& X, const Tensor& R, Cov
                                            const char* who);
 
 // The two halves of that fit, for statistics reduced elsewhere (distributed_gaussian_mixture.h):
-// the scatter of one component about `mean`, Σ_i r_i (x_i − μ)(x_i − μ)ᵀ (d×d) for full and
-// tied, its diagonal (1×d) for diagonal and spherical; and the components from n_k (guard
-// included), the means and every component's scatter.
+// the scatter of one component about `mean`, Σ_i r_i (x_i − μ)(x_i − μ)ᵀ (d×d, for full and
+// tied); the diagonals of every component's scatter, Σ_i r_ik (x_i − μ_k)² (K×d, for diagonal and
+// spherical: row k for component k); and the components from n_k (guard included), the means and
+// every component's scatter (1×d diagonals for diagonal and spherical).
 Tensor component_scatter(const Eigen::Ref<const Tensor>& X, const Eigen::Ref<const Vector>& r,
-                         const Eigen::Ref<const Eigen::RowVectorXd>& mean, CovarianceType type);
+                         const Eigen::Ref<const Eigen::RowVectorXd>& mean);
+Tensor diagonal_scatters(const Eigen::Ref<const Tensor>& X, const Eigen::Ref<const Tensor>& R, const Tensor& means);
 GaussianComponents components_from_scatter(const Vector& nk, Tensor means, const std::vector<Tensor>& scatter,
                                            CovarianceType type, Scalar reg_covar, const char* who);
 
@@ -88,7 +90,8 @@ GaussianComponents components_from_scatter(const Vector& nk, Tensor means, const
 // passes, since the scatter is centred at the new means (the one-pass Σ r x xᵀ − n μ μᵀ cancels):
 //   pass 1, per part: the moments [N_k = Σ_i r_ik (K),  S_k = Σ_i r_ik x_i (K×d)];
 //           summed:   n_k = N_k + 10ε,  μ_k = S_k / n_k                         (moment_means)
-//   pass 2, per part: the scatter of every component about its μ_k (component_scatter);
+//   pass 2, per part: the scatter of every component about its μ_k (component_scatter,
+//           diagonal_scatters);
 //           summed:   the components (components_from_scatter)         (components_from_statistics)
 // Each part writes its numbers into `statistics` (the width's worth, zeroed by the caller).
 Index moment_statistics_width(Index K, Index d);
