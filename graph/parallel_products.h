@@ -25,6 +25,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "graph/chunked_sum.h"
@@ -85,33 +86,18 @@ void skinny_tile(const MatrixP& P, const Tensor& X, MatrixY& Y, Index i0, Index 
   for (int r = 0; r < R; ++r) Y.row(i0 + r).segment(c0, W) = sum[r].matrix().transpose();
 }
 
-// The columns [c0, c0 + width) of the rows [i0, i0 + R), width ≤ 8.
-template <int R, class MatrixP, class MatrixY>
-void skinny_rows(const MatrixP& P, const Tensor& X, MatrixY& Y, Index i0, Index c0, Index width) {
-  switch (width) {
-    case 8:
-      return skinny_tile<R, 8>(P, X, Y, i0, c0);
-    case 7:
-      return skinny_tile<R, 7>(P, X, Y, i0, c0);
-    case 6:
-      return skinny_tile<R, 6>(P, X, Y, i0, c0);
-    case 5:
-      return skinny_tile<R, 5>(P, X, Y, i0, c0);
-    case 4:
-      return skinny_tile<R, 4>(P, X, Y, i0, c0);
-    case 3:
-      return skinny_tile<R, 3>(P, X, Y, i0, c0);
-    case 2:
-      return skinny_tile<R, 2>(P, X, Y, i0, c0);
-    default:
-      return skinny_tile<R, 1>(P, X, Y, i0, c0);
-  }
+// The columns [c0, c0 + width) of the rows [i0, i0 + R), 1 ≤ width ≤ sizeof...(W): the tile of
+// that width.
+template <int R, class MatrixP, class MatrixY, int... W>
+void skinny_rows(std::integer_sequence<int, W...>, const MatrixP& P, const Tensor& X, MatrixY& Y, Index i0, Index c0,
+                 Index width) {
+  ((width == W + 1 ? skinny_tile<R, W + 1>(P, X, Y, i0, c0) : void()), ...);
 }
 
 }  // namespace detail
 
 inline constexpr Index kSkinnyTileRows = 8;
-inline constexpr Index kSkinnyTileColumns = 8;
+inline constexpr int kSkinnyTileColumns = 8;
 
 // Y = Pᵀ X for P n×m (any storage) and X n×w row-major (Note [Skinny products]); Y sized m×w
 // already, not aliasing P or X.
@@ -122,11 +108,12 @@ void skinny_transposed_product(const MatrixP& P, const Tensor& X, MatrixY&& Y) {
   const Index tiles = full_tiles + (m % kSkinnyTileRows);  // the last rows one by one
   tbb::parallel_for(Index{0}, tiles, [&](Index tile) {
     for (Index c0 = 0; c0 < w; c0 += kSkinnyTileColumns) {
-      const Index width = std::min(kSkinnyTileColumns, w - c0);
+      const Index width = std::min<Index>(kSkinnyTileColumns, w - c0);
+      constexpr auto widths = std::make_integer_sequence<int, kSkinnyTileColumns>();
       if (tile < full_tiles)
-        detail::skinny_rows<kSkinnyTileRows>(P, X, Y, tile * kSkinnyTileRows, c0, width);
+        detail::skinny_rows<kSkinnyTileRows>(widths, P, X, Y, tile * kSkinnyTileRows, c0, width);
       else
-        detail::skinny_rows<1>(P, X, Y, full_tiles * kSkinnyTileRows + (tile - full_tiles), c0, width);
+        detail::skinny_rows<1>(widths, P, X, Y, full_tiles * kSkinnyTileRows + (tile - full_tiles), c0, width);
     }
   });
 }
