@@ -28,9 +28,9 @@ void fill_gaussian(Matrix&& M, std::mt19937_64& rng) {
     for (Index i = 0; i < M.rows(); ++i) M(i, j) = standard_normal(rng);
 }
 
-// Y = A X for the symmetric A: a skinny product (A read once) for a block, Eigen's GEMM in row
-// blocks for wider X, where packing A pays.
-void symmetric_product(const Eigen::Ref<const Eigen::MatrixXd>& A, const Tensor& X, Eigen::Ref<Eigen::MatrixXd> Y) {
+// Y = A X for the symmetric A and a block X: a skinny product (A read once) for up to 16
+// columns, Eigen's GEMM in row blocks for wider X, where packing A pays.
+void block_product(const Eigen::Ref<const Eigen::MatrixXd>& A, const Tensor& X, Eigen::Ref<Eigen::MatrixXd> Y) {
   if (X.cols() <= 2 * kSkinnyTileColumns)
     skinny_transposed_product(A, X, Y);  // Aᵀ X = A X
   else
@@ -61,7 +61,7 @@ class KrylovBasis {
   Tensor append(const Eigen::Ref<const Eigen::MatrixXd>& A, const Tensor& Q) {
     const Index b = Q.cols();
     V_.middleCols(m_, b) = Q;
-    symmetric_product(A, Q, AV_.middleCols(m_, b));
+    block_product(A, Q, AV_.middleCols(m_, b));
     m_ += b;
     Tensor F = AV_.middleCols(m_ - b, b), C, VC;
     project_out(basis(), F, C, VC);
@@ -183,7 +183,7 @@ std::optional<LeadingEigenpairs> block_lanczos_eigenpairs(const Eigen::Ref<const
       LeadingEigenpairs result{ritz.values.head(k), Eigen::MatrixXd(n, k)};
       product_in_row_blocks(krylov.basis(), S, result.vectors);
       Eigen::MatrixXd residual(n, k);
-      symmetric_product(A, result.vectors, residual);
+      block_product(A, result.vectors, residual);
       residual -= result.vectors * result.values.asDiagonal();
       if (residual.colwise().norm().maxCoeff() <= 10 * std::sqrt(static_cast<Scalar>(n)) * kEpsilon * norm)
         return result;
