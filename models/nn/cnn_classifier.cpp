@@ -68,12 +68,18 @@ void validate(const CnnArchitecture& a, const char* owner) {
     throw ValueError(fmt::format("{}: dropout must be in [0, 1), found {}", owner, a.dropout));
   for (Index h : a.hidden_widths)
     if (h < 1) throw ValueError(fmt::format("{}: every hidden width must be >= 1, found {}", owner, h));
-  for (const ConvBlock& b : a.blocks)
+  for (const ConvBlock& b : a.blocks) {
     if (b.filters < 1 || b.kernel < 1 || b.padding < 0 || b.pool < 1 || b.filters > kMaxSide || b.kernel > kMaxSide ||
         b.padding > kMaxSide || b.pool > kMaxSide)
       throw ValueError(
           fmt::format("{}: a block needs filters, kernel, pool in [1, {}] and padding in [0, {}], found {}, {}, {}, {}",
                       owner, kMaxSide, kMaxSide, b.filters, b.kernel, b.pool, b.padding));
+    // Note [CNN padding]: at most (kernel − 1)/2, so no layer's output is larger than its input.
+    if (b.padding > (b.kernel - 1) / 2)
+      throw ValueError(fmt::format(
+          "{}: a block's padding must be at most (kernel − 1)/2 = {} (\"same\" size at most), found {} with kernel {}",
+          owner, (b.kernel - 1) / 2, b.padding, b.kernel));
+  }
   try {
     cnn_size(a, 2);  // the geometry of every layer, and sizes that fit in Index
   } catch (const ValueError& e) {

@@ -35,10 +35,17 @@ struct ImageInput {
 };
 
 // conv(filters, kernel × kernel, zero padding) – ReLU – max-pool(pool × pool, stride pool).
+//
+// Note [CNN padding]
+// A block pads by at most (kernel − 1)/2 zeros on each side ("same" size for an odd kernel), so
+// no layer's output is larger than its input, and every buffer a prediction needs is bounded by
+// the input image and the weights the model holds. Beyond that, output pixels would see only
+// padding, and a model file could declare an image of a few pixels padded by 2³⁰ whose first
+// activation alone needs 10¹⁶ bytes: a ValueError (a ParseError when loading) instead.
 struct ConvBlock {
   Index filters = 8;  // ≥ 1
   Index kernel = 5;   // square kernel, ≥ 1
-  Index padding = 0;  // zeros on each side
+  Index padding = 0;  // zeros on each side, at most (kernel − 1)/2 (Note [CNN padding])
   Index pool = 2;     // max-pool window (= stride); 1: no pooling
 
   template <class V>

@@ -45,6 +45,9 @@ const Reproducer kModelFileReproducers[] = {
     // A Gaussian-mixture HMM with num_mixtures = 0: its loader divided by it before the options
     // were checked (UBSan: division by zero).
     {"gmm_hmm_zero_mixtures", "GmmHmm: expected num_mixtures in 1..100000, found 0"},
+    // A CNN on 1×1 images whose first block pads by 2²⁸ zeros: the model loaded, and predict's
+    // first activation asked for 5·10¹⁶ bytes (Note [CNN padding]).
+    {"cnn_classifier_padding_beyond_the_kernel", "padding must be at most (kernel − 1)/2"},
 };
 
 std::filesystem::path reproducer_folder() { return std::filesystem::path(DAGML_SOURCE_DIR) / "fuzz/regressions/model_file"; }

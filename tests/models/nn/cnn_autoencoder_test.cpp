@@ -59,6 +59,10 @@ TEST(CnnClassifier, LearnsDigitsAndRoundTrips) {
       cnn, [&](const CnnClassifier& m) { return m.decision_function(d.X_test); },
       [&](CnnClassifier& m) { m.fit(d.X_test, d.y_test); });
   EXPECT_THROW(CnnClassifier({.architecture = {.input = {1, 8, 8}, .blocks = {{.kernel = 9}}}}), ValueError);
+  // Note [CNN padding]: at most (kernel − 1)/2 zeros per side; "same" size is allowed.
+  EXPECT_THROW(CnnClassifier({.architecture = {.input = {1, 8, 8}, .blocks = {{.kernel = 3, .padding = 2}}}}),
+               ValueError);
+  EXPECT_NO_THROW(CnnClassifier({.architecture = {.input = {1, 8, 8}, .blocks = {{.kernel = 5, .padding = 2}}}}));
   EXPECT_THROW(cnn.fit(Tensor::Zero(3, 65), Vector::Zero(3)), ShapeError);
 }
 
