@@ -51,11 +51,16 @@ void product_in_row_blocks(const MatrixA& A, const MatrixB& B, MatrixC&& C) {
   });
 }
 
+// The number of row chunks of a sum over n rows (Note [Fixed-block products]), at least 1.
+inline Index product_chunks(Index n) {
+  return std::max<Index>(1, std::min((n + kProductBlockRows - 1) / kProductBlockRows, kMaxProductChunks));
+}
+
 // C = Aᵀ B (C sized already, not aliasing A or B).
 template <class MatrixA, class MatrixB, class MatrixC>
 void transposed_product_in_row_chunks(const MatrixA& A, const MatrixB& B, MatrixC&& C) {
   const Index n = A.rows();
-  const Index chunks = std::min((n + kProductBlockRows - 1) / kProductBlockRows, kMaxProductChunks);
+  const Index chunks = product_chunks(n);
   if (chunks <= 1) {
     C.noalias() = A.transpose() * B;
     return;

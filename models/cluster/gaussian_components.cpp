@@ -187,7 +187,7 @@ Tensor diagonal_scatters(const Eigen::Ref<const Tensor>& X, const Eigen::Ref<con
   // Row by row, every component from one read of the row (X is read once, not K times), in
   // the fixed row chunks of Note [Fixed-block products], whose partials are added in order.
   const Index n = X.rows(), K = means.rows(), d = X.cols();
-  const Index chunks = std::max<Index>(1, std::min((n + kProductBlockRows - 1) / kProductBlockRows, kMaxProductChunks));
+  const Index chunks = product_chunks(n);
   std::vector<Tensor> partials(static_cast<std::size_t>(chunks));
   tbb::parallel_for(Index{0}, chunks, [&](Index chunk) {
     Tensor& partial = partials[static_cast<std::size_t>(chunk)];
