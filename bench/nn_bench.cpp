@@ -2,6 +2,8 @@
 //   mlp_epoch/T   MLP 784-256-128-10 (ReLU), Adam lr 1e-3, batch 128, one epoch of Fashion-MNIST
 //                 (60,000 images in [0, 1]) with T threads; counter test_accuracy on the 10,000
 //                 test images (not timed).
+//   mlp_epoch_float32/T  the same with the layers' products in single precision
+//                 (TrainingOptions::precision, Note [Single-precision products]).
 //   cnn_epoch/T   conv(1→8, 5×5)–ReLU–maxpool 2–conv(8→16, 5×5)–ReLU–maxpool 2–linear(256→10),
 //                 SGD with momentum 0.9, lr 0.05, batch 64, one epoch of the first 10,000 images.
 //   mlp_gemm_bound / cnn_gemm_bound  the same epoch's matrix products alone (plain Eigen, one
@@ -54,14 +56,18 @@ const Data& data() {
   return d;
 }
 
-void mlp_epoch(benchmark::State& state) {
+void mlp_epoch_in(benchmark::State& state, Precision precision) {
   const Data& d = data();
   set_num_threads(static_cast<int>(state.range(0)));
   double accuracy = 0;
   for (auto _ : state) {
-    MlpClassifier clf(
-        {.architecture = {.hidden_widths = {256, 128}},
-         .training = {.solver = Solver::Adam, .learning_rate = 1e-3, .num_epochs = 1, .batch_size = 128, .seed = 1}});
+    MlpClassifier clf({.architecture = {.hidden_widths = {256, 128}},
+                       .training = {.solver = Solver::Adam,
+                                    .learning_rate = 1e-3,
+                                    .num_epochs = 1,
+                                    .batch_size = 128,
+                                    .seed = 1,
+                                    .precision = precision}});
     clf.fit(d.X_train, d.y_train);
     state.PauseTiming();
     accuracy = clf.score(d.X_test, d.y_test);
@@ -70,7 +76,10 @@ void mlp_epoch(benchmark::State& state) {
   set_num_threads(0);
   state.counters["test_accuracy"] = accuracy;
 }
+void mlp_epoch(benchmark::State& state) { mlp_epoch_in(state, Precision::Float64); }
+void mlp_epoch_float32(benchmark::State& state) { mlp_epoch_in(state, Precision::Float32); }
 BENCHMARK(mlp_epoch)->Arg(1)->Arg(2)->Unit(benchmark::kSecond)->UseRealTime();
+BENCHMARK(mlp_epoch_float32)->Arg(1)->Arg(2)->Unit(benchmark::kSecond)->UseRealTime();
 
 void cnn_epoch(benchmark::State& state) {
   const Data& d = data();

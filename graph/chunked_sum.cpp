@@ -57,10 +57,18 @@ void begin_chunk_results(Communicator& comm, const ChunkLayout& layout, Index wi
     throw ValueError(fmt::format("deterministic_chunk_sum: the layout is for {} ranks, the communicator has {}",
                                  layout.num_ranks(), comm.size()));
   if (width < 0) throw ValueError(fmt::format("deterministic_chunk_sum: expected width ≥ 0, found {}", width));
-  workspace.partials.assign(static_cast<std::size_t>(layout.rank_chunks(comm.rank()).size() * width), 0.0);
+  const auto size = static_cast<std::size_t>(layout.rank_chunks(comm.rank()).size() * width);
+  if (workspace.writes_whole_partials)
+    workspace.partials.resize(size);
+  else
+    workspace.partials.assign(size, 0.0);
 }
 
 void gather_chunk_partials(Communicator& comm, const ChunkLayout& layout, Index width, ChunkSumWorkspace& workspace) {
+  if (comm.size() == 1) {  // this rank's partials are all of them: no copy
+    workspace.gathered.swap(workspace.partials);
+    return;
+  }
   workspace.counts.resize(static_cast<std::size_t>(comm.size()));
   for (int r = 0; r < comm.size(); ++r) workspace.counts[static_cast<std::size_t>(r)] = layout.rank_chunks(r).size() * width;
   workspace.gathered.resize(static_cast<std::size_t>(layout.num_chunks() * width));
@@ -68,9 +76,17 @@ void gather_chunk_partials(Communicator& comm, const ChunkLayout& layout, Index 
 }
 
 void add_in_chunk_order(const ChunkLayout& layout, Index width, const ChunkSumWorkspace& workspace, Vector& sum) {
-  // S = (…(s_0 + s_1) + …) + s_{C−1}: chunk order, entry by entry.
-  sum.setZero(width);
-  for (Index c = 0; c < layout.num_chunks(); ++c) sum += Eigen::Map<const Vector>(workspace.gathered.data() + c * width, width);
+  // S = (…(s_0 + s_1) + …) + s_{C−1}: chunk order, entry by entry, a block of entries at a time,
+  // so that the block of S stays in L1 while every partial is added to it.
+  constexpr Index kBlock = 1024;
+  sum.resize(width);
+  for (Index begin = 0; begin < width; begin += kBlock) {
+    const Index n = std::min(kBlock, width - begin);
+    auto block = sum.segment(begin, n);
+    block.setZero();
+    for (Index c = 0; c < layout.num_chunks(); ++c)
+      block += Eigen::Map<const Vector>(workspace.gathered.data() + c * width + begin, n);
+  }
 }
 
 bool sums_by_slices(const ChunkLayout& layout, Index width) {

@@ -92,6 +92,9 @@ struct ChunkRows {
 // The buffers of a chunk sum, kept by a caller that sums at every step (the network trainer), so
 // that a step allocates nothing once they have their sizes.
 struct ChunkSumWorkspace {
+  // The per-chunk function writes every entry of its partial, so the partials need not be zeroed
+  // before it runs (the network trainer's chunks, hundreds of thousands of numbers each).
+  bool writes_whole_partials = false;
   std::vector<double> partials;  // this rank's chunks × width
   std::vector<double> gathered;  // every chunk × width (the reduce-scatter: every chunk's slice here)
   std::vector<Index> counts;     // per rank
@@ -106,7 +109,8 @@ inline constexpr Index kSliceReductionWidth = 4096;
 namespace detail {
 // Checks the layout against comm and sizes the workspace's partials (zeroed) for this rank.
 void begin_chunk_results(Communicator& comm, const ChunkLayout& layout, Index width, ChunkSumWorkspace& workspace);
-// Gathers every rank's partials into workspace.gathered, in chunk order.
+// Gathers every rank's partials into workspace.gathered, in chunk order (one rank: swaps them in,
+// leaving workspace.partials with the previous contents of gathered).
 void gather_chunk_partials(Communicator& comm, const ChunkLayout& layout, Index width, ChunkSumWorkspace& workspace);
 // Whether a sum of this width over this layout goes by slices (Note [Fixed-order reduce-scatter]).
 bool sums_by_slices(const ChunkLayout& layout, Index width);
@@ -139,8 +143,8 @@ void compute_chunk_partials(Communicator& comm, const ChunkLayout& layout, Index
 }  // namespace detail
 
 // Every chunk's partial result s_c on every rank: per_chunk(chunk, partial) writes s_c, w =
-// `width` numbers (zeroed before the call), for each chunk of this rank, in parallel over its
-// chunks: it must be safe to call for different chunks at once, and must not call collectives.
+// `width` numbers (zeroed before the call unless workspace.writes_whole_partials), for each chunk of this rank, in
+// parallel over its chunks: it must be safe to call for different chunks at once, and must not call collectives.
 // Afterwards workspace.gathered holds s_0, s_1, …, s_{C−1} one after the other (C·w numbers), the
 // same bits on every rank and for every ranks × threads. For results combined otherwise than by a
 // sum (the stacked QR factors of a sharded least-squares fit); sums use deterministic_chunk_sum.

@@ -266,6 +266,14 @@ void Graph::set_value(Var leaf, const Tensor& value) {
   n.value = value;
 }
 
+Tensor& Graph::input_value(Var input) {
+  check_owns(input, "input_value");
+  Node& n = at(input.id());
+  if (n.kind != NodeKind::Input)
+    throw ValueError(fmt::format("input_value: {} is not an input", describe(*this, input.id())));
+  return n.value;
+}
+
 Tensor& Graph::parameter_value(Var parameter) {
   check_owns(parameter, "parameter_value");
   Node& n = at(parameter.id());

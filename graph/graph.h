@@ -106,6 +106,9 @@ class Graph {
   void set_value(Var leaf, const Tensor& value);
   // Mutable access to a parameter's value, for optimizers that update in place.
   Tensor& parameter_value(Var parameter);
+  // Mutable access to an input's value, for a feed that writes its rows in place (keeping the
+  // shape; set_value changes it).
+  Tensor& input_value(Var input);
   void set_name(int id, std::string name);
 
   // A deep copy whose nodes have the same ids, for data-parallel replicas. Ops that save state

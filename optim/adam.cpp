@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "graph/error.h"
@@ -22,14 +23,24 @@ Adam::Adam(AdamOptions options) : options_(options) {
     throw ValueError(fmt::format("Adam: epsilon must be finite and > 0, got {}", options.epsilon));
 }
 
+// The step as x −= (α/c₁)·Δ / (√V·(1/√c₂) + ε), c_k = 1 − β_kᵗ: the same quantity as
+// α·Δ̃/(√Ṽ + ε) with one root and one division per entry (PyTorch arranges it so too); the entries
+// go in blocks small enough that Δ, V, g and x are each read and written once from L1.
 void Adam::update(Eigen::Ref<Vector> x, const Eigen::Ref<const Vector>& g, Index t) {
-  const Scalar b1 = options_.beta1, b2 = options_.beta2;
-  m_ = b1 * m_ + (1 - b1) * g;
-  v_ = b2 * v_ + (1 - b2) * g.cwiseProduct(g);
+  const Scalar b1 = options_.beta1, b2 = options_.beta2, epsilon = options_.epsilon;
   const Scalar c1 = 1 - std::pow(b1, static_cast<Scalar>(t));  // bias corrections
   const Scalar c2 = 1 - std::pow(b2, static_cast<Scalar>(t));
-  const Scalar alpha = options_.schedule.at(t);
-  x.array() -= alpha * (m_.array() / c1) / ((v_.array() / c2).sqrt() + options_.epsilon);
+  const Scalar step = options_.schedule.at(t) / c1, inverse_root_c2 = 1 / std::sqrt(c2);
+  constexpr Index kBlock = 256;
+  for (Index begin = 0; begin < x.size(); begin += kBlock) {
+    const Index n = std::min(kBlock, x.size() - begin);
+    const auto gradient = g.segment(begin, n).array();
+    auto m = m_.segment(begin, n).array();
+    auto v = v_.segment(begin, n).array();
+    m = b1 * m + (1 - b1) * gradient;
+    v = b2 * v + (1 - b2) * gradient.square();
+    x.segment(begin, n).array() -= step * m / (v.sqrt() * inverse_root_c2 + epsilon);
+  }
 }
 
 }  // namespace dagml

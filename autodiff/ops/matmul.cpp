@@ -1,5 +1,8 @@
 #include <fmt/format.h>
 
+#include <array>
+#include <vector>
+
 #include "autodiff/batched.h"
 #include "autodiff/elementwise.h"
 #include "autodiff/linalg.h"
@@ -9,18 +12,46 @@
 namespace dagml {
 namespace {
 
+using FloatMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// out = op(A)·op(B) with both operands rounded to float and the product summed in float
+// (Precision::Float32). The float copies live in one buffer per thread that only grows, so a
+// replayed product allocates nothing; the result does not depend on the thread that computes it.
+void single_precision_product(const Tensor& A, const Tensor& B, bool ta, bool tb, Tensor& out) {
+  thread_local std::vector<float> buffer;
+  const std::size_t needed = static_cast<std::size_t>(A.size() + B.size() + out.size());
+  if (buffer.size() < needed) buffer.resize(needed);
+  Eigen::Map<FloatMatrix> a(buffer.data(), A.rows(), A.cols());
+  Eigen::Map<FloatMatrix> b(a.data() + a.size(), B.rows(), B.cols());
+  Eigen::Map<FloatMatrix> c(b.data() + b.size(), out.rows(), out.cols());
+  a = A.cast<float>();
+  b = B.cast<float>();
+  if (!ta && !tb)
+    c.noalias() = a * b;
+  else if (ta && !tb)
+    c.noalias() = a.transpose() * b;
+  else if (!ta)
+    c.noalias() = a * b.transpose();
+  else
+    c.noalias() = a.transpose() * b.transpose();
+  out = c.cast<double>();
+}
+
 // C = op(A)·op(B). With G = C̄:
 //   C = A B:    Ā = G Bᵀ,    B̄ = Aᵀ G
 //   C = Aᵀ B:   Ā = B Gᵀ,    B̄ = A G
 //   C = A Bᵀ:   Ā = G B,     B̄ = Gᵀ A
 //   C = Aᵀ Bᵀ:  Ā = Bᵀ Gᵀ,   B̄ = Gᵀ Aᵀ
-// Each adjoint is itself a matmul with transpose flags, so no transpose is ever copied.
+// Each adjoint is itself a matmul with transpose flags, so no transpose is ever copied, and of
+// the same precision.
 class MatMul final : public Op {
  public:
-  MatMul(bool ta, bool tb) : ta_(ta), tb_(tb) {}
+  MatMul(bool ta, bool tb, Precision precision) : ta_(ta), tb_(tb), precision_(precision) {}
   const char* name() const override { return "matmul"; }
   std::string attributes() const override {
-    return ta_ || tb_ ? fmt::format("{}{}", ta_ ? "Aᵀ" : "A", tb_ ? "Bᵀ" : "B") : "";
+    const std::string transposes = ta_ || tb_ ? fmt::format("{}{}", ta_ ? "Aᵀ" : "A", tb_ ? "Bᵀ" : "B") : "";
+    if (precision_ == Precision::Float64) return transposes;
+    return transposes.empty() ? "float32" : transposes + ", float32";
   }
   Shape infer_shape(std::span<const Shape> in) const override {
     const Index n = ta_ ? in[0].cols : in[0].rows, k1 = ta_ ? in[0].rows : in[0].cols;
@@ -33,7 +64,9 @@ class MatMul final : public Op {
   void forward(const ForwardArgs& a) override {
     const Tensor& A = *a.in[0];
     const Tensor& B = *a.in[1];
-    if (a.out.size() == 1 && !ta_ && !tb_) {
+    if (precision_ == Precision::Float32) {
+      single_precision_product(A, B, ta_, tb_, a.out);
+    } else if (a.out.size() == 1 && !ta_ && !tb_) {
       a.out(0, 0) = A.row(0).dot(B.col(0));
     } else if (!ta_ && !tb_) {
       a.out.noalias() = A * B;
@@ -47,10 +80,10 @@ class MatMul final : public Op {
   }
   VarList vjp(const VjpArgs& a) const override {
     const Var A = a.in[0], B = a.in[1], G = a.g;
-    if (!ta_ && !tb_) return {matmul(G, B, false, true), matmul(A, G, true, false)};
-    if (ta_ && !tb_) return {matmul(B, G, false, true), matmul(A, G)};
-    if (!ta_) return {matmul(G, B), matmul(G, A, true, false)};
-    return {matmul(B, G, true, true), matmul(G, A, true, true)};
+    if (!ta_ && !tb_) return {product(G, B, false, true), product(A, G, true, false)};
+    if (ta_ && !tb_) return {product(B, G, false, true), product(A, G)};
+    if (!ta_) return {product(G, B), product(G, A, true, false)};
+    return {product(B, G, true, true), product(G, A, true, true)};
   }
   // Batched (row s of G is Gₛ, the s-th cotangent of C = op(A)·op(B), n×c, flattened):
   //   Āₛ = Gₛ op(B)ᵀ for every s at once: G viewed as (m·n)×c rows times op(B)ᵀ, when op(A) = A
@@ -68,14 +101,14 @@ class MatMul final : public Op {
     Var total;
     if (const Var t = a.tangents[0]) {
       const Var op_a = ta_ ? detail::batched_transpose(t, A.rows(), A.cols()) : t;  // q × (n·k)
-      const Var term = reshape(matmul(reshape(op_a, -1, k), B, false, tb_), t.rows(), n * c);
+      const Var term = reshape(product(reshape(op_a, -1, k), B, false, tb_), t.rows(), n * c);
       total = term;
     }
     if (const Var t = a.tangents[1]) {
       const Var op_b = tb_ ? detail::batched_transpose(t, B.rows(), B.cols()) : t;  // q × (k·c)
       const Var side_by_side = k == 1 ? reshape(op_b, 1, -1) : transpose_blocks(op_b, k);  // k × (q·c)
-      const Var product = matmul(A, side_by_side, ta_, false);                           // n × (q·c)
-      const Var term = n == 1 ? reshape(product, t.rows(), c) : transpose_blocks(product, t.rows());
+      const Var stacked = product(A, side_by_side, ta_, false);                            // n × (q·c)
+      const Var term = n == 1 ? reshape(stacked, t.rows(), c) : transpose_blocks(stacked, t.rows());
       total = total ? total + term : term;
     }
     return total;
@@ -88,29 +121,44 @@ class MatMul final : public Op {
     VarList grads;
     if (a.wanted[0]) {
       const Var rows = n == 1 ? G : reshape(G, -1, c);
-      const Var product = matmul(rows, B, false, !tb_);
-      grads.push_back(n == 1 ? product : reshape(product, m, -1));
+      const Var stacked = product(rows, B, false, !tb_);
+      grads.push_back(n == 1 ? stacked : reshape(stacked, m, -1));
     } else {
       grads.push_back(Var{});
     }
     if (!a.wanted[1]) grads.push_back(Var{});
-    else if (c > 1) grads.push_back(transpose_blocks(matmul(A, transpose_blocks(G, n), !ta_, false), m));
+    else if (c > 1)
+      grads.push_back(transpose_blocks(product(A, transpose_blocks(G, n), !ta_, false), m));
     else if (detail::is_identity_constant(G)) grads.push_back(ta_ ? transpose(A) : A);
-    else grads.push_back(matmul(G, A, false, ta_));
+    else
+      grads.push_back(product(G, A, false, ta_));
     return grads;
   }
 
  private:
+  // op(x)·op(y) in this op's precision: the adjoints' and tangents' products.
+  Var product(Var x, Var y, bool tx = false, bool ty = false) const { return matmul(x, y, precision_, tx, ty); }
+
   bool ta_, tb_;
+  Precision precision_;
 };
 
 }  // namespace
 
+Var matmul(Var a, Var b, Precision precision, bool transpose_a, bool transpose_b) {
+  static const auto ops = [] {
+    std::array<std::shared_ptr<Op>, 8> all;
+    for (int i = 0; i < 8; ++i)
+      all[static_cast<std::size_t>(i)] =
+          std::make_shared<MatMul>(i & 1, i & 2, i & 4 ? Precision::Float32 : Precision::Float64);
+    return all;
+  }();
+  const int which = (transpose_a ? 1 : 0) | (transpose_b ? 2 : 0) | (precision == Precision::Float32 ? 4 : 0);
+  return a.graph().apply(ops[static_cast<std::size_t>(which)], {a, b});
+}
+
 Var matmul(Var a, Var b, bool transpose_a, bool transpose_b) {
-  static const std::shared_ptr<Op> ops[2][2] = {
-      {std::make_shared<MatMul>(false, false), std::make_shared<MatMul>(false, true)},
-      {std::make_shared<MatMul>(true, false), std::make_shared<MatMul>(true, true)}};
-  return a.graph().apply(ops[transpose_a][transpose_b], {a, b});
+  return matmul(a, b, Precision::Float64, transpose_a, transpose_b);
 }
 
 Var outer(Var u, Var v) {

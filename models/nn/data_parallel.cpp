@@ -31,7 +31,7 @@ DataParallelGradient::DataParallelGradient(Trainable& model, Index x_cols, Index
                                    options.chunks, p));
     num_replicas = (options.chunks + p - 1) / p;
   }
-  BuildContext ctx(graph_, Mode::Train, derive_seed(options.seed, ~std::uint64_t{0}));
+  BuildContext ctx(graph_, Mode::Train, derive_seed(options.seed, ~std::uint64_t{0}), options.products);
   const std::vector<Parameter*> parameters = model.parameters();
   replicas_.resize(static_cast<std::size_t>(num_replicas));
   std::vector<Var> wrt;
@@ -74,6 +74,7 @@ DataParallelGradient::DataParallelGradient(Trainable& model, Index x_cols, Index
   }
   // Parameter values keep their shape, and node values never move: their addresses are stable.
   for (auto& [p, v] : parameter_nodes_) parameter_data_.push_back(graph_.parameter_value(v).data());
+  step_workspace_.writes_whole_partials = true;  // compute_over_ranks writes every entry
   constexpr Index kPiece = 16384;
   for (std::size_t k = 0; k < parameter_nodes_.size(); ++k) {
     const Index size = parameter_nodes_[k].first->value.size();
@@ -145,14 +146,17 @@ void DataParallelGradient::fold_statistics(std::size_t s, const Tensor& batch_me
 void DataParallelGradient::feed(Replica& r, Index c, IndexRange chunk, const Tensor& X, const Tensor& Y,
                                 std::span<const Index> rows, std::uint64_t step) {
   const Index m = chunk.size();
-  r.x_buffer.resize(m, X.cols());
-  for (Index i = 0; i < m; ++i) r.x_buffer.row(i) = X.row(rows[static_cast<std::size_t>(chunk.begin + i)]);
-  graph_.set_value(r.x, r.x_buffer);
-  if (r.y) {
-    r.y_buffer.resize(m, Y.cols());
-    for (Index i = 0; i < m; ++i) r.y_buffer.row(i) = Y.row(rows[static_cast<std::size_t>(chunk.begin + i)]);
-    graph_.set_value(r.y, r.y_buffer);
-  }
+  // The chunk's rows of `source` into `input`: in place when it already has m rows (the steady
+  // state), else through `buffer` and set_value, which moves the graph's shape version.
+  const auto gather = [&](Var input, const Tensor& source, Tensor& buffer) {
+    const bool in_place = input.rows() == m;
+    Tensor& target = in_place ? graph_.input_value(input) : buffer;
+    target.resize(m, source.cols());
+    for (Index i = 0; i < m; ++i) target.row(i) = source.row(rows[static_cast<std::size_t>(chunk.begin + i)]);
+    if (!in_place) graph_.set_value(input, buffer);
+  };
+  gather(r.x, X, r.x_buffer);
+  if (r.y) gather(r.y, Y, r.y_buffer);
   std::mt19937_64 rng(
       derive_seed(options_.seed, step * static_cast<std::uint64_t>(chunks()) + static_cast<std::uint64_t>(c)));
   for (const NoiseNode& noise : r.noise) {
@@ -177,6 +181,7 @@ Scalar DataParallelGradient::compute_over_ranks(Communicator& comm, const Tensor
     if (replica(c).x.rows() != layout.chunk_rows(c).size()) reshaped = true;
   if (reshaped)
     for (Index c = mine.begin; c < mine.end; ++c) feed(replica(c), c, layout.chunk_rows(c), X, Y, rows, step);
+  if (comm.size() == 1) return compute_in_process(layout, X, Y, rows, step, reshaped, gradient);
   const std::vector<StatisticNode>& statistics = replicas_.front().statistics;
   Index width = 1 + num_parameters_;
   for (const StatisticNode& stat : statistics) width += stat.batch_value.value().size();
@@ -203,6 +208,50 @@ Scalar DataParallelGradient::compute_over_ranks(Communicator& comm, const Tensor
     at += value.size();
   }
   return sum(0);
+}
+
+// Note [Chunk sums in one process]
+// Over ranks, each chunk writes its term s_c = (n_c/n)·[ℓ_c, ∇ℓ_c, …] into a partial and the
+// partials are added in chunk order (Note [Fixed-order chunk sums]). In one process every
+// replica's gradient is already in memory, so each piece of θ adds its entries straight from the
+// replicas' gradient nodes, S = (…(0 + w_0·g_0) + …) + w_{C−1}·g_{C−1}: the very products and
+// additions of the partials path, in the same order, so the same bits, without writing and
+// reading back C partials and a sum of θ's size at every step.
+Scalar DataParallelGradient::compute_in_process(const ChunkLayout& layout, const Tensor& X, const Tensor& Y,
+                                                std::span<const Index> rows, std::uint64_t step, bool fed,
+                                                Vector& gradient) {
+  const Index chunks = layout.num_chunks();
+  tbb::parallel_for(
+      tbb::blocked_range<Index>(0, chunks, 1),
+      [&](const tbb::blocked_range<Index>& range) {
+        for (Index c = range.begin(); c != range.end(); ++c) {
+          Replica& r = replicas_[static_cast<std::size_t>(c)];
+          if (!fed) feed(r, c, layout.chunk_rows(c), X, Y, rows, step);
+          r.executor->run();
+        }
+      },
+      tbb::simple_partitioner());
+  const auto weight = [&](Index c) {
+    return static_cast<Scalar>(layout.chunk_rows(c).size()) / static_cast<Scalar>(layout.num_rows());
+  };
+  const auto replica = [&](Index c) -> const Replica& { return replicas_[static_cast<std::size_t>(c)]; };
+  gradient.resize(num_parameters_);
+  for_each_piece([&](const Piece& piece) {
+    auto out = gradient.segment(piece.offset, piece.size);
+    out.setZero();
+    for (Index c = 0; c < chunks; ++c)
+      out +=
+          weight(c) * Eigen::Map<const Vector>(replica(c).grads[piece.index].value().data() + piece.begin, piece.size);
+  });
+  Scalar loss = 0;
+  for (Index c = 0; c < chunks; ++c) loss += weight(c) * replica(c).loss.item();
+  for (std::size_t s = 0; s < replicas_.front().statistics.size(); ++s) {
+    const Var& first = replicas_.front().statistics[s].batch_value;
+    Tensor mean = Tensor::Zero(first.rows(), first.cols());
+    for (Index c = 0; c < chunks; ++c) mean += weight(c) * replica(c).statistics[s].batch_value.value();
+    fold_statistics(s, mean);
+  }
+  return loss;
 }
 
 }  // namespace dagml::nn

@@ -54,6 +54,7 @@ struct DataParallelOptions {
   std::uint64_t seed = 0;  // noise (dropout masks, ε) of step t, chunk c: derive_seed(seed, t·chunks + c)
   // Spread the chunks over this communicator's ranks (see above); null: this process computes them all.
   Communicator* communicator = nullptr;
+  Precision products = Precision::Float64;  // of the layers' matrix products (BuildContext::products)
 };
 
 class DataParallelGradient {
@@ -108,6 +109,10 @@ class DataParallelGradient {
   // The step: Σ_c over the chunks of every rank of comm, in chunk order.
   Scalar compute_over_ranks(Communicator& comm, const Tensor& X, const Tensor& Y, std::span<const Index> rows,
                             std::uint64_t step, Vector& gradient);
+  // The same in one process, with every replica's gradient summed straight into `gradient`
+  // (Note [Chunk sums in one process]); `fed`: the replicas already hold the step's rows.
+  Scalar compute_in_process(const ChunkLayout& layout, const Tensor& X, const Tensor& Y, std::span<const Index> rows,
+                            std::uint64_t step, bool fed, Vector& gradient);
   void fold_statistics(std::size_t s, const Tensor& batch_mean);
 
   Graph graph_;

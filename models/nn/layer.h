@@ -18,6 +18,24 @@
 // predict). Training writes tensors through other paths, which need the network non-const: the
 // trainer writes θ back through Trainable::parameters() and folds running statistics into the
 // buffers the model lists in Trainable::buffers().
+//
+// Note [Single-precision products]
+// Users of PyTorch train networks in float32; dagml's tensors are double (DESIGN.md: one Scalar).
+// A float32 run (TrainingOptions::precision) is mixed precision: the context hands the layers a
+// precision, and their matrix products — the forward products and the products of the backward
+// pass, which matmul's derivatives make in the same precision — round both operands to float,
+// multiply with Eigen's single-precision GEMM (twice the lanes per instruction) and widen the
+// result to double. Everything else stays double: the stored weights, the optimizer's moments and
+// updates, the activations between layers, the loss and its softmax, the chunk sums. The products
+// carry about 1e-7 relative error instead of 1e-16, far below the noise of a stochastic gradient,
+// and the updates lose nothing to float rounding (a float weight stops moving once the step is
+// below half an ulp; a double one does not). The run stays deterministic: the float product of
+// the same operands is the same bits on every thread, so the weights are bitwise the same for any
+// thread count, as in float64. The alternatives weighed: a float Tensor throughout (a second
+// scalar type in every op, kernel and file, or a second build of the library in its own inline
+// namespace) would also halve the memory traffic of the elementwise ops, at the cost of doubling
+// what every op must be tested for; the products are where the time of a dense network goes.
+// Convolutions (autodiff/conv.cpp) keep double products.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +46,7 @@
 #include <utility>
 #include <vector>
 
+#include "autodiff/linalg.h"
 #include "graph/graph.h"
 
 namespace dagml::nn {
@@ -65,12 +84,15 @@ struct StatisticNode {
 
 class BuildContext {
  public:
-  // `seed` drives the noise values drawn while building (building is eager).
-  BuildContext(Graph& graph, Mode mode, std::uint64_t seed = 0) : graph_(&graph), mode_(mode), rng_(seed) {}
+  // `seed` drives the noise values drawn while building (building is eager); `products` is the
+  // precision of the layers' matrix products (TrainingOptions::precision).
+  BuildContext(Graph& graph, Mode mode, std::uint64_t seed = 0, Precision products = Precision::Float64)
+      : graph_(&graph), mode_(mode), products_(products), rng_(seed) {}
 
   Graph& graph() const { return *graph_; }
   Mode mode() const { return mode_; }
   bool training() const { return mode_ == Mode::Train; }
+  Precision products() const { return products_; }
 
   // The parameter node holding (a copy of) p's value: created on first use, the same node
   // afterwards (p is found by address).
@@ -89,6 +111,7 @@ class BuildContext {
  private:
   Graph* graph_;
   Mode mode_;
+  Precision products_;
   std::mt19937_64 rng_;
   std::map<const Parameter*, Var> nodes_;
   std::vector<std::pair<const Parameter*, Var>> parameters_;

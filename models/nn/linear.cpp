@@ -21,7 +21,7 @@ std::string Linear::describe() const {
 }
 
 Var Linear::build(Var x, BuildContext& ctx) const {
-  const Var y = matmul(x, ctx.parameter(weight_));
+  const Var y = matmul(x, ctx.parameter(weight_), ctx.products());
   return options_.bias ? y + ctx.parameter(bias_) : y;
 }
 

@@ -34,6 +34,9 @@ namespace dagml::nn {
 template <class Derived, class Options>
 class NetworkEstimator : public Estimator<Derived, Options> {
  public:
+  // Layout 2 added TrainingOptions::precision.
+  static constexpr std::uint32_t kModelVersion = 2;
+
   // The trainer's result of the last fit (final and per-epoch loss, status). A training
   // diagnostic: not saved, so empty after load. NotFittedError before fit.
   const Result& training_result() const { return this->fitted_value(result_); }

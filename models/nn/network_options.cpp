@@ -47,7 +47,8 @@ TrainerOptions trainer_options(const TrainingOptions& o) {
           .chunks = o.num_chunks,
           .shuffle = true,
           .seed = o.seed,
-          .communicator = o.communicator};
+          .communicator = o.communicator,
+          .products = o.precision};
 }
 
 Result train_network(Trainable& model, const Tensor& X, const Tensor& Y, const TrainingOptions& options,

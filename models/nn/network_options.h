@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <string_view>
 
 #include "graph/enum_names.h"
 #include "models/nn/trainer.h"
@@ -37,6 +38,10 @@ struct TrainingOptions {
   Index num_chunks = 2;         // data-parallel chunks per minibatch, ≥ 1
   std::uint64_t seed = 0;       // initial weights, shuffling, noise
   bool verbose = false;         // a progress bar (on a terminal) and one line per epoch
+  // The arithmetic of the layers' matrix products in training (Note [Single-precision products]
+  // in layer.h): float32 rounds both operands to float and sums in float, about twice as fast;
+  // the weights, their updates, every other op and predictions stay float64.
+  Precision precision = Precision::Float64;
   // Data-parallel over the ranks of this communicator (TrainerOptions::communicator,
   // docs/distributed.md): every rank fits the same network on the same data and gets the same
   // weights, bit for bit, as one process. Set by the program, not an option of the model file
@@ -56,7 +61,12 @@ struct TrainingOptions {
       "≥ 1, data-parallel chunks per minibatch (not the thread count: the weights do not depend on it)");
     v("seed", seed, "the seed of the initial weights, the shuffling and the noise");
     v("verbose", verbose, "a progress bar (on a terminal) and one loss line per epoch");
+    v("precision", precision,
+      "float64 or float32: the arithmetic of the layers' matrix products in training (weights and predictions stay "
+      "float64)");
   }
+  // Model-file layout 2 of the network estimators added `precision` (older files load float64).
+  static constexpr std::uint32_t field_layout(std::string_view field) { return field == "precision" ? 2 : 1; }
 };
 
 // Throws ValueError naming `owner` and the field for a bad option.

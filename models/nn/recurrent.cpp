@@ -85,8 +85,8 @@ Var Recurrent::build(Var x, BuildContext& ctx) const {
   CellState state;
   std::vector<Var> outputs;
   for (Index t = 0; t < T; ++t) {
-    const Var a = matmul(slice_cols(x, t * d, d), Wx) + bx;
-    const Var r = state.h.valid() ? matmul(state.h, Wh) + bh : bh;  // 1 × G·H at t = 1, broadcast
+    const Var a = matmul(slice_cols(x, t * d, d), Wx, ctx.products()) + bx;
+    const Var r = state.h.valid() ? matmul(state.h, Wh, ctx.products()) + bh : bh;  // 1 × G·H at t = 1, broadcast
     switch (options_.cell) {
       case RecurrentCell::Rnn:
         state = rnn_step(a, r);

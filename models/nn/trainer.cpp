@@ -127,7 +127,11 @@ Result Trainer::fit(Trainable& model, const Tensor& X, const Tensor& Y, const Up
     check_resumable(*resumed, signature, options_.epochs, options_.resume_from);
     restore_buffers(*resumed, model.buffers(), options_.resume_from);
   }
-  DataParallelGradient engine(model, X.cols(), Y.cols(), batch, {.chunks = options_.chunks, .seed = options_.seed, .communicator = options_.communicator});
+  DataParallelGradient engine(model, X.cols(), Y.cols(), batch,
+                              {.chunks = options_.chunks,
+                               .seed = options_.seed,
+                               .communicator = options_.communicator,
+                               .products = options_.products});
   MinibatchIndices batches(
       X.rows(),
       {.batch_size = batch, .shuffle = options_.shuffle, .seed = options_.seed, .drop_last = options_.drop_last});
@@ -165,10 +169,14 @@ Result Trainer::fit(Trainable& model, const Tensor& X, const Tensor& Y, const Up
     for (std::span<const Index> rows : batches) {
       const Scalar loss = engine.compute(X, Y, rows, step++, gradient);
       if (!loop.started()) loop.start(theta, loss);
-      if (!loop.guard("training loss or gradient", loss, gradient)) break;
+      // A finite norm means finite entries; only an infinite one needs the pass over the entries.
+      const Scalar norm = gradient.norm();
+      const bool finite = std::isfinite(norm) ? loop.guard("training loss or gradient", loss)
+                                              : loop.guard("training loss or gradient", loss, gradient);
+      if (!finite) break;
       total += loss * static_cast<Scalar>(rows.size());
       seen += static_cast<Index>(rows.size());
-      gradient_norm = gradient.norm();
+      gradient_norm = norm;
       update.step(theta, gradient);
       engine.set_parameters(theta);
     }

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <string>
 
+#include "autodiff/linalg.h"
 #include "models/nn/data_parallel.h"
 #include "optim/callbacks.h"
 #include "optim/result.h"
@@ -57,6 +58,8 @@ struct TrainerOptions {
   // training goes on to `epochs` epochs in all, making the steps the uninterrupted run would have
   // made. Over ranks, every rank reads it.
   std::string resume_from = {};
+  // The precision of the layers' matrix products in training (TrainingOptions::precision).
+  Precision products = Precision::Float64;
 };
 
 class Trainer {

@@ -31,7 +31,16 @@ namespace {
 enum class Init {
   Normal,    // N(0, 1): kinks at 0 are hit with probability ~0 at the finite-difference step
   Positive,  // U(0.5, 2): for log, sqrt, pow, division
+  // N(0, 1) rounded to quarters, and so the loss weights and directions: for the float32
+  // products, whose arithmetic is then exact (a few bits per number), so that they may be held to
+  // the tolerances of the others. Their finite-difference step is 2⁻⁶·max(1, |x|), which keeps
+  // the perturbed entries exact in float too (central differences of a bilinear loss are exact
+  // at any step).
+  Dyadic,
 };
+
+// x rounded to quarters when the case is Init::Dyadic.
+double in_case_grid(Init init, double x) { return init == Init::Dyadic ? std::round(4 * x) / 4 : x; }
 
 struct OpCase {
   std::string file;  // the op's file stem in autodiff/ops/
@@ -63,7 +72,12 @@ std::vector<OpCase> op_cases() {
       {"add", "row broadcast", {{3, 4}, {1, 4}}, [](Graph&, V x) { return x[0] + x[1]; }},
       {"add", "column broadcast", {{3, 1}, {3, 4}}, [](Graph&, V x) { return x[0] + x[1]; }},
       {"add", "scalar broadcast", {{1, 1}, {3, 4}}, [](Graph&, V x) { return x[0] + x[1]; }},
-      {"add_n", "", {{2, 3}, {2, 3}}, [](Graph&, V x) { return add_n({x[0], x[1], x[0] * x[1]}); }},
+      {"add_n",
+       "",
+       {{2, 3}, {2, 3}},
+       [](Graph&, V x) {
+         return add_n({x[0], x[1], x[0] * x[1]});
+       }},
       {"sub", "row broadcast", {{3, 4}, {1, 4}}, [](Graph&, V x) { return x[0] - x[1]; }},
       {"mul", "column broadcast", {{3, 4}, {3, 1}}, [](Graph&, V x) { return x[0] * x[1]; }},
       {"mul", "scalar broadcast", {{3, 4}, {1, 1}}, [](Graph&, V x) { return x[0] * x[1]; }},
@@ -71,15 +85,35 @@ std::vector<OpCase> op_cases() {
       {"maximum", "", {{3, 4}, {3, 4}}, [](Graph&, V x) { return maximum(x[0], x[1]); }},
       {"minimum", "", {{3, 4}, {1, 4}}, [](Graph&, V x) { return minimum(x[0], x[1]); }},
       {"pow_tensor", "same shape", {{3, 4}, {3, 4}}, [](Graph&, V x) { return pow(x[0], x[1]); }, Init::Positive},
-      {"pow_tensor", "row exponent", {{3, 4}, {1, 4}}, [](Graph&, V x) { return pow(x[0], x[1] * 2.0 - 1.5); }, Init::Positive},
+      {"pow_tensor",
+       "row exponent",
+       {{3, 4}, {1, 4}},
+       [](Graph&, V x) { return pow(x[0], x[1] * 2.0 - 1.5); },
+       Init::Positive},
       {"pow_tensor", "scalar base", {{1, 1}, {3, 4}}, [](Graph&, V x) { return pow(x[0], x[1]); }, Init::Positive},
       {"pow_tensor", "column exponent", {{3, 4}, {3, 1}}, [](Graph&, V x) { return pow(x[0], x[1]); }, Init::Positive},
       // atan2 on operands in [0.5, 2] up to sign: one quadrant per case, away from the origin and
       // from the jump across the negative x axis.
-      {"atan2", "same shape, first quadrant", {{3, 4}, {3, 4}}, [](Graph&, V x) { return atan2(x[0], x[1]); }, Init::Positive},
-      {"atan2", "row broadcast, second quadrant", {{3, 4}, {1, 4}}, [](Graph&, V x) { return atan2(x[0], -x[1]); }, Init::Positive},
-      {"atan2", "column broadcast, third quadrant", {{3, 1}, {3, 4}}, [](Graph&, V x) { return atan2(-x[0], -x[1]); }, Init::Positive},
-      {"atan2", "scalar broadcast, fourth quadrant", {{1, 1}, {3, 4}}, [](Graph&, V x) { return atan2(-x[0], x[1]); }, Init::Positive},
+      {"atan2",
+       "same shape, first quadrant",
+       {{3, 4}, {3, 4}},
+       [](Graph&, V x) { return atan2(x[0], x[1]); },
+       Init::Positive},
+      {"atan2",
+       "row broadcast, second quadrant",
+       {{3, 4}, {1, 4}},
+       [](Graph&, V x) { return atan2(x[0], -x[1]); },
+       Init::Positive},
+      {"atan2",
+       "column broadcast, third quadrant",
+       {{3, 1}, {3, 4}},
+       [](Graph&, V x) { return atan2(-x[0], -x[1]); },
+       Init::Positive},
+      {"atan2",
+       "scalar broadcast, fourth quadrant",
+       {{1, 1}, {3, 4}},
+       [](Graph&, V x) { return atan2(-x[0], x[1]); },
+       Init::Positive},
       {"neg", "", {{2, 3}}, [](Graph&, V x) { return -x[0]; }},
       {"scale", "", {{2, 3}}, [](Graph&, V x) { return x[0] * 2.5; }},
       {"add_scalar", "", {{2, 3}}, [](Graph&, V x) { return x[0] + 1.5; }},
@@ -99,11 +133,17 @@ std::vector<OpCase> op_cases() {
       {"erf", "", {{2, 3}}, [](Graph&, V x) { return erf(x[0]); }},
       {"erfc", "", {{2, 3}}, [](Graph&, V x) { return erfc(x[0]); }},
       {"lgamma", "positive", {{2, 3}}, [](Graph&, V x) { return lgamma(x[0]); }, Init::Positive},
-      {"lgamma", "negative, between the poles 0 and −1", {{2, 3}}, [](Graph&, V x) {
-         return lgamma(x[0] * -0.4 - 0.1); }, Init::Positive},
+      {"lgamma",
+       "negative, between the poles 0 and −1",
+       {{2, 3}},
+       [](Graph&, V x) { return lgamma(x[0] * -0.4 - 0.1); },
+       Init::Positive},
       {"polygamma", "digamma", {{2, 3}}, [](Graph&, V x) { return digamma(x[0]); }, Init::Positive},
-      {"polygamma", "digamma, between the poles −1 and −2", {{2, 3}}, [](Graph&, V x) {
-         return digamma(x[0] * -0.4 - 1.1); }, Init::Positive},
+      {"polygamma",
+       "digamma, between the poles −1 and −2",
+       {{2, 3}},
+       [](Graph&, V x) { return digamma(x[0] * -0.4 - 1.1); },
+       Init::Positive},
       {"polygamma", "trigamma", {{2, 3}}, [](Graph&, V x) { return polygamma(1, x[0]); }, Init::Positive},
       {"polygamma", "n = 2", {{2, 3}}, [](Graph&, V x) { return polygamma(2, x[0] + 1.0); }, Init::Positive},
       {"sigmoid", "", {{2, 3}}, [](Graph&, V x) { return sigmoid(x[0] * 3.0); }},
@@ -116,6 +156,26 @@ std::vector<OpCase> op_cases() {
       {"matmul", "A Bᵀ", {{3, 4}, {2, 4}}, [](Graph&, V x) { return matmul(x[0], x[1], false, true); }},
       {"matmul", "Aᵀ Bᵀ", {{4, 3}, {2, 4}}, [](Graph&, V x) { return matmul(x[0], x[1], true, true); }},
       {"matmul", "outer", {{3, 1}, {2, 1}}, [](Graph&, V x) { return outer(x[0], x[1]); }},
+      {"matmul",
+       "float32 A B",
+       {{3, 4}, {4, 2}},
+       [](Graph&, V x) { return matmul(x[0], x[1], Precision::Float32); },
+       Init::Dyadic},
+      {"matmul",
+       "float32 Aᵀ B",
+       {{4, 3}, {4, 2}},
+       [](Graph&, V x) { return matmul(x[0], x[1], Precision::Float32, true, false); },
+       Init::Dyadic},
+      {"matmul",
+       "float32 A Bᵀ",
+       {{3, 4}, {2, 4}},
+       [](Graph&, V x) { return matmul(x[0], x[1], Precision::Float32, false, true); },
+       Init::Dyadic},
+      {"matmul",
+       "float32 Aᵀ Bᵀ",
+       {{4, 3}, {2, 4}},
+       [](Graph&, V x) { return matmul(x[0], x[1], Precision::Float32, true, true); },
+       Init::Dyadic},
       {"transpose", "", {{3, 2}}, [](Graph&, V x) { return transpose(x[0]) * transpose(x[0]); }},
       {"dot", "", {{3, 2}, {3, 2}}, [](Graph&, V x) { return dot(x[0], x[1]) * dot(x[0], x[0]); }},
       {"diag", "column", {{3, 1}}, [](Graph&, V x) { return square(diag(x[0])); }},
@@ -128,8 +188,10 @@ std::vector<OpCase> op_cases() {
       {"sum", "mean", {{3, 4}}, [](Graph&, V x) { return square(mean(x[0])); }},
       {"sum", "row means", {{3, 4}}, [](Graph&, V x) { return square(row_means(x[0])); }},
       {"sum", "column means", {{3, 4}}, [](Graph&, V x) { return square(col_means(x[0])); }},
-      {"broadcast_like", "", {{3, 1}}, [](Graph& g, V x) {
-         return square(broadcast_like(x[0], g.constant(Tensor::Zero(3, 4)), Axis::PerRow, true)); }},
+      {"broadcast_like",
+       "",
+       {{3, 1}},
+       [](Graph& g, V x) { return square(broadcast_like(x[0], g.constant(Tensor::Zero(3, 4)), Axis::PerRow, true)); }},
       {"max", "all", {{3, 4}}, [](Graph&, V x) { return square(max(x[0])); }},
       {"max", "per row", {{3, 4}}, [](Graph&, V x) { return square(row_max(x[0])); }},
       {"logsumexp", "all", {{3, 4}}, [](Graph&, V x) { return square(logsumexp(x[0])); }},
@@ -138,62 +200,143 @@ std::vector<OpCase> op_cases() {
       {"log_softmax", "", {{3, 4}}, [](Graph&, V x) { return log_softmax(x[0]); }},
       {"slice", "rows", {{5, 3}}, [](Graph&, V x) { return square(slice_rows(x[0], 1, 3)); }},
       {"slice", "columns", {{3, 5}}, [](Graph&, V x) { return square(slice_cols(x[0], 2, 2)); }},
-      {"concat", "rows", {{2, 3}, {1, 3}}, [](Graph&, V x) { return square(concat_rows({x[0], x[1], x[0]})); }},
-      {"concat", "columns", {{2, 3}, {2, 1}}, [](Graph&, V x) { return square(concat_cols({x[0], x[1]})); }},
-      {"gather_rows", "repeated indices", {{4, 3}}, [](Graph& g, V x) {
-         return square(gather_rows(x[0], g.constant(constant_labels({2, 0, 2, 3})))); }},
-      {"gather_rows", "forward Jacobian", {{4, 3}}, [](Graph& g, V x) {
-         return forward_jacobian(square(gather_rows(square(x[0]), g.constant(constant_labels({2, 0, 2})))), x[0]); }},
-      {"transpose_blocks", "2×4 grid of 1×2 blocks", {{2, 8}}, [](Graph&, V x) {
-         return square(transpose_blocks(x[0], 4)) * transpose_blocks(x[0], 4); }},
+      {"concat",
+       "rows",
+       {{2, 3}, {1, 3}},
+       [](Graph&, V x) {
+         return square(concat_rows({x[0], x[1], x[0]}));
+       }},
+      {"concat",
+       "columns",
+       {{2, 3}, {2, 1}},
+       [](Graph&, V x) {
+         return square(concat_cols({x[0], x[1]}));
+       }},
+      {"gather_rows",
+       "repeated indices",
+       {{4, 3}},
+       [](Graph& g, V x) {
+         return square(gather_rows(x[0], g.constant(constant_labels({2, 0, 2, 3}))));
+       }},
+      {"gather_rows",
+       "forward Jacobian",
+       {{4, 3}},
+       [](Graph& g, V x) {
+         return forward_jacobian(square(gather_rows(square(x[0]), g.constant(constant_labels({2, 0, 2})))), x[0]);
+       }},
+      {"transpose_blocks",
+       "2×4 grid of 1×2 blocks",
+       {{2, 8}},
+       [](Graph&, V x) { return square(transpose_blocks(x[0], 4)) * transpose_blocks(x[0], 4); }},
       {"reshape", "", {{2, 6}}, [](Graph&, V x) { return square(reshape(x[0], 3, -1)); }},
-      {"reshape", "like", {{2, 6}}, [](Graph& g, V x) { return square(reshape_like(x[0], g.constant(Tensor::Zero(4, 3)))); }},
-      {"one_hot", "zero gradient", {{3, 2}}, [](Graph& g, V x) {
-         return matmul(one_hot(g.constant(constant_labels({1, 0, 1})), 2), square(x[0]), true, false); }},
-      {"binary_cross_entropy", "", {{3, 2}, {3, 2}}, [](Graph&, V x) {
-         return binary_cross_entropy_with_logits_elementwise(x[0] * 2.0, sigmoid(x[1])); }},
-      {"softmax_cross_entropy", "", {{4, 3}}, [](Graph& g, V x) {
-         return softmax_cross_entropy_rows(x[0], g.constant(constant_labels({0, 2, 1, 2}))); }},
+      {"reshape",
+       "like",
+       {{2, 6}},
+       [](Graph& g, V x) { return square(reshape_like(x[0], g.constant(Tensor::Zero(4, 3)))); }},
+      {"one_hot",
+       "zero gradient",
+       {{3, 2}},
+       [](Graph& g, V x) {
+         return matmul(one_hot(g.constant(constant_labels({1, 0, 1})), 2), square(x[0]), true, false);
+       }},
+      {"binary_cross_entropy",
+       "",
+       {{3, 2}, {3, 2}},
+       [](Graph&, V x) { return binary_cross_entropy_with_logits_elementwise(x[0] * 2.0, sigmoid(x[1])); }},
+      {"softmax_cross_entropy",
+       "",
+       {{4, 3}},
+       [](Graph& g, V x) {
+         return softmax_cross_entropy_rows(x[0], g.constant(constant_labels({0, 2, 1, 2})));
+       }},
       {"l2_norm", "", {{3, 2}}, [](Graph&, V x) { return square(l2_norm(x[0])) + l2_norm(x[0]); }},
       {"l2_norm", "forward Jacobian", {{3, 2}}, [](Graph&, V x) { return forward_jacobian(l2_norm(x[0]), x[0]); }},
       {"argmax_routing", "via max and second order", {{2, 3}}, [](Graph&, V x) { return square(row_max(x[0])); }},
-      {"argmax_routing", "gather at the argmax", {{2, 3}}, [](Graph&, V x) {
-         return detail::argmax_gather(square(x[0]), row_max(x[0])); }},
-      {"argmax_routing", "rows variants, through a forward Jacobian of max", {{2, 3}}, [](Graph&, V x) {
-         return forward_jacobian(row_max(square(x[0])), x[0]); }},
-      {"conv2d", "bias, stride 1, padding 1", {{2, 2 * 4 * 4}, {3, 2 * 3 * 3}, {1, 3}}, [](Graph&, V x) {
+      {"argmax_routing",
+       "gather at the argmax",
+       {{2, 3}},
+       [](Graph&, V x) { return detail::argmax_gather(square(x[0]), row_max(x[0])); }},
+      {"argmax_routing",
+       "rows variants, through a forward Jacobian of max",
+       {{2, 3}},
+       [](Graph&, V x) { return forward_jacobian(row_max(square(x[0])), x[0]); }},
+      {"conv2d",
+       "bias, stride 1, padding 1",
+       {{2, 2 * 4 * 4}, {3, 2 * 3 * 3}, {1, 3}},
+       [](Graph&, V x) {
          return conv2d(x[0], x[1], x[2], {.input = {2, 4, 4}, .filters = 3, .kernel_height = 3, .kernel_width = 3,
-                                          .stride = 1, .padding = 1}); }},
-      {"conv2d", "stride 2, 1×2 kernel", {{3, 1 * 5 * 4}, {2, 1 * 1 * 2}}, [](Graph&, V x) {
+                                          .stride = 1, .padding = 1});
+       }},
+      {"conv2d",
+       "stride 2, 1×2 kernel",
+       {{3, 1 * 5 * 4}, {2, 1 * 1 * 2}},
+       [](Graph&, V x) {
          return conv2d(x[0], x[1], {.input = {1, 5, 4}, .filters = 2, .kernel_height = 1, .kernel_width = 2,
-                                    .stride = 2}); }},
-      {"max_pool2d", "2×2", {{2, 2 * 4 * 4}}, [](Graph&, V x) {
-         return square(max_pool2d(x[0], {.input = {2, 4, 4}, .window = 2})); }},
-      {"max_pool2d", "overlapping", {{1, 1 * 5 * 5}}, [](Graph&, V x) {
-         return square(max_pool2d(x[0], {.input = {1, 5, 5}, .window = 3, .stride = 1})); }},
-      {"avg_pool2d", "overlapping", {{2, 2 * 5 * 5}}, [](Graph&, V x) {
-         return square(avg_pool2d(x[0], {.input = {2, 5, 5}, .window = 3, .stride = 2})); }},
+                                    .stride = 2});
+       }},
+      {"max_pool2d",
+       "2×2",
+       {{2, 2 * 4 * 4}},
+       [](Graph&, V x) {
+         return square(max_pool2d(x[0], {.input = {2, 4, 4}, .window = 2}));
+       }},
+      {"max_pool2d",
+       "overlapping",
+       {{1, 1 * 5 * 5}},
+       [](Graph&, V x) {
+         return square(max_pool2d(x[0], {.input = {1, 5, 5}, .window = 3, .stride = 1}));
+       }},
+      {"avg_pool2d",
+       "overlapping",
+       {{2, 2 * 5 * 5}},
+       [](Graph&, V x) {
+         return square(avg_pool2d(x[0], {.input = {2, 5, 5}, .window = 3, .stride = 2}));
+       }},
       {"solve", "", {{3, 3}, {3, 2}}, [](Graph&, V x) { return solve(well_conditioned(x[0]), x[1]); }},
       {"cholesky_solve", "", {{3, 3}, {3, 2}}, [](Graph&, V x) { return cholesky_solve(spd(x[0]), x[1]); }},
       {"logdet", "", {{3, 3}}, [](Graph&, V x) { return logdet(spd(x[0])); }},
-      {"gaussian_log_likelihood", "one column", {{3, 3}, {3, 1}},
+      {"gaussian_log_likelihood",
+       "one column",
+       {{3, 3}, {3, 1}},
        [](Graph&, V x) { return gaussian_log_likelihood(spd(x[0]), x[1]); }},
-      {"gaussian_log_likelihood", "two columns", {{3, 3}, {3, 2}},
+      {"gaussian_log_likelihood",
+       "two columns",
+       {{3, 3}, {3, 2}},
        [](Graph&, V x) { return gaussian_log_likelihood(spd(x[0]), x[1]); }},
-      {"ridge_solve", "primal", {{6, 3}, {6, 2}, {1, 1}}, [](Graph&, V x) { return ridge_solve(x[0], x[1], square(x[2]) + 0.5); }},
-      {"ridge_solve", "primal, unpenalized column", {{6, 3}, {6, 1}, {1, 1}}, [](Graph&, V x) {
-         return ridge_solve(x[0], x[1], square(x[2]) + 0.5, {.unpenalized_column = 0}); }},
-      {"ridge_solve", "dual", {{3, 5}, {3, 2}, {1, 1}}, [](Graph&, V x) { return ridge_solve(x[0], x[1], square(x[2]) + 0.5); }},
+      {"ridge_solve",
+       "primal",
+       {{6, 3}, {6, 2}, {1, 1}},
+       [](Graph&, V x) { return ridge_solve(x[0], x[1], square(x[2]) + 0.5); }},
+      {"ridge_solve",
+       "primal, unpenalized column",
+       {{6, 3}, {6, 1}, {1, 1}},
+       [](Graph&, V x) { return ridge_solve(x[0], x[1], square(x[2]) + 0.5, {.unpenalized_column = 0}); }},
+      {"ridge_solve",
+       "dual",
+       {{3, 5}, {3, 2}, {1, 1}},
+       [](Graph&, V x) { return ridge_solve(x[0], x[1], square(x[2]) + 0.5); }},
       {"inverse_gap_product", "", {{4, 1}, {4, 4}}, [](Graph&, V x) { return inverse_gap_product(x[0], x[1]); }},
-      {"symmetric_eigen", "values and vectors", {{4, 4}}, [](Graph&, V x) {
+      {"symmetric_eigen",
+       "values and vectors",
+       {{4, 4}},
+       [](Graph&, V x) {
          const SymmetricEigen e = symmetric_eigen(x[0] + transpose(x[0]));
-         return concat_rows({transpose(e.values), e.vectors}); }},
-      {"svd", "tall", {{5, 3}}, [](Graph&, V x) {
+         return concat_rows({transpose(e.values), e.vectors});
+       }},
+      {"svd",
+       "tall",
+       {{5, 3}},
+       [](Graph&, V x) {
          const ThinSvd d = thin_svd(x[0]);
-         return concat_rows({d.u, transpose(d.s), d.v}); }},
-      {"svd", "wide", {{3, 5}}, [](Graph&, V x) {
+         return concat_rows({d.u, transpose(d.s), d.v});
+       }},
+      {"svd",
+       "wide",
+       {{3, 5}},
+       [](Graph&, V x) {
          const ThinSvd d = thin_svd(x[0]);
-         return concat_rows({d.u, transpose(d.s), d.v}); }},
+         return concat_rows({d.u, transpose(d.s), d.v});
+       }},
       {"lstsq", "", {{6, 3}, {6, 2}}, [](Graph&, V x) { return lstsq(x[0], x[1]); }},
   };
 }
@@ -208,7 +351,8 @@ Var case_output(const OpCase& c, Graph& g, std::vector<Var>& params, std::mt1993
   std::uniform_real_distribution<double> positive(0.5, 2.0);
   for (std::size_t i = 0; i < c.shapes.size(); ++i) {
     Tensor v(c.shapes[i].rows, c.shapes[i].cols);
-    for (Index k = 0; k < v.size(); ++k) v.data()[k] = c.init == Init::Positive ? positive(rng) : normal(rng);
+    for (Index k = 0; k < v.size(); ++k)
+      v.data()[k] = c.init == Init::Positive ? positive(rng) : in_case_grid(c.init, normal(rng));
     params.push_back(g.parameter(fmt::format("x{}", i), v));
   }
   return c.build(g, params);
@@ -220,15 +364,21 @@ Var weighted_loss(const OpCase& c, Graph& g, std::vector<Var>& params) {
   std::normal_distribution<double> normal;
   const Var out = case_output(c, g, params, rng);
   Tensor w(out.rows(), out.cols());
-  for (Index k = 0; k < w.size(); ++k) w.data()[k] = normal(rng);
+  for (Index k = 0; k < w.size(); ++k) w.data()[k] = in_case_grid(c.init, normal(rng));
   return sum(out * g.constant(w));
+}
+
+// The options with the case's finite-difference step (Init::Dyadic's).
+GradcheckOptions step_for(const OpCase& c, GradcheckOptions options) {
+  if (c.init == Init::Dyadic) options.relative_step = 1.0 / 64;
+  return options;
 }
 
 TEST_P(OpTable, FirstOrder) {
   Graph g;
   std::vector<Var> params;
   const Var loss = weighted_loss(GetParam(), g, params);
-  const GradcheckResult r = gradcheck(loss, params);
+  const GradcheckResult r = gradcheck(loss, params, step_for(GetParam(), {}));
   EXPECT_TRUE(r.passed) << r.message;
 }
 
@@ -236,7 +386,7 @@ TEST_P(OpTable, SecondOrder) {
   Graph g;
   std::vector<Var> params;
   const Var loss = weighted_loss(GetParam(), g, params);
-  const GradcheckResult r = gradcheck(loss, params, {.relative_tolerance = 1e-4, .order = 2});
+  const GradcheckResult r = gradcheck(loss, params, step_for(GetParam(), {.relative_tolerance = 1e-4, .order = 2}));
   EXPECT_TRUE(r.passed) << r.message;
 }
 
@@ -309,7 +459,7 @@ TEST_P(OpTable, ForwardOverReverseHessianVectorProducts) {
   std::normal_distribution<double> normal;
   for (const Var& p : params) {
     Tensor v(p.rows(), p.cols());
-    for (Index k = 0; k < v.size(); ++k) v.data()[k] = normal(rng);
+    for (Index k = 0; k < v.size(); ++k) v.data()[k] = in_case_grid(GetParam().init, normal(rng));
     const Var direction = g.constant(v);
     const Tensor forward = hvp(loss, p, direction, HvpMode::ForwardOverReverse).value();
     const Tensor reverse = hvp(loss, p, direction).value();

@@ -48,6 +48,39 @@ TEST(Linalg, ForwardMatchesEigen) {
   EXPECT_THROW(outer(A, vv), ShapeError);
 }
 
+// Precision::Float32 (Note [Single-precision products] in models/nn/layer.h): the product of
+// the operands rounded to float, summed in float. Against the double product it differs by
+// float rounding, not more; the gradient graph's products are float32 too. (The derivative rules
+// are gradchecked in the op table, on quarter-valued operands where float arithmetic is exact.)
+TEST(Linalg, Float32ProductRoundsLikeFloat) {
+  Graph g;
+  const Tensor a = linalg_sample(30, 40), b = linalg_sample(40, 20, 1.0);
+  const Var A = g.parameter("A", a), B = g.parameter("B", b);
+  const Tensor exact = a * b;
+  const Tensor in_float = (a.cast<float>() * b.cast<float>()).cast<double>();
+  const Tensor c = matmul(A, B, Precision::Float32).value();
+  const double scale = exact.cwiseAbs().maxCoeff();
+  EXPECT_LE((c - in_float).cwiseAbs().maxCoeff(), 1e-6 * scale);
+  EXPECT_GT((c - exact).cwiseAbs().maxCoeff(), 1e-12 * scale);  // float rounding is there …
+  EXPECT_LE((c - exact).cwiseAbs().maxCoeff(), 1e-5 * scale);   // … and no more than that
+  EXPECT_TRUE(matmul(A, A, Precision::Float32, true, false).value().isApprox(a.transpose() * a, 1e-6));
+  EXPECT_TRUE(matmul(B, A, Precision::Float32, true, true).value().isApprox(b.transpose() * a.transpose(), 1e-6));
+  const Var loss = sum(square(matmul(A, B, Precision::Float32)));
+  const std::vector<Var> grads = gradients(loss, {A, B});
+  EXPECT_TRUE(grads[0].value().isApprox(2 * exact * b.transpose(), 1e-5));
+  int float_products = 0;
+  for (int id = 0; id < g.size(); ++id) {
+    const Node& node = g.node(id);
+    if (node.kind == NodeKind::Op && std::string(node.op->name()) == "matmul") {
+      EXPECT_THAT(node.op->attributes(), HasSubstr("float32"));
+      ++float_products;
+    }
+  }
+  EXPECT_EQ(float_products, 6);  // the four products above and the two adjoints of the last
+  EXPECT_THAT([&] { matmul(A, A, Precision::Float32); },
+              ::testing::ThrowsMessage<ShapeError>(HasSubstr("matmul(30×40, 30×40)")));
+}
+
 TEST(Reduce, ForwardMatchesEigen) {
   Graph g;
   const Tensor a = linalg_sample(3, 4);

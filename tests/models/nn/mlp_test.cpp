@@ -11,6 +11,7 @@
 #include "graph/threads.h"
 #include "models/data/datasets.h"
 #include "models/data/split.h"
+#include "models/io/model_file.h"
 #include "models/nn/inference.h"
 #include "models/nn/mlp_classifier.h"
 #include "models/nn/mlp_regressor.h"
@@ -67,6 +68,54 @@ TEST(MlpClassifier, TrainingIsBitwiseIdenticalForOneAndTwoThreads) {
     return clf.to_bytes();  // the options and every weight, bitwise
   };
   EXPECT_TRUE(train(1) == train(2));
+}
+
+// Note [Single-precision products]: the float32 run is its own trajectory (its products round
+// differently), as accurate as the float64 one on digits, and as deterministic.
+TEST(MlpClassifier, Float32ProductsTrainAsWellAndStayThreadIndependent) {
+  const Digits d = digits();
+  MlpClassifierOptions options = digits_options();
+  MlpClassifier f64(options);
+  options.training.precision = Precision::Float32;
+  MlpClassifier f32(options);
+  f64.fit(d.X_train, d.y_train);
+  f32.fit(d.X_train, d.y_train);
+  const Tensor& w64 = f64.network().parameters()[0]->value;
+  const Tensor& w32 = f32.network().parameters()[0]->value;
+  EXPECT_NE(w32, w64);
+  EXPECT_LT((w32 - w64).norm(), 1e-2 * w64.norm());  // the same minimum, approached along a nearby path
+  EXPECT_GE(f32.score(d.X_test, d.y_test), 0.95);
+  EXPECT_NEAR(f32.score(d.X_test, d.y_test), f64.score(d.X_test, d.y_test), 0.01);
+
+  options.training.num_epochs = 2;
+  options.training.num_chunks = 4;
+  auto train = [&](int threads) {
+    set_num_threads(threads);
+    MlpClassifier clf(options);
+    clf.fit(d.X_train, d.y_train);
+    set_num_threads(0);
+    return clf.to_bytes();
+  };
+  EXPECT_TRUE(train(1) == train(2));
+  // The option is saved (model-file layout 2): a loaded model reports it.
+  MlpClassifier two_epochs(options);
+  two_epochs.fit(d.X_train, d.y_train);
+  const std::string path = temp_path("dagml_mlp_float32_test.model");
+  two_epochs.save(path);
+  EXPECT_EQ(MlpClassifier::load(path).options().training.precision, Precision::Float32);
+  std::filesystem::remove(path);
+}
+
+// A file of layout 1, written before `precision` existed (the conformance suite's fitted MLP of
+// 23d75e6), loads as float64 and predicts; saved again, it is layout 2.
+TEST(MlpClassifier, ReadsLayout1Files) {
+  const auto path = std::filesystem::path(DAGML_SOURCE_DIR) / "tests/models/nn/data/mlp_classifier_layout_1.dagml";
+  const MlpClassifier old = MlpClassifier::load(path.string());
+  EXPECT_EQ(old.options().training.precision, Precision::Float64);
+  const Tensor X = Tensor::Ones(2, old.num_features());
+  EXPECT_EQ(old.predict(X).size(), 2);
+  const MlpClassifier again = MlpClassifier::from_model_file(ModelFile(old.to_bytes(), "layout 2"));
+  EXPECT_EQ(again.decision_function(X), old.decision_function(X));
 }
 
 TEST(MlpClassifier, SaveThenLoadGivesIdenticalPredictions) {

@@ -84,12 +84,12 @@ TEST(NetworkOptions, EveryFieldIsListedWithItsText) {
     names.push_back(o.name);
     EXPECT_FALSE(o.doc.empty()) << o.name;
   }
-  EXPECT_THAT(names, ::testing::ElementsAre("architecture.input.channels", "architecture.input.height",
-                                            "architecture.input.width", "architecture.blocks",
-                                            "architecture.hidden_widths", "architecture.dropout", "training.solver",
-                                            "training.learning_rate", "training.momentum", "training.decay",
-                                            "training.decay_every", "training.num_epochs", "training.batch_size",
-                                            "training.num_chunks", "training.seed", "training.verbose", "lambda"));
+  EXPECT_THAT(names, ::testing::ElementsAre(
+                         "architecture.input.channels", "architecture.input.height", "architecture.input.width",
+                         "architecture.blocks", "architecture.hidden_widths", "architecture.dropout", "training.solver",
+                         "training.learning_rate", "training.momentum", "training.decay", "training.decay_every",
+                         "training.num_epochs", "training.batch_size", "training.num_chunks", "training.seed",
+                         "training.verbose", "training.precision", "lambda"));
   std::vector<OptionInfo> mlp = option_schema<MlpClassifierOptions>();
   EXPECT_EQ(mlp[0].name, "architecture.hidden_widths");
   EXPECT_EQ(mlp[1].type, "identity|relu|leaky_relu|sigmoid|tanh|softplus|step|softmax|log_softmax");
@@ -197,7 +197,7 @@ std::string crafted_mlp_classifier(const MlpClassifierOptions& options, Index fe
     MlpClassifierOptions copy = options;
     ar(copy, fitted, features, classes, tensors);
   }
-  return frame_model_file(MlpClassifier::kTypeName, 1, payload);
+  return frame_model_file(MlpClassifier::kTypeName, model_version<MlpClassifier>(), payload);
 }
 
 TEST(NetworkEstimators, FilesWhoseOptionsAndTensorsDisagreeAreParseErrors) {
