@@ -2,6 +2,7 @@
 // channels × height × width in row-major order (DESIGN.md); the ops carry the geometry.
 #pragma once
 
+#include "autodiff/linalg.h"
 #include "graph/op.h"
 
 namespace dagml {
@@ -21,6 +22,9 @@ struct Conv2dGeometry {
   Index kernel_width = 1;
   Index stride = 1;
   Index padding = 0;  // zeros on every side
+  // The arithmetic of the products (linalg.h): Float32 builds the im2col matrices, the filters
+  // and the gradients in float and multiplies in float; the op's derivatives inherit it.
+  Precision products = Precision::Float64;
 
   // The output image: K × ((H + 2p − kh)/s + 1) × ((W + 2p − kw)/s + 1).
   ImageShape output() const;

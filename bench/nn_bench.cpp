@@ -6,6 +6,7 @@
 //                 (TrainingOptions::precision, Note [Single-precision products]).
 //   cnn_epoch/T   conv(1→8, 5×5)–ReLU–maxpool 2–conv(8→16, 5×5)–ReLU–maxpool 2–linear(256→10),
 //                 SGD with momentum 0.9, lr 0.05, batch 64, one epoch of the first 10,000 images.
+//   cnn_epoch_float32/T  the same with single-precision products.
 //   mlp_gemm_bound / cnn_gemm_bound  the same epoch's matrix products alone (plain Eigen, one
 //                 thread): the time no implementation on this BLAS can beat.
 // Falls back to the bundled digits (64 features, scaled to [0, 1]) when Fashion-MNIST is not
@@ -81,7 +82,7 @@ void mlp_epoch_float32(benchmark::State& state) { mlp_epoch_in(state, Precision:
 BENCHMARK(mlp_epoch)->Arg(1)->Arg(2)->Unit(benchmark::kSecond)->UseRealTime();
 BENCHMARK(mlp_epoch_float32)->Arg(1)->Arg(2)->Unit(benchmark::kSecond)->UseRealTime();
 
-void cnn_epoch(benchmark::State& state) {
+void cnn_epoch_in(benchmark::State& state, Precision precision) {
   const Data& d = data();
   const Index n = std::min<Index>(10'000, d.X_train.rows());
   const Tensor X = d.X_train.topRows(n);
@@ -99,7 +100,8 @@ void cnn_epoch(benchmark::State& state) {
                                     .momentum = 0.9,
                                     .num_epochs = 1,
                                     .batch_size = 64,
-                                    .seed = 1}});
+                                    .seed = 1,
+                                    .precision = precision}});
     cnn.fit(X, y);
     state.PauseTiming();
     accuracy = cnn.score(d.X_test, d.y_test);
@@ -108,7 +110,10 @@ void cnn_epoch(benchmark::State& state) {
   set_num_threads(0);
   state.counters["test_accuracy"] = accuracy;
 }
+void cnn_epoch(benchmark::State& state) { cnn_epoch_in(state, Precision::Float64); }
+void cnn_epoch_float32(benchmark::State& state) { cnn_epoch_in(state, Precision::Float32); }
 BENCHMARK(cnn_epoch)->Arg(1)->Arg(2)->Unit(benchmark::kSecond)->UseRealTime();
+BENCHMARK(cnn_epoch_float32)->Arg(1)->Arg(2)->Unit(benchmark::kSecond)->UseRealTime();
 
 Tensor random_tensor(Index r, Index c, std::mt19937_64& rng) {
   std::normal_distribution<double> normal(0.0, 0.1);

@@ -14,11 +14,18 @@
 //   conv2d_input_grad:   Ẋ = input_grad(Ġ, W) + input_grad(G, Ẇ)
 //   conv2d_filter_grad:  Ẇ = filter_grad(Ẋ, G) + filter_grad(X, Ġ)
 //
+// With Conv2dGeometry::products = Float32 the im2col matrices, the gathered gradients and the
+// filters are built in float (im2col converts as it copies) and the GEMMs run in float; outputs
+// widen to double as they are copied out (Note [Single-precision products] in
+// models/nn/layer.h).
+//
 // Images are processed in fixed groups of kImagesPerTask: a group's im2col matrices sit side by
 // side, cols = [cols(x₁) … cols(x_B)] ((C·kh·kw) × B·OH·OW), so each product is one GEMM per
 // group rather than one small GEMM per image:
 //   [y₁ … y_B] = W cols,   [Wᵀ G₁ … Wᵀ G_B] = Wᵀ [G₁ … G_B],   Σᵢ Gᵢ cols(xᵢ)ᵀ = [G₁ … G_B] colsᵀ.
 #include <algorithm>
+#include <array>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <tbb/blocked_range.h>
@@ -38,8 +45,12 @@ namespace {
 using RowMatrix = Tensor;
 using ConstMatrixMap = Eigen::Map<const RowMatrix>;
 using MatrixMap = Eigen::Map<RowMatrix>;
-using VectorMap = Eigen::Map<Eigen::VectorXd>;
 using ConstVectorMap = Eigen::Map<const Eigen::VectorXd>;
+// Matrices of the products' scalar T (double, or float for Precision::Float32).
+template <class T>
+using Rows = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <class T>
+using RowsMap = Eigen::Map<Rows<T>>;
 
 // The output columns ox whose input column x = ox·s − p + dx lies inside the image: [lo, hi).
 struct ValidRange {
@@ -55,34 +66,37 @@ ValidRange valid_columns(const Conv2dGeometry& g, Index out_width, Index dx) {
 
 // Receptive fields of one image as columns: rows (c, dy, dx), columns (oy, ox). Row r of the
 // (C·kh·kw) × (OH·OW) block starts at cols + r·ld (ld ≥ OH·OW: the block is part of a wider matrix).
-void im2col(const Scalar* image, const Conv2dGeometry& g, Scalar* cols, Index ld) {
+template <class T>
+void im2col(const Scalar* image, const Conv2dGeometry& g, T* cols, Index ld) {
   const ImageShape out = g.output();
   Index row = 0;
   for (Index c = 0; c < g.input.channels; ++c)
     for (Index dy = 0; dy < g.kernel_height; ++dy)
       for (Index dx = 0; dx < g.kernel_width; ++dx, ++row) {
         const auto [lo, hi] = valid_columns(g, out.width, dx);
-        Scalar* dst = cols + row * ld;
+        T* dst = cols + row * ld;
         for (Index oy = 0; oy < out.height; ++oy, dst += out.width) {
           const Index y = oy * g.stride - g.padding + dy;
           if (y < 0 || y >= g.input.height) {
-            std::fill(dst, dst + out.width, Scalar(0));
+            std::fill(dst, dst + out.width, T(0));
             continue;
           }
           const Scalar* src = image + (c * g.input.height + y) * g.input.width;
           const Index shift = dx - g.padding;  // x = ox·s + shift, in [0, W) for ox in [lo, hi)
-          std::fill(dst, dst + lo, Scalar(0));
+          std::fill(dst, dst + lo, T(0));
           if (g.stride == 1)  // short runs: Eigen's inline packet loop beats a call to memmove
-            VectorMap(dst + lo, hi - lo) = ConstVectorMap(src + lo + shift, hi - lo);
+            Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>(dst + lo, hi - lo) =
+                ConstVectorMap(src + lo + shift, hi - lo).cast<T>();
           else
-            for (Index ox = lo; ox < hi; ++ox) dst[ox] = src[ox * g.stride + shift];
-          std::fill(dst + hi, dst + out.width, Scalar(0));
+            for (Index ox = lo; ox < hi; ++ox) dst[ox] = static_cast<T>(src[ox * g.stride + shift]);
+          std::fill(dst + hi, dst + out.width, T(0));
         }
       }
 }
 
 // The adjoint of im2col: adds each column entry back to the pixel it came from (same layout).
-void col2im(const Scalar* cols, Index ld, const Conv2dGeometry& g, Scalar* image) {
+template <class T>
+void col2im(const T* cols, Index ld, const Conv2dGeometry& g, Scalar* image) {
   const ImageShape out = g.output();
   std::fill(image, image + g.input.size(), Scalar(0));
   Index row = 0;
@@ -90,7 +104,7 @@ void col2im(const Scalar* cols, Index ld, const Conv2dGeometry& g, Scalar* image
     for (Index dy = 0; dy < g.kernel_height; ++dy)
       for (Index dx = 0; dx < g.kernel_width; ++dx, ++row) {
         const auto [lo, hi] = valid_columns(g, out.width, dx);
-        const Scalar* src = cols + row * ld;
+        const T* src = cols + row * ld;
         for (Index oy = 0; oy < out.height; ++oy, src += out.width) {
           const Index y = oy * g.stride - g.padding + dy;
           if (y < 0 || y >= g.input.height) continue;
@@ -131,17 +145,38 @@ class ConvOpBase : public Op {
   Index out_size() const { return g_.output().size(); }
   // Rows [begin, end) of an output gradient (one K × OH·OW image per row) side by side:
   // [G_begin … G_end−1], K × (end − begin)·OH·OW.
-  void gather(const Tensor& grad, Index begin, Index end, MatrixMap& out) const {
+  template <class T>
+  void gather(const Tensor& grad, Index begin, Index end, RowsMap<T>& out) const {
     const Index pixels = out_pixels();
     for (Index i = begin; i < end; ++i)
-      out.middleCols((i - begin) * pixels, pixels) = ConstMatrixMap(grad.row(i).data(), g_.filters, pixels);
+      out.middleCols((i - begin) * pixels, pixels) = ConstMatrixMap(grad.row(i).data(), g_.filters, pixels).cast<T>();
   }
-  // A rows × cols view of this thread's scratch buffer, which only grows (a group narrower than
-  // the largest seen reuses it, so steady-state replays do not allocate).
-  static MatrixMap scratch(tbb::enumerable_thread_specific<RowMatrix>& buffer, Index rows, Index cols) {
-    RowMatrix& b = buffer.local();
+  // A rows × cols view of this thread's scratch buffer `which` (0 or 1) of scalar T, which only
+  // grows (a group narrower than the largest seen reuses it, so steady-state replays do not
+  // allocate).
+  template <class T>
+  RowsMap<T> scratch(int which, Index rows, Index cols) {
+    Rows<T>& b = buffers<T>()[which].local();
     if (b.size() < rows * cols) b.resize(rows * cols, 1);
-    return MatrixMap(b.data(), rows, cols);
+    return RowsMap<T>(b.data(), rows, cols);
+  }
+  // The filters w in the products' scalar: w itself, or its float copy (K × C·kh·kw, small).
+  template <class T>
+  const Rows<T>& filters_as(const Tensor& w) {
+    if constexpr (std::is_same_v<T, Scalar>) {
+      return w;
+    } else {
+      float_filters_ = w.cast<float>();
+      return float_filters_;
+    }
+  }
+  // f<double>() or f<float>(), as the geometry's products say.
+  template <class F>
+  void in_precision(F&& f) {
+    if (g_.products == Precision::Float32)
+      f.template operator()<float>();
+    else
+      f.template operator()<Scalar>();
   }
   Index out_pixels() const { return g_.output().height * g_.output().width; }
   // The geometry with `copies` times the input channels or the filters: q seeds' images stacked
@@ -159,8 +194,18 @@ class ConvOpBase : public Op {
   }
 
   Conv2dGeometry g_;
-  tbb::enumerable_thread_specific<RowMatrix> cols_;
-  tbb::enumerable_thread_specific<RowMatrix> dcols_;
+
+ private:
+  template <class T>
+  std::array<tbb::enumerable_thread_specific<Rows<T>>, 2>& buffers() {
+    if constexpr (std::is_same_v<T, Scalar>)
+      return double_buffers_;
+    else
+      return float_buffers_;
+  }
+  std::array<tbb::enumerable_thread_specific<Rows<Scalar>>, 2> double_buffers_;
+  std::array<tbb::enumerable_thread_specific<Rows<float>>, 2> float_buffers_;
+  Rows<float> float_filters_;
 };
 
 class Conv2d final : public ConvOpBase {
@@ -175,20 +220,22 @@ class Conv2d final : public ConvOpBase {
     return {in[0].rows, out_size()};
   }
   void forward(const ForwardArgs& a) override {
-    const Tensor& x = *a.in[0];
-    const Tensor& w = *a.in[1];
-    const Index pixels = out_pixels();
-    for_each_chunk(x.rows(), [&](Index, Index begin, Index end) {
-      const Index width = (end - begin) * pixels;
-      MatrixMap cols = scratch(cols_, g_.filter_size(), width);
-      MatrixMap y = scratch(dcols_, g_.filters, width);
-      for (Index i = begin; i < end; ++i) im2col(x.row(i).data(), g_, cols.data() + (i - begin) * pixels, width);
-      y.noalias() = w * cols;
-      for (Index i = begin; i < end; ++i) {
-        MatrixMap yi(a.out.row(i).data(), g_.filters, pixels);
-        yi = y.middleCols((i - begin) * pixels, pixels);
-        if (bias_) yi.colwise() += a.in[2]->row(0).transpose();
-      }
+    in_precision([&]<class T>() {
+      const Tensor& x = *a.in[0];
+      const Rows<T>& w = filters_as<T>(*a.in[1]);
+      const Index pixels = out_pixels();
+      for_each_chunk(x.rows(), [&](Index, Index begin, Index end) {
+        const Index width = (end - begin) * pixels;
+        RowsMap<T> cols = scratch<T>(0, g_.filter_size(), width);
+        RowsMap<T> y = scratch<T>(1, g_.filters, width);
+        for (Index i = begin; i < end; ++i) im2col(x.row(i).data(), g_, cols.data() + (i - begin) * pixels, width);
+        y.noalias() = w * cols;
+        for (Index i = begin; i < end; ++i) {
+          MatrixMap yi(a.out.row(i).data(), g_.filters, pixels);
+          yi = y.middleCols((i - begin) * pixels, pixels).template cast<Scalar>();
+          if (bias_) yi.colwise() += a.in[2]->row(0).transpose();
+        }
+      });
     });
   }
   VarList vjp(const VjpArgs& a) const override {
@@ -234,16 +281,18 @@ class Conv2dInputGrad final : public ConvOpBase {
     return {in[0].rows, g_.input.size()};
   }
   void forward(const ForwardArgs& a) override {
-    const Tensor& grad = *a.in[0];
-    const Tensor& w = *a.in[1];
-    const Index pixels = out_pixels();
-    for_each_chunk(grad.rows(), [&](Index, Index begin, Index end) {
-      const Index width = (end - begin) * pixels;
-      MatrixMap gathered = scratch(cols_, g_.filters, width);
-      MatrixMap dcols = scratch(dcols_, g_.filter_size(), width);
-      gather(grad, begin, end, gathered);
-      dcols.noalias() = w.transpose() * gathered;
-      for (Index i = begin; i < end; ++i) col2im(dcols.data() + (i - begin) * pixels, width, g_, a.out.row(i).data());
+    in_precision([&]<class T>() {
+      const Tensor& grad = *a.in[0];
+      const Rows<T>& w = filters_as<T>(*a.in[1]);
+      const Index pixels = out_pixels();
+      for_each_chunk(grad.rows(), [&](Index, Index begin, Index end) {
+        const Index width = (end - begin) * pixels;
+        RowsMap<T> gathered = scratch<T>(0, g_.filters, width);
+        RowsMap<T> dcols = scratch<T>(1, g_.filter_size(), width);
+        gather(grad, begin, end, gathered);
+        dcols.noalias() = w.transpose() * gathered;
+        for (Index i = begin; i < end; ++i) col2im(dcols.data() + (i - begin) * pixels, width, g_, a.out.row(i).data());
+      });
     });
   }
   VarList vjp(const VjpArgs& a) const override {
@@ -278,23 +327,28 @@ class Conv2dFilterGrad final : public ConvOpBase {
     return {g_.filters, g_.filter_size()};
   }
   void forward(const ForwardArgs& a) override {
-    const Tensor& x = *a.in[0];
-    const Tensor& grad = *a.in[1];
-    const Index pixels = out_pixels();
-    const Index chunks = (x.rows() + kImagesPerTask - 1) / kImagesPerTask;
-    partials_.resize(static_cast<std::size_t>(chunks));
-    for_each_chunk(x.rows(), [&](Index chunk, Index begin, Index end) {
-      const Index width = (end - begin) * pixels;
-      MatrixMap cols = scratch(cols_, g_.filter_size(), width);
-      MatrixMap gathered = scratch(dcols_, g_.filters, width);
-      for (Index i = begin; i < end; ++i) im2col(x.row(i).data(), g_, cols.data() + (i - begin) * pixels, width);
-      gather(grad, begin, end, gathered);
-      RowMatrix& partial = partials_[static_cast<std::size_t>(chunk)];
-      partial.resize(g_.filters, g_.filter_size());
-      partial.noalias() = gathered * cols.transpose();
+    in_precision([&]<class T>() {
+      const Tensor& x = *a.in[0];
+      const Tensor& grad = *a.in[1];
+      const Index pixels = out_pixels();
+      const Index chunks = (x.rows() + kImagesPerTask - 1) / kImagesPerTask;
+      partials_.resize(static_cast<std::size_t>(chunks));
+      for_each_chunk(x.rows(), [&](Index chunk, Index begin, Index end) {
+        const Index width = (end - begin) * pixels;
+        RowsMap<T> cols = scratch<T>(0, g_.filter_size(), width);
+        RowsMap<T> gathered = scratch<T>(1, g_.filters, width);
+        for (Index i = begin; i < end; ++i) im2col(x.row(i).data(), g_, cols.data() + (i - begin) * pixels, width);
+        gather(grad, begin, end, gathered);
+        RowMatrix& partial = partials_[static_cast<std::size_t>(chunk)];
+        partial.resize(g_.filters, g_.filter_size());
+        if constexpr (std::is_same_v<T, Scalar>)
+          partial.noalias() = gathered * cols.transpose();
+        else
+          partial = (gathered * cols.transpose()).template cast<Scalar>();
+      });
+      a.out.setZero();
+      for (const RowMatrix& p : partials_) a.out += p;  // in chunk order: deterministic
     });
-    a.out.setZero();
-    for (const RowMatrix& p : partials_) a.out += p;  // in chunk order: deterministic
   }
   VarList vjp(const VjpArgs& a) const override {
     return {conv2d_input_grad(a.in[1], a.g, g_), conv2d(a.in[0], a.g, g_)};

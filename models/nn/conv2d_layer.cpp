@@ -30,8 +30,10 @@ std::string Conv2d::describe() const {
 }
 
 Var Conv2d::build(Var x, BuildContext& ctx) const {
-  if (options_.bias) return conv2d(x, ctx.parameter(filters_), ctx.parameter(bias_), geometry_);
-  return conv2d(x, ctx.parameter(filters_), geometry_);
+  Conv2dGeometry geometry = geometry_;
+  geometry.products = ctx.products();
+  if (options_.bias) return conv2d(x, ctx.parameter(filters_), ctx.parameter(bias_), geometry);
+  return conv2d(x, ctx.parameter(filters_), geometry);
 }
 
 std::vector<const Parameter*> Conv2d::list_parameters() const {

@@ -35,7 +35,8 @@
 // scalar type in every op, kernel and file, or a second build of the library in its own inline
 // namespace) would also halve the memory traffic of the elementwise ops, at the cost of doubling
 // what every op must be tested for; the products are where the time of a dense network goes.
-// Convolutions (autodiff/conv.cpp) keep double products.
+// Convolutions follow the same rule (Conv2dGeometry::products): their im2col matrices are built
+// in float as they are copied, so they convert almost nothing.
 #pragma once
 
 #include <cstdint>

@@ -39,7 +39,8 @@ struct TrainingOptions {
   std::uint64_t seed = 0;       // initial weights, shuffling, noise
   bool verbose = false;         // a progress bar (on a terminal) and one line per epoch
   // The arithmetic of the layers' matrix products in training (Note [Single-precision products]
-  // in layer.h): float32 rounds both operands to float and sums in float, about twice as fast;
+  // in layer.h): float32 rounds both operands to float and sums in float, about twice as fast
+  // (linear, recurrent and convolution layers);
   // the weights, their updates, every other op and predictions stay float64.
   Precision precision = Precision::Float64;
   // Data-parallel over the ranks of this communicator (TrainerOptions::communicator,

@@ -139,6 +139,30 @@ TEST(Conv2d, GroupedProductsMatchDirectLoopsForManyImages) {
   }
 }
 
+// Precision::Float32: the three ops against the double loops, to float rounding and no closer
+// (the products really are float), and their derivatives float32 too.
+TEST(Conv2d, Float32ProductsMatchDirectLoopsToFloatRounding) {
+  Conv2dGeometry g{{3, 7, 6}, 2, 3, 3, 2, 1};
+  g.products = Precision::Float32;
+  Graph graph;
+  const Tensor x = normal_sample(37, g.input.size(), 7), w = normal_sample(g.filters, g.filter_size(), 8),
+               b = normal_sample(1, g.filters, 9), grad = normal_sample(37, g.output().size(), 10);
+  const Var xv = graph.input("x", x), wv = graph.parameter("w", w), gv = graph.input("g", grad);
+  Tensor dx, dw;
+  adjoint_loops(x, w, grad, g, dx, dw);
+  const auto close_but_not_equal = [](const Tensor& a, const Tensor& exact) {
+    const double error = (a - exact).cwiseAbs().maxCoeff(), scale = exact.cwiseAbs().maxCoeff();
+    EXPECT_LE(error, 1e-5 * scale);
+    EXPECT_GT(error, 1e-12 * scale);
+  };
+  const Var y = conv2d(xv, wv, graph.parameter("b", b), g);
+  close_but_not_equal(y.value(), conv_loops(x, w, b, g));
+  close_but_not_equal(conv2d_input_grad(gv, wv, g).value(), dx);
+  close_but_not_equal(conv2d_filter_grad(xv, gv, g).value(), dw);
+  // The filter gradient of a loss through the float32 conv is the float32 adjoint's.
+  EXPECT_EQ(gradient(sum(y * graph.constant(grad)), wv).value(), conv2d_filter_grad(xv, gv, g).value());
+}
+
 TEST(Conv2d, GradientsAreBitwiseIdenticalForOneAndTwoThreads) {
   const Conv2dGeometry geo{{2, 10, 10}, 4, 3, 3, 1, 1};
   auto run = [&](int threads) {

@@ -274,6 +274,20 @@ std::vector<OpCase> op_cases() {
          return conv2d(x[0], x[1], {.input = {1, 5, 4}, .filters = 2, .kernel_height = 1, .kernel_width = 2,
                                     .stride = 2});
        }},
+      {"conv2d",
+       "float32, bias, stride 1, padding 1",
+       {{2, 2 * 4 * 4}, {3, 2 * 3 * 3}, {1, 3}},
+       [](Graph&, V x) {
+         return conv2d(x[0], x[1], x[2],
+                       {.input = {2, 4, 4},
+                        .filters = 3,
+                        .kernel_height = 3,
+                        .kernel_width = 3,
+                        .stride = 1,
+                        .padding = 1,
+                        .products = Precision::Float32});
+       },
+       Init::Dyadic},
       {"max_pool2d",
        "2×2",
        {{2, 2 * 4 * 4}},
