@@ -107,7 +107,8 @@ struct ChunkSumWorkspace {
 inline constexpr Index kSliceReductionWidth = 4096;
 
 namespace detail {
-// Checks the layout against comm and sizes the workspace's partials (zeroed) for this rank.
+// Checks the layout against comm and sizes the workspace's partials for this rank (zeroed unless
+// workspace.writes_whole_partials).
 void begin_chunk_results(Communicator& comm, const ChunkLayout& layout, Index width, ChunkSumWorkspace& workspace);
 // Gathers every rank's partials into workspace.gathered, in chunk order (one rank: swaps them in,
 // leaving workspace.partials with the previous contents of gathered).
@@ -143,8 +144,9 @@ void compute_chunk_partials(Communicator& comm, const ChunkLayout& layout, Index
 }  // namespace detail
 
 // Every chunk's partial result s_c on every rank: per_chunk(chunk, partial) writes s_c, w =
-// `width` numbers (zeroed before the call unless workspace.writes_whole_partials), for each chunk of this rank, in
-// parallel over its chunks: it must be safe to call for different chunks at once, and must not call collectives.
+// `width` numbers (zeroed before the call unless workspace.writes_whole_partials), for each chunk
+// of this rank, in parallel over its chunks: it must be safe to call for different chunks at
+// once, and must not call collectives.
 // Afterwards workspace.gathered holds s_0, s_1, …, s_{C−1} one after the other (C·w numbers), the
 // same bits on every rank and for every ranks × threads. For results combined otherwise than by a
 // sum (the stacked QR factors of a sharded least-squares fit); sums use deterministic_chunk_sum.

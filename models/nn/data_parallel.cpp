@@ -245,9 +245,11 @@ Scalar DataParallelGradient::compute_in_process(const ChunkLayout& layout, const
   });
   Scalar loss = 0;
   for (Index c = 0; c < chunks; ++c) loss += weight(c) * replica(c).loss.item();
-  for (std::size_t s = 0; s < replicas_.front().statistics.size(); ++s) {
+  statistic_sums_.resize(replicas_.front().statistics.size());
+  for (std::size_t s = 0; s < statistic_sums_.size(); ++s) {
     const Var& first = replicas_.front().statistics[s].batch_value;
-    Tensor mean = Tensor::Zero(first.rows(), first.cols());
+    Tensor& mean = statistic_sums_[s];
+    mean.setZero(first.rows(), first.cols());
     for (Index c = 0; c < chunks; ++c) mean += weight(c) * replica(c).statistics[s].batch_value.value();
     fold_statistics(s, mean);
   }

@@ -123,6 +123,7 @@ class DataParallelGradient {
   std::vector<Replica> replicas_;
   ChunkSumWorkspace step_workspace_;  // kept between steps: a step allocates nothing
   Vector step_sum_;                   // Σ_c (n_c/n)·[ℓ_c, ∇ℓ_c, statistics]
+  std::vector<Tensor> statistic_sums_;  // one process: Σ_c (n_c/n)·(batch statistic s of chunk c)
   Index num_parameters_ = 0;
   Index batch_size_;
   DataParallelOptions options_;
