@@ -328,7 +328,10 @@ LeadingEigenpairs leading_eigenpairs(const Eigen::Ref<const Eigen::MatrixXd>& A,
 
   // Step 4: v = Q z, and the eigenvalues of A = s times those of T.
   result.values *= scale;
-  result.vectors = Eigen::HouseholderSequence<Eigen::MatrixXd, Vector>(packed, tau).setLength(n - 1).setShift(1) * Z;
+  if (n == 1 || k == 0)  // nothing to reflect: Q = I, or no vectors (Eigen would offset a null pointer)
+    result.vectors = Z;
+  else
+    result.vectors = Eigen::HouseholderSequence<Eigen::MatrixXd, Vector>(packed, tau).setLength(n - 1).setShift(1) * Z;
   return result;
 }
 
