@@ -3,12 +3,15 @@
 // ShardedGradientSums over ranks and chunks, both against sums worked by hand.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstddef>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include "graph/chunked_sum.h"
 #include "graph/communicator.h"
+#include "graph/threads.h"
 #include "models/tree/feature_binning.h"
 #include "models/tree/gradient_tree.h"
 #include "models/tree/sharded_gradient_sums.h"
@@ -106,13 +109,70 @@ TEST(GradientHistogramLayout, RowSumsFillTheLayoutsSlots) {
   H = pool.take(sums.layout().size());
   sums.add_histogram(rows, H);
   expect_node_histogram(H);
-  // With ordered gradients: features 0 and 1 in one pass (Note [Feature pairs]), feature 2 alone.
+  // With ordered gradients: the three features in one pass (Note [Feature groups]).
   std::vector<Scalar> ordered;
   RowGradientSums ordered_sums(B, e, data.g, data.h, features, &ordered);
   for (GradientBin& s : H) s = {-1, -1, -1};
   ordered_sums.add_histogram(rows, H);
   expect_node_histogram(H);
   EXPECT_EQ(ordered, (std::vector<Scalar>{1, 0.5, 2, 1, 8, 4, 16, 8}));
+}
+
+// Note [Feature groups]: the features go in groups of at most eight, as even as they can be (1
+// feature: one group; 8: one; 9: 5 + 4; 19: 7 + 6 + 6), one pass over the rows per group. Every
+// slot must still hold its rows' sums added in row order, bit for bit, with and without ordered
+// gradients, for one and two threads.
+TEST(GradientHistogramLayout, FeatureGroupsGiveEachSlotItsRowsInOrder) {
+  const Index n = 300, d = 19;
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<Scalar> uniform(0, 1);
+  Tensor X(n, d);
+  for (Index j = 0; j < d; ++j)
+    for (Index i = 0; i < n; ++i) {
+      // Columns of 1 to 19 distinct values, a third of them with missing values; column 0 constant.
+      const Scalar u = uniform(rng);
+      X(i, j) =
+          j % 3 == 1 && u < 0.1 ? std::numeric_limits<Scalar>::quiet_NaN() : std::floor(u * static_cast<Scalar>(j + 1));
+    }
+  const BinEdges e = fit_bin_edges(X, 255, "test");
+  const BinnedMatrix B = bin_features(X, e);
+  std::vector<Scalar> g(n), h(n);
+  for (Index i = 0; i < n; ++i)
+    g[static_cast<std::size_t>(i)] = uniform(rng) - 0.5, h[static_cast<std::size_t>(i)] = uniform(rng);
+  std::vector<Index> rows;  // a node's rows, not in increasing order
+  for (Index i = n - 1; i >= 0; i -= 3) rows.push_back(i);
+  for (Index i = 0; i < n; i += 7) rows.push_back(i);
+  for (Index num_features : {1, 8, 9, 19}) {
+    SCOPED_TRACE(num_features);
+    std::vector<Index> features;
+    for (Index j = d - 1; j >= d - num_features; --j) features.push_back(j);  // candidates in decreasing order
+    const GradientHistogramLayout layout(e, features);
+    GradientHistogram expected(layout.size());
+    for (std::size_t f = 0; f < features.size(); ++f)
+      for (Index i : rows) {
+        GradientBin& s = expected[layout.slot(f, B(i, features[f]))];
+        s.g += g[static_cast<std::size_t>(i)];
+        s.h += h[static_cast<std::size_t>(i)];
+        ++s.count;
+      }
+    for (int threads : {1, 2}) {
+      SCOPED_TRACE(threads);
+      set_num_threads(threads);
+      std::vector<Scalar> ordered;
+      for (std::vector<Scalar>* buffer : {static_cast<std::vector<Scalar>*>(nullptr), &ordered}) {
+        RowGradientSums sums(B, e, g, h, features, buffer);
+        GradientHistogram H(layout.size(), GradientBin{-1, -1, -1});
+        sums.add_histogram(rows, H);
+        for (std::size_t k = 0; k < H.size(); ++k) {
+          SCOPED_TRACE(k);
+          EXPECT_EQ(H[k].g, expected[k].g);
+          EXPECT_EQ(H[k].h, expected[k].h);
+          EXPECT_EQ(H[k].count, expected[k].count);
+        }
+      }
+    }
+    set_num_threads(0);
+  }
 }
 
 TEST(GradientHistogramLayout, ShardedSumsFillTheSameSlots) {
