@@ -31,8 +31,12 @@ def bench(build_dir, ranks, threads, workload, chunks=None):
     mpirun = shutil.which("mpirun")
     command = [program, workload, str(threads)] + ([str(chunks)] if chunks else [])
     if mpirun:
-        # No binding: Open MPI would bind a lone rank to one core, and its threads with it.
-        command = [mpirun, "-np", str(ranks), "--bind-to", "none", "--mca", "btl", "self,vader", *command]
+        # No binding: Open MPI would bind a lone rank to one core, and its threads with it. Shared
+        # memory by copy-in/copy-out: on this machine its default single copy (CMA,
+        # process_vm_readv) moved an MLP step's 1.9 MB in about 0.33 ms, the two copies in 0.20
+        # (docs/distributed.md, Launching).
+        command = [mpirun, "-np", str(ranks), "--bind-to", "none", "--mca", "btl", "self,vader",
+                   "--mca", "btl_vader_single_copy_mechanism", "none", *command]
     elif ranks > 1:
         raise RuntimeError("mpirun is not installed: the distributed benchmark needs Open MPI")
     out = subprocess.run(command, check=True, capture_output=True, text=True, env={**os.environ, **MPI_ENV}).stdout
