@@ -13,8 +13,8 @@ scripts/install_deps.sh
 
 # run_sharded LOG_DIR PROGRAM [GTEST_ARGS...]: the program's tests as $(nproc) GoogleTest shards
 # running at once (GTEST_TOTAL_SHARDS), each shard's output in LOG_DIR/PROGRAM.SHARD.log. Prints a
-# line with the tests passed, or the log of each failing shard; fails when a shard fails or when no
-# test ran at all.
+# line with the tests passed, or the last 60 lines of each failing shard's log; fails when a shard
+# fails or when no test ran at all.
 run_sharded() {
   local log_dir=$1 program=$2
   shift 2
