@@ -54,7 +54,6 @@
 // the node, else the child with more training rows.
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <span>
@@ -66,6 +65,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "graph/chunked_sum.h"
 #include "graph/tensor.h"
 #include "models/tree/feature_binning.h"
 
@@ -301,14 +301,13 @@ class RowGradientSums final : public GradientSums {
   static constexpr std::size_t kMaxFeaturesPerPass = 8;
   template <class Start, class Add>
   void for_each_entry(std::span<const Index> rows, Start&& start, Add&& add, const Scalar* ordered = nullptr) const {
-    const std::size_t features = features_.size();
-    const std::size_t groups = (features + kMaxFeaturesPerPass - 1) / kMaxFeaturesPerPass;
-    const std::size_t base = features / std::max<std::size_t>(groups, 1),
-                      extra = features % std::max<std::size_t>(groups, 1);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups, 1), [&](const tbb::blocked_range<std::size_t>& r) {
-      for (std::size_t group = r.begin(); group != r.end(); ++group) {
-        const std::size_t first = group * base + std::min(group, extra), count = base + (group < extra ? 1 : 0);
-        with_group_size(count, [&](auto size) {
+    const auto features = static_cast<Index>(features_.size());
+    const Index groups = (features + Index{kMaxFeaturesPerPass} - 1) / Index{kMaxFeaturesPerPass};
+    tbb::parallel_for(tbb::blocked_range<Index>(0, groups, 1), [&](const tbb::blocked_range<Index>& r) {
+      for (Index group = r.begin(); group != r.end(); ++group) {
+        const IndexRange part = even_split(features, groups, group);
+        const auto first = static_cast<std::size_t>(part.begin);
+        with_group_size(static_cast<std::size_t>(part.size()), [&](auto size) {
           constexpr std::size_t N = size;
           std::array<const std::uint8_t*, N> col;
           std::array<GradientHistogramLayout::FeatureSlots, N> slot;

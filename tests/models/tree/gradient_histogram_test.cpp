@@ -80,9 +80,8 @@ struct HistogramTestData {
 //   feature 0: bin 0 ← row 0; bin 1 ← rows 1, 4; bin 2 empty; missing ← row 3;
 //   feature 1: bin 0 ← rows 0, 1, 3, 4; missing empty;
 //   feature 2: bins 0, 1 empty; bin 2 ← row 1; bin 3 ← row 3; missing ← rows 0, 4.
-void expect_node_histogram(const GradientHistogram& H) {
-  const std::vector<GradientBin> expected = {{1, 0.5, 1}, {18, 9, 2}, {0, 0, 0}, {8, 4, 1}, {27, 13.5, 4}, {0, 0, 0},
-                                             {0, 0, 0},   {0, 0, 0},  {2, 1, 1}, {8, 4, 1}, {17, 8.5, 2}};
+// Every slot of H equal to expected's, bit for bit.
+void expect_same_histogram(const GradientHistogram& H, const GradientHistogram& expected) {
   ASSERT_EQ(H.size(), expected.size());
   for (std::size_t k = 0; k < H.size(); ++k) {
     SCOPED_TRACE(k);
@@ -90,6 +89,20 @@ void expect_node_histogram(const GradientHistogram& H) {
     EXPECT_EQ(H[k].h, expected[k].h);
     EXPECT_EQ(H[k].count, expected[k].count);
   }
+}
+
+void expect_node_histogram(const GradientHistogram& H) {
+  expect_same_histogram(H, {{1, 0.5, 1},
+                            {18, 9, 2},
+                            {0, 0, 0},
+                            {8, 4, 1},
+                            {27, 13.5, 4},
+                            {0, 0, 0},
+                            {0, 0, 0},
+                            {0, 0, 0},
+                            {2, 1, 1},
+                            {8, 4, 1},
+                            {17, 8.5, 2}});
 }
 
 TEST(GradientHistogramLayout, RowSumsFillTheLayoutsSlots) {
@@ -163,12 +176,7 @@ TEST(GradientHistogramLayout, FeatureGroupsGiveEachSlotItsRowsInOrder) {
         RowGradientSums sums(B, e, g, h, features, buffer);
         GradientHistogram H(layout.size(), GradientBin{-1, -1, -1});
         sums.add_histogram(rows, H);
-        for (std::size_t k = 0; k < H.size(); ++k) {
-          SCOPED_TRACE(k);
-          EXPECT_EQ(H[k].g, expected[k].g);
-          EXPECT_EQ(H[k].h, expected[k].h);
-          EXPECT_EQ(H[k].count, expected[k].count);
-        }
+        expect_same_histogram(H, expected);
       }
     }
     set_num_threads(0);
