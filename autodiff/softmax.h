@@ -9,13 +9,39 @@ Var softmax(Var x);      // n×k → n×k, rows sum to 1
 Var log_softmax(Var x);  // n×k → n×k, x − logsumexp(x) per row
 
 namespace detail {
+// v ← exp(v) entry by entry, every entry through Eigen's vectorised exp in packets of eight (the
+// last one padded), so that an entry's value depends on nothing but the entry: Eigen's exp over a
+// whole matrix leaves its last size mod 8 entries to the C library's exp, whose bits differ, and a
+// row would then round differently by where it sits in a batch or on which rank it lives.
+inline void exp_in_packets(Scalar* v, Index n) {
+  using Packet = Eigen::Array<Scalar, 8, 1>;
+  Index i = 0;
+  for (; i + 8 <= n; i += 8) {
+    Eigen::Map<Packet> p(v + i);
+    p = p.exp();
+  }
+  if (i == n) return;
+  Packet tail = Packet::Zero();
+  tail.head(n - i) = Eigen::Map<const Eigen::ArrayX<Scalar>>(v + i, n - i);
+  tail = tail.exp();
+  Eigen::Map<Eigen::ArrayX<Scalar>>(v + i, n - i) = tail.head(n - i);
+}
+
 // out = exp(x − m 1ᵀ), m the maximum of each row (out may be x). The exponential runs over the
 // whole matrix at once so that every entry goes through Eigen's vectorised exp: a row of a few
 // entries exponentiated alone leaves most of them to the scalar libm exp.
 inline void exp_minus_row_max(const Tensor& x, Tensor& out) {
   out.resize(x.rows(), x.cols());
   for (Index i = 0; i < x.rows(); ++i) out.row(i) = x.row(i).array() - x.row(i).maxCoeff();
-  out.array() = out.array().exp();
+  exp_in_packets(out.data(), out.size());
+}
+
+// The sum of each row of x, added in column order whatever the row's place in memory (Eigen's
+// row-wise sum groups a row's entries by their alignment).
+inline Vector row_sums_in_order(const Tensor& x) {
+  Vector s = Vector::Zero(x.rows());
+  for (Index k = 0; k < x.cols(); ++k) s += x.col(k);
+  return s;
 }
 }  // namespace detail
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "models/classify/score_labels.h"
+#include "autodiff/softmax.h"
 #include "models/ensemble/boosting_loss.h"
 
 namespace dagml {
@@ -24,16 +24,23 @@ class SoftmaxBoostingLoss final : public BoostingLoss {
     for (Index k = 0; k < outputs; ++k) log_p(k) = std::log(std::clamp(share(k), eps, 1 - eps));
     return log_p.array() - log_p.mean();
   }
+  // p = softmax(F_i), g = p − onehot(y_i), h = p ⊙ (1 − p). The exponentials e^{F_ik − max_k F_ik}
+  // are vectorised over the whole matrix (F is finite), each row's arithmetic independent of its
+  // place, so that ranks holding different rows compute them alike (Note [Gradient boosting over
+  // ranks]).
   void gradients(const Vector& y, const Tensor& F, Tensor& G, Tensor& H) const override {
-    const Tensor P = softmax_rows(F);
-    G = P;
-    H = (P.array() * (1 - P.array())).matrix();
+    detail::exp_minus_row_max(F, G);
+    G.array().colwise() /= detail::row_sums_in_order(G).array();
+    H = (G.array() * (1 - G.array())).matrix();
     for (Index i = 0; i < y.size(); ++i) G(i, static_cast<Index>(y(i))) -= 1;
   }
+  // ℓ_i = log Σ_k e^{F_ik − m_i} − (F_iy − m_i), m_i = max_k F_ik.
   Vector row_losses(const Vector& y, const Tensor& F) const override {
-    const Tensor log_p = log_softmax_rows(F);
-    Vector out(y.size());
-    for (Index i = 0; i < y.size(); ++i) out(i) = -log_p(i, static_cast<Index>(y(i)));
+    Tensor E;
+    detail::exp_minus_row_max(F, E);
+    Vector out = detail::row_sums_in_order(E);
+    for (Index i = 0; i < y.size(); ++i)  // the C library's log: the same bits in any place
+      out(i) = std::log(out(i)) - (F(i, static_cast<Index>(y(i))) - F.row(i).maxCoeff());
     return out;
   }
 };

@@ -167,13 +167,16 @@ BinEdges fit_bin_edges(const Tensor& X, Index max_bins, const char* who) {
 BinnedMatrix bin_features(const Tensor& X, const BinEdges& edges) {
   DAGML_CHECK(X.cols() == edges.num_features(), "bin_features: {} columns for {} binned features", X.cols(),
               edges.num_features());
-  BinnedMatrix B{X.rows(), X.cols(), std::vector<std::uint8_t>(static_cast<std::size_t>(X.rows() * X.cols()))};
+  const auto size = static_cast<std::size_t>(X.rows() * X.cols());
+  BinnedMatrix B{X.rows(), X.cols(), std::vector<std::uint8_t>(size), std::vector<std::uint8_t>(size)};
   // By blocks of rows, each read once and whole (X is row-major): a pass down each column touched
-  // a new cache line per value.
+  // a new cache line per value. The block's row-major codes are copied from its column-major ones
+  // while they are in cache.
   tbb::parallel_for(tbb::blocked_range<Index>(0, X.rows(), 4096), [&](const tbb::blocked_range<Index>& r) {
     for (Index j = 0; j < X.cols(); ++j) {
       std::uint8_t* col = B.codes.data() + j * X.rows();
       edges.codes(j, &X(r.begin(), j), X.cols(), r.end() - r.begin(), col + r.begin());
+      for (Index i = r.begin(); i != r.end(); ++i) B.row_codes[static_cast<std::size_t>(i * X.cols() + j)] = col[i];
     }
   });
   return B;

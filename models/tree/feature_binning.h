@@ -87,13 +87,17 @@ struct BinEdges {
   }
 };
 
-// The codes of an n × d matrix, column-major: code(i, j) = codes[j·n + i].
+// The codes of an n × d matrix, in two layouts: column-major, code(i, j) = codes[j·n + i], for the
+// passes down one feature (a split's partition of its node's rows, the exact histograms of
+// HistogramSplitFinder), and row-major, row_codes[i·d + j], for the gradient histograms, whose
+// pass reads many features of each row (Note [Feature groups] in gradient_tree.h).
 struct BinnedMatrix {
   Index rows = 0, cols = 0;
-  std::vector<std::uint8_t> codes;
+  std::vector<std::uint8_t> codes, row_codes;
 
   const std::uint8_t* column(Index j) const { return codes.data() + j * rows; }
-  std::uint8_t operator()(Index i, Index j) const { return codes[static_cast<std::size_t>(j * rows + i)]; }
+  const std::uint8_t* row(Index i) const { return row_codes.data() + i * cols; }
+  std::uint8_t operator()(Index i, Index j) const { return row_codes[static_cast<std::size_t>(i * cols + j)]; }
 };
 
 // The edges of X's columns (Note [Feature bins]). X: n × d without infinities (NaN marks a missing
@@ -101,7 +105,7 @@ struct BinnedMatrix {
 // otherwise, and for n = 0).
 BinEdges fit_bin_edges(const Tensor& X, Index max_bins, const char* who);
 
-// The codes of X (n × edges.num_features(), no infinities) under `edges`, one feature per TBB task.
+// The codes of X (n × edges.num_features(), no infinities) under `edges`, by blocks of rows in TBB tasks.
 BinnedMatrix bin_features(const Tensor& X, const BinEdges& edges);
 
 // Makes `features` categorical with max_bins categories (Note [Categorical features]).

@@ -135,6 +135,24 @@ TEST(GradientHistogramLayout, RowSumsFillTheLayoutsSlots) {
 // feature: one group; 8: one; 9: 5 + 4; 19: 7 + 6 + 6), one pass over the rows per group. Every
 // slot must still hold its rows' sums added in row order, bit for bit, with and without ordered
 // gradients, for one and two threads.
+TEST(BinnedMatrix, BothLayoutsHoldEveryCode) {
+  // More rows than one binning task's block (4,096), on two threads, with missing values.
+  const Index n = 9000, d = 5;
+  Tensor X(n, d);
+  for (Index i = 0; i < n; ++i)
+    for (Index j = 0; j < d; ++j)
+      X(i, j) = (i + j) % 11 == 0 ? std::numeric_limits<Scalar>::quiet_NaN() : static_cast<Scalar>((i * (j + 3)) % 17);
+  set_num_threads(2);
+  const BinEdges e = fit_bin_edges(X, 255, "test");
+  const BinnedMatrix B = bin_features(X, e);
+  set_num_threads(0);
+  for (Index i = 0; i < n; ++i)
+    for (Index j = 0; j < d; ++j) {
+      ASSERT_EQ(B.row(i)[j], B.column(j)[i]) << i << ", " << j;
+      ASSERT_EQ(B(i, j) == kMissingBin, std::isnan(X(i, j))) << i << ", " << j;
+    }
+}
+
 TEST(GradientHistogramLayout, FeatureGroupsGiveEachSlotItsRowsInOrder) {
   const Index n = 300, d = 19;
   std::mt19937_64 rng(7);
@@ -155,7 +173,7 @@ TEST(GradientHistogramLayout, FeatureGroupsGiveEachSlotItsRowsInOrder) {
   std::vector<Index> rows;  // a node's rows, not in increasing order
   for (Index i = n - 1; i >= 0; i -= 3) rows.push_back(i);
   for (Index i = 0; i < n; i += 7) rows.push_back(i);
-  for (Index num_features : {1, 8, 9, 19}) {
+  for (Index num_features : {1, 8, 9, 16, 17, 19}) {
     SCOPED_TRACE(num_features);
     std::vector<Index> features;
     for (Index j = d - 1; j >= d - num_features; --j) features.push_back(j);  // candidates in decreasing order
@@ -163,7 +181,7 @@ TEST(GradientHistogramLayout, FeatureGroupsGiveEachSlotItsRowsInOrder) {
     GradientHistogram expected(layout.size());
     for (std::size_t f = 0; f < features.size(); ++f)
       for (Index i : rows) {
-        GradientBin& s = expected[layout.slot(f, B(i, features[f]))];
+        GradientBin& s = expected[layout.slot(f, B.column(features[f])[i])];  // the other layout
         s.g += g[static_cast<std::size_t>(i)];
         s.h += h[static_cast<std::size_t>(i)];
         ++s.count;
