@@ -5,6 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include <cmath>
 #include <limits>
 
@@ -371,6 +373,32 @@ TEST(GradientBoosting, OneAndTwoThreadsGiveBitwiseTheSameModel) {
     GradientBoostingClassifier c({.boosting = {.max_iterations = 15, .subsample = 0.7, .colsample = 0.5, .seed = 3}});
     GradientBoostingClassifier w({.boosting = {.max_iterations = 5, .colsample = 0.5, .early_stopping = true, .seed = 3}});
     return c.fit(d.features, d.target).to_bytes() + w.fit(wine.features, wine.target).to_bytes();
+  };
+  const std::string one = bytes(1), two = bytes(2);
+  set_num_threads(before);
+  EXPECT_EQ(one, two);
+}
+
+TEST(GradientBoosting, LargeDataGivesBitwiseTheSameModelOnOneAndTwoThreads) {
+  // Beyond one block of the per-round loss (32,768 rows), so that two threads split the rows
+  // where one does not: each row's loss and gradients must not depend on that split.
+  const Index n = 300'007;
+  std::mt19937_64 rng(11);
+  std::normal_distribution<Scalar> normal;
+  Tensor X(n, 4);
+  Vector y(n), y3(n);
+  for (Index i = 0; i < n; ++i) {
+    for (Index j = 0; j < 4; ++j) X(i, j) = normal(rng);
+    const Scalar f = X(i, 0) - 0.5 * X(i, 1) * X(i, 2) + 0.7 * normal(rng);
+    y(i) = f > 0;
+    y3(i) = f < -0.5 ? 0 : (f < 0.5 ? 1 : 2);
+  }
+  const int before = num_threads();
+  auto bytes = [&](int threads) {
+    set_num_threads(threads);
+    GradientBoostingClassifier binary({.boosting = {.max_iterations = 3, .max_leaf_nodes = 15}});
+    GradientBoostingClassifier softmax({.boosting = {.max_iterations = 2, .max_leaf_nodes = 15}});
+    return binary.fit(X, y).to_bytes() + softmax.fit(X, y3).to_bytes();
   };
   const std::string one = bytes(1), two = bytes(2);
   set_num_threads(before);
