@@ -23,17 +23,20 @@ struct NearestTwo {
 };
 
 NearestTwo nearest_two_centers(const Eigen::Ref<const Vector>& x, const Tensor& centers) {
+  // The K squared distances first (independent reductions, which overlap), then the two smallest
+  // by selects rather than branches on the distances.
+  thread_local Vector squared;
+  const Index K = centers.rows();
+  squared.resize(K);
+  for (Index k = 0; k < K; ++k) squared(k) = (centers.row(k).transpose() - x).squaredNorm();
   NearestTwo r;
   Scalar best_sq = std::numeric_limits<Scalar>::infinity(), second_sq = best_sq;
-  for (Index k = 0; k < centers.rows(); ++k) {
-    const Scalar sq = (centers.row(k).transpose() - x).squaredNorm();
-    if (sq < best_sq) {
-      second_sq = best_sq;
-      best_sq = sq;
-      r.best = k;
-    } else if (sq < second_sq) {
-      second_sq = sq;
-    }
+  for (Index k = 0; k < K; ++k) {
+    const Scalar sq = squared(k);
+    const bool better = sq < best_sq;
+    second_sq = better ? best_sq : std::min(second_sq, sq);
+    r.best = better ? k : r.best;
+    best_sq = better ? sq : best_sq;
   }
   r.best_sq = best_sq;
   r.second = std::sqrt(second_sq);
