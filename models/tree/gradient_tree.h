@@ -282,9 +282,9 @@ class RowGradientSums final : public GradientSums {
   // add(slot, g_i, h_i) for every row i of `rows`, slot the layout's slot of the row's code of
   // that feature, each feature's rows in their order (so the sums do not depend on the tasks):
   // the features in groups of at most kMaxFeaturesPerPass, a group per TBB task, one pass over the
-  // rows' row-major codes per group (Note [Feature groups]). The features' slots are locals of the row loop (no
-  // reload of the layout per row). With `ordered` (2·rows.size() values), g and h of rows[k] are
-  // read at ordered[2k], ordered[2k + 1], otherwise at row rows[k] of g and h.
+  // rows' row-major codes per group (Note [Feature groups]). The features' slots are locals of the
+  // row loop (no reload of the layout per row). With `ordered` (2·rows.size() values), g and h of
+  // rows[k] are read at ordered[2k], ordered[2k + 1], otherwise at row rows[k] of g and h.
   //
   // Note [Feature groups]
   // A histogram pass is bound by its chains of loads and updates, not by arithmetic: per (row,
