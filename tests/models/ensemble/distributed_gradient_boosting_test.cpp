@@ -43,6 +43,18 @@ void expect_same_trees(const std::vector<tree::GradientTree>& a, const std::vect
   }
 }
 
+// Fits with fit_on over p in-process ranks and expects every rank's model to have the trees and
+// training losses of `one`, bit for bit.
+template <class Model, class Fit>
+void expect_every_rank_fits(const Model& one, int p, const Fit& fit_on) {
+  std::vector<Model> models(static_cast<std::size_t>(p));
+  run_in_process(p, [&](Communicator& comm) { models[static_cast<std::size_t>(comm.rank())] = fit_on(comm); });
+  for (const Model& m : models) {
+    expect_same_trees(m.trees(), one.trees());
+    EXPECT_EQ(m.train_loss(), one.train_loss());
+  }
+}
+
 // Diabetes with every 7th value of feature 2 missing: NaN routing is part of what must agree.
 struct DiabetesWithGaps {
   Tensor X;
@@ -142,12 +154,7 @@ TEST(DistributedGradientBoosting, SoftmaxClassifierIsBitwiseEqualForAnyRanks) {
   Index categorical_splits = 0;
   for (const auto& t : one.trees()) categorical_splits += t.num_category_sets();
   EXPECT_GT(categorical_splits, 0);
-  std::vector<GradientBoostingClassifier> models(3);
-  run_in_process(3, [&](Communicator& comm) { models[static_cast<std::size_t>(comm.rank())] = fit_on(comm); });
-  for (const GradientBoostingClassifier& m : models) {
-    expect_same_trees(m.trees(), one.trees());
-    EXPECT_EQ(m.train_loss(), one.train_loss());
-  }
+  expect_every_rank_fits(one, 3, fit_on);
 }
 
 TEST(DistributedGradientBoosting, LogisticClassifierIsBitwiseEqualForAnyRanks) {
@@ -165,12 +172,7 @@ TEST(DistributedGradientBoosting, LogisticClassifierIsBitwiseEqualForAnyRanks) {
   EXPECT_GT(one.score(cancer.features, cancer.target), 0.9);
   for (int p : {2, 3}) {
     SCOPED_TRACE(p);
-    std::vector<GradientBoostingClassifier> models(static_cast<std::size_t>(p));
-    run_in_process(p, [&](Communicator& comm) { models[static_cast<std::size_t>(comm.rank())] = fit_on(comm); });
-    for (const GradientBoostingClassifier& m : models) {
-      expect_same_trees(m.trees(), one.trees());
-      EXPECT_EQ(m.train_loss(), one.train_loss());
-    }
+    expect_every_rank_fits(one, p, fit_on);
   }
 }
 

@@ -131,10 +131,7 @@ TEST(GradientHistogramLayout, RowSumsFillTheLayoutsSlots) {
   EXPECT_EQ(ordered, (std::vector<Scalar>{1, 0.5, 2, 1, 8, 4, 16, 8}));
 }
 
-// Note [Feature groups]: the features go in groups of at most eight, as even as they can be (1
-// feature: one group; 8: one; 9: 5 + 4; 19: 7 + 6 + 6), one pass over the rows per group. Every
-// slot must still hold its rows' sums added in row order, bit for bit, with and without ordered
-// gradients, for one and two threads.
+// bin_features writes both layouts of the codes (BinnedMatrix).
 TEST(BinnedMatrix, BothLayoutsHoldEveryCode) {
   // More rows than one binning task's block (4,096), on two threads, with missing values.
   const Index n = 9000, d = 5;
@@ -153,6 +150,11 @@ TEST(BinnedMatrix, BothLayoutsHoldEveryCode) {
     }
 }
 
+// Note [Feature groups]: the features go in groups of at most sixteen, as even as they can be
+// (1, 8, 9 or 16 features: one group; 17: 9 + 8; 19: 10 + 9), one pass over the rows' row-major
+// codes per group. Every slot must still hold its rows' sums added in row order, bit for bit (the
+// expected sums read the column-major codes), with and without ordered gradients, for one and two
+// threads.
 TEST(GradientHistogramLayout, FeatureGroupsGiveEachSlotItsRowsInOrder) {
   const Index n = 300, d = 19;
   std::mt19937_64 rng(7);
