@@ -27,12 +27,18 @@ inline void exp_in_packets(Scalar* v, Index n) {
   Eigen::Map<Eigen::ArrayX<Scalar>>(v + i, n - i) = tail.head(n - i);
 }
 
-// out = exp(x − m 1ᵀ), m the maximum of each row (out may be x). The exponential runs over the
-// whole matrix at once so that every entry goes through Eigen's vectorised exp: a row of a few
-// entries exponentiated alone leaves most of them to the scalar libm exp.
-inline void exp_minus_row_max(const Tensor& x, Tensor& out) {
+// out = exp(x − m 1ᵀ), m the maximum of each row (out may be x), and m itself when row_max is
+// given. The exponential runs over the whole matrix at once so that every entry goes through
+// Eigen's vectorised exp: a row of a few entries exponentiated alone leaves most of them to the
+// scalar libm exp.
+inline void exp_minus_row_max(const Tensor& x, Tensor& out, Vector* row_max = nullptr) {
   out.resize(x.rows(), x.cols());
-  for (Index i = 0; i < x.rows(); ++i) out.row(i) = x.row(i).array() - x.row(i).maxCoeff();
+  if (row_max) row_max->resize(x.rows());
+  for (Index i = 0; i < x.rows(); ++i) {
+    const Scalar m = x.row(i).maxCoeff();
+    out.row(i) = x.row(i).array() - m;
+    if (row_max) (*row_max)(i) = m;
+  }
   exp_in_packets(out.data(), out.size());
 }
 

@@ -8,6 +8,7 @@
 #include "autodiff/linalg.h"
 #include "autodiff/structure.h"
 #include "graph/graph.h"
+#include "graph/narrow_products.h"
 
 namespace dagml {
 namespace {
@@ -35,6 +36,25 @@ void single_precision_product(const Tensor& A, const Tensor& B, bool ta, bool tb
   else
     c.noalias() = a.transpose() * b.transpose();
   out = c.cast<double>();
+}
+
+// C = op(A)·op(B) by the kernels of Note [Narrow products] when C has few columns and op(A)
+// = A, or op(A) = Aᵀ with op(B) = B; false (nothing done) otherwise.
+bool product_of_narrow_shape(const Tensor& A, const Tensor& B, bool ta, bool tb, Tensor& out) {
+  if (ta && !tb && narrow_transposed_product_pays(A.rows(), A.cols(), out.cols())) {
+    narrow_transposed_product(A, B, out);
+    return true;
+  }
+  if (ta || !narrow_product_pays(A.rows(), A.cols(), out.cols())) return false;
+  if (tb) {
+    narrow_product(A, B, out);
+  } else {
+    // The rows of Bᵀ side by side (k·m ≤ 4096 numbers). Not a thread-local buffer: the calling
+    // thread may run another node's product while it waits for this one's tasks.
+    const Tensor transposed = B.transpose();
+    narrow_product(A, transposed, out);
+  }
+  return true;
 }
 
 // C = op(A)·op(B). With G = C̄:
@@ -68,6 +88,7 @@ class MatMul final : public Op {
       single_precision_product(A, B, ta_, tb_, a.out);
     } else if (a.out.size() == 1 && !ta_ && !tb_) {
       a.out(0, 0) = A.row(0).dot(B.col(0));
+    } else if (product_of_narrow_shape(A, B, ta_, tb_, a.out)) {
     } else if (!ta_ && !tb_) {
       a.out.noalias() = A * B;
     } else if (ta_ && !tb_) {

@@ -4,6 +4,7 @@
 #include "autodiff/batched.h"
 #include "autodiff/elementwise.h"
 #include "autodiff/losses.h"
+#include "autodiff/reduce.h"
 #include "autodiff/softmax.h"
 #include "autodiff/structure.h"
 #include "graph/error.h"
@@ -11,7 +12,10 @@
 
 namespace dagml {
 namespace {
-// ℓᵢ = logsumexp(zᵢ) − z_{i,yᵢ}:  z̄ᵢ = ℓ̄ᵢ (softmax(zᵢ) − onehot(yᵢ));  labels get no gradient.
+// ℓᵢ = mᵢ + log Σⱼ exp(zᵢⱼ − mᵢ) − z_{i,yᵢ}, mᵢ the row maximum:  z̄ᵢ = ℓ̄ᵢ (softmax(zᵢ) − onehot(yᵢ));
+// labels get no gradient. The forward pass keeps P = softmax(z), which it computes anyway, for
+// the gradient node (SoftmaxCrossEntropyGradient), so that a training step exponentiates the
+// logits once.
 class SoftmaxCrossEntropy final : public Op {
  public:
   const char* name() const override { return "softmax_cross_entropy"; }
@@ -24,25 +28,28 @@ class SoftmaxCrossEntropy final : public Op {
   void forward(const ForwardArgs& a) override {
     const Tensor& z = *a.in[0];
     const Tensor& y = *a.in[1];
-    for (Index i = 0; i < z.rows(); ++i) {
+    const Index n = z.rows(), k = z.cols();
+    for (Index i = 0; i < n; ++i) {
       const Scalar label = y(i, 0);
-      if (!(label >= 0 && label < static_cast<Scalar>(z.cols())) || label != std::floor(label))
+      if (!(label >= 0 && label < static_cast<Scalar>(k)) || label != std::floor(label))
         throw ValueError(
-            fmt::format("softmax_cross_entropy: label {} in row {} is not an integer in [0, {})", label, i, z.cols()));
+            fmt::format("softmax_cross_entropy: label {} in row {} is not an integer in [0, {})", label, i, k));
     }
-    // The exponentials and the logarithms vectorised over the whole batch; the scratch matrix is
-    // kept by the thread, so a training step allocates nothing.
-    thread_local Tensor e;
-    detail::exp_minus_row_max(z, e);
-    a.out = e.rowwise().sum();
+    // P = exp(z − m) over the whole batch (vectorised); each row's sum s added in column order
+    // and the row divided by it; then ℓ = m + log s − z_y.
+    detail::exp_minus_row_max(z, probabilities_, &row_max_);
+    for (Index i = 0; i < n; ++i) {
+      Scalar* p = probabilities_.data() + i * k;
+      Scalar s = 0;
+      for (Index j = 0; j < k; ++j) s += p[j];
+      const Scalar inverse = 1 / s;
+      for (Index j = 0; j < k; ++j) p[j] *= inverse;
+      a.out(i, 0) = s;
+    }
     a.out.array() = a.out.array().log();
-    for (Index i = 0; i < z.rows(); ++i)
-      a.out(i, 0) = z.row(i).maxCoeff() + a.out(i, 0) - z(i, static_cast<Index>(y(i, 0)));
+    for (Index i = 0; i < n; ++i) a.out(i, 0) += row_max_(i) - z(i, static_cast<Index>(y(i, 0)));
   }
-  VarList vjp(const VjpArgs& a) const override {
-    const Var z = a.in[0];
-    return {a.g * (softmax(z) - one_hot(a.in[1], z.cols())), Var{}};
-  }
+  VarList vjp(const VjpArgs& a) const override;
   // ℓ̇ᵢ = Σⱼ (softmax(zᵢ) − onehot(yᵢ))ⱼ żᵢⱼ: the weights as one row times the q tangent rows,
   // each seed's row sums over the K logits of each example (q × n). Labels have no tangent.
   std::optional<Var> jvp(const JvpArgs& a) const override {
@@ -52,12 +59,94 @@ class SoftmaxCrossEntropy final : public Op {
     const Var weights = detail::as_row(softmax(z) - one_hot(a.in[1], z.cols()));
     return detail::batched_row_sums(t * weights, z.cols());
   }
+  // Each node keeps its own P.
+  std::shared_ptr<Op> clone(const std::shared_ptr<Op>&) const override {
+    return std::make_shared<SoftmaxCrossEntropy>();
+  }
+  const Tensor& probabilities() const { return probabilities_; }
+
+ private:
+  Tensor probabilities_;
+  Vector row_max_;
 };
+
+// G = g ⊙ (P − onehot(y)) for inputs (z, y, g, ℓ): g an n×1 column, P = softmax(z) as the
+// cross-entropy node ℓ of z and y saved it (ℓ is an input so that it has run first; G does not
+// depend on ℓ's value). With P rebuilt as a node, softmax(z), for the second derivatives:
+//   z̄ = (g ⊙ P) ⊙ (Ḡ − rowsum(Ḡ ⊙ P)),  ḡ = rowsum(Ḡ ⊙ (P − onehot(y))).
+class SoftmaxCrossEntropyGradient final : public Op {
+ public:
+  const char* name() const override { return "softmax_cross_entropy_gradient"; }
+  Shape infer_shape(std::span<const Shape> in) const override {
+    if (in[1] != Shape{in[0].rows, 1} || in[2] != Shape{in[0].rows, 1} || in[3] != Shape{in[0].rows, 1})
+      shape_error(*this, in, "expected n×K logits, then n×1 labels, weights and cross-entropies");
+    return in[0];
+  }
+  void forward(const ForwardArgs& a) override {
+    const auto* loss = dynamic_cast<const SoftmaxCrossEntropy*>(a.in_ops[3]);
+    DAGML_CHECK(loss != nullptr, "softmax_cross_entropy_gradient: input 3 must be a softmax_cross_entropy node");
+    const Tensor& P = loss->probabilities();
+    DAGML_CHECK(P.rows() == a.out.rows() && P.cols() == a.out.cols(),
+                "softmax_cross_entropy_gradient: the cross-entropy node kept {}×{} probabilities for {}×{} logits",
+                P.rows(), P.cols(), a.out.rows(), a.out.cols());
+    const Tensor& y = *a.in[1];
+    const Tensor& g = *a.in[2];
+    const Index k = P.cols();
+    for (Index i = 0; i < P.rows(); ++i) {
+      const Scalar* p = P.data() + i * k;
+      Scalar* out = a.out.data() + i * k;
+      const Index label = static_cast<Index>(y(i, 0));
+      for (Index j = 0; j < k; ++j) out[j] = g(i, 0) * p[j];
+      out[label] = g(i, 0) * (p[label] - 1);
+    }
+  }
+  VarList vjp(const VjpArgs& a) const override {
+    const Var z = a.in[0], g = a.in[2], u = a.g;
+    const Var p = softmax(z);
+    return {g * (p * (u - row_sums(u * p))), Var{}, row_sums(u * (p - one_hot(a.in[1], z.cols()))), Var{}};
+  }
+  // The same with P, g ⊙ P and P − onehot(y) laid out as one row over the m seeds' rows of Ḡ.
+  VarList batched_vjp(const BatchedVjpArgs& a) const override {
+    const Var z = a.in[0], g = a.in[2], u = a.g;
+    const Index k = z.cols();
+    const Var p = softmax(z);
+    VarList grads;
+    grads.push_back(a.wanted[0]
+                        ? detail::as_row(g * p) * (u - detail::batched_repeat_entries(
+                                                           detail::batched_row_sums(u * detail::as_row(p), k), k))
+                        : Var{});
+    grads.push_back(Var{});
+    grads.push_back(a.wanted[2] ? detail::batched_row_sums(u * detail::as_row(p - one_hot(a.in[1], k)), k) : Var{});
+    grads.push_back(Var{});
+    return grads;
+  }
+  // Ġ = (g ⊙ P) ⊙ (ż − rowsum(ż ⊙ P)) + ġ ⊙ (P − onehot(y)), per tangent row; the labels and ℓ
+  // carry no tangent of their own (ℓ's is z's, already counted).
+  std::optional<Var> jvp(const JvpArgs& a) const override {
+    const Var z = a.in[0], g = a.in[2];
+    const Index k = z.cols();
+    const Var p = softmax(z);
+    Var total;
+    if (const Var t = a.tangents[0])
+      total = detail::as_row(g * p) *
+              (t - detail::batched_repeat_entries(detail::batched_row_sums(t * detail::as_row(p), k), k));
+    if (const Var t = a.tangents[2]) {
+      const Var term = detail::batched_repeat_entries(t, k) * detail::as_row(p - one_hot(a.in[1], k));
+      total = total ? total + term : term;
+    }
+    return total;
+  }
+};
+
+VarList SoftmaxCrossEntropy::vjp(const VjpArgs& a) const {
+  static const auto gradient = std::make_shared<SoftmaxCrossEntropyGradient>();
+  const Var z = a.in[0];
+  return {z.graph().apply(gradient, {z, a.in[1], a.g, a.out}), Var{}};
+}
 }  // namespace
 
 Var softmax_cross_entropy_rows(Var logits, Var labels) {
-  static const auto op = std::make_shared<SoftmaxCrossEntropy>();
-  return logits.graph().apply(op, {logits, labels});
+  return logits.graph().apply(std::make_shared<SoftmaxCrossEntropy>(), {logits, labels});
 }
 
 }  // namespace dagml

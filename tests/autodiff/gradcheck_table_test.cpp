@@ -249,6 +249,12 @@ std::vector<OpCase> op_cases() {
        [](Graph& g, V x) {
          return softmax_cross_entropy_rows(x[0], g.constant(constant_labels({0, 2, 1, 2})));
        }},
+      {"softmax_cross_entropy",
+       "rows weighted by a parameter: the gradient node's derivatives in its weights too",
+       {{4, 3}, {4, 1}},
+       [](Graph& g, V x) {
+         return softmax_cross_entropy_rows(x[0], g.constant(constant_labels({1, 0, 2, 2}))) * x[1];
+       }},
       {"l2_norm", "", {{3, 2}}, [](Graph&, V x) { return square(l2_norm(x[0])) + l2_norm(x[0]); }},
       {"l2_norm", "forward Jacobian", {{3, 2}}, [](Graph&, V x) { return forward_jacobian(l2_norm(x[0]), x[0]); }},
       {"argmax_routing", "via max and second order", {{2, 3}}, [](Graph&, V x) { return square(row_max(x[0])); }},

@@ -1,7 +1,10 @@
-// Tests for the fixed-block products of graph/parallel_products.h against Eigen's own products:
-// every shape class (a single block, several blocks, a ragged last tile, widths 1 to 20), every
-// storage of P for the skinny product, and the bits for one and two threads.
+// Tests for the fixed-block products of graph/parallel_products.h and the narrow products of
+// graph/narrow_products.h against Eigen's own products: every shape class (a single block,
+// several blocks, a ragged last tile or vector, widths 1 to 33), every storage of P for the
+// skinny product, strided views, and the bits for one and two threads.
 #include "graph/parallel_products.h"
+
+#include "graph/narrow_products.h"
 
 #include <gtest/gtest.h>
 
@@ -21,7 +24,8 @@ Eigen::MatrixXd gaussian(Index rows, Index cols, std::uint64_t seed) {
 }
 
 // max |a − b| relative to the largest |entry| of b.
-Scalar relative_gap(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+template <class MatrixA, class MatrixB>
+Scalar relative_gap(const MatrixA& a, const MatrixB& b) {
   return (a - b).cwiseAbs().maxCoeff() / b.cwiseAbs().maxCoeff();
 }
 
@@ -72,6 +76,54 @@ TEST(ParallelProducts, BitsDoNotDependOnTheThreadCount) {
   EXPECT_EQ(AB[0], AB[1]);
   EXPECT_EQ(AtC[0], AtC[1]);
   EXPECT_EQ(skinny[0], skinny[1]);
+}
+
+TEST(NarrowProducts, EqualEigensProductsForEveryWidth) {
+  for (const Index k : {8, 13, 64, 70}) {  // whole vectors, and a ragged last one
+    for (Index m = 1; m <= 2 * kNarrowColumns + 1; ++m) {
+      const Index n = 517;  // more rows than one pass of the transposed kernel
+      const Tensor A = gaussian(n, k, 10 * k + m), Bt = gaussian(m, k, 11 * k + m), B = gaussian(n, m, 12 * k + m);
+      Tensor C(n, m), D(k, m);
+      narrow_product(A, Bt, C);
+      narrow_transposed_product(A, B, D);
+      EXPECT_LE(relative_gap(C, A * Bt.transpose()), 1e-14) << "k = " << k << ", m = " << m;
+      EXPECT_LE(relative_gap(D, A.transpose() * B), 1e-13) << "k = " << k << ", m = " << m;
+    }
+  }
+}
+
+TEST(NarrowProducts, StridedViewsInAndOut) {
+  const Tensor A = gaussian(300, 40, 1), Bt = gaussian(12, 40, 2), B = gaussian(300, 12, 3);
+  Tensor C = Tensor::Zero(300, 20), D = Tensor::Zero(40, 20);
+  // The first 33 columns of A, B's rows as columns 3…14 of a wider matrix, the results in a block.
+  auto C_block = C.middleCols(4, 12);
+  auto D_block = D.block(2, 5, 33, 12);
+  narrow_product(A.leftCols(33), Bt.leftCols(33), C_block);
+  narrow_transposed_product(A.leftCols(33), B, D_block);
+  EXPECT_LE(relative_gap(C.middleCols(4, 12), A.leftCols(33) * Bt.leftCols(33).transpose()), 1e-14);
+  EXPECT_LE(relative_gap(D.block(2, 5, 33, 12), A.leftCols(33).transpose() * B), 1e-13);
+  EXPECT_EQ(C.leftCols(4), Tensor::Zero(300, 4));  // nothing written outside the result
+  EXPECT_EQ(D.topRows(2), Tensor::Zero(2, 20));
+}
+
+// Narrow products: each entry is one fixed sequence of operations: the same bits on one and two threads, and a
+// row of A B gives the same entries wherever it sits (here: alone, or row 301 of 700).
+TEST(NarrowProducts, BitsDoNotDependOnTheThreadsOrTheRowsPlace) {
+  const Tensor A = gaussian(700, 75, 4), Bt = gaussian(10, 75, 5), B = gaussian(700, 10, 6);
+  Tensor C[2], D[2];
+  for (int t = 0; t < 2; ++t) {
+    set_num_threads(t + 1);
+    C[t].resize(700, 10);
+    D[t].resize(75, 10);
+    narrow_product(A, Bt, C[t]);
+    narrow_transposed_product(A, B, D[t]);
+  }
+  set_num_threads(0);
+  EXPECT_EQ(C[0], C[1]);
+  EXPECT_EQ(D[0], D[1]);
+  Tensor row(1, 10);
+  narrow_product(A.middleRows(301, 1), Bt, row);
+  EXPECT_EQ(row, C[0].row(301));
 }
 
 }  // namespace
