@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "graph/chunked_sum.h"
+#include "graph/narrow_products.h"
 #include "graph/tensor.h"
 
 namespace dagml {
@@ -73,6 +74,20 @@ void transposed_product_in_row_chunks(const MatrixA& A, const MatrixB& B, Matrix
   });
   C = partials[0];
   for (std::size_t chunk = 1; chunk < partials.size(); ++chunk) C += partials[chunk];
+}
+
+// C = Aᵀ B for A n×m with few columns (a mixture's responsibilities, an NMF's codes) and B n×k:
+// (Bᵀ A)ᵀ by the narrow kernel (Note [Narrow products]) when it pays, by row chunks otherwise.
+// C sized m×k already.
+template <class MatrixC>
+void transposed_product_with_narrow_left(RowsView A, RowsView B, MatrixC&& C) {
+  if (narrow_transposed_product_pays(A.rows(), B.cols(), A.cols())) {
+    Tensor BtA(B.cols(), A.cols());
+    narrow_transposed_product(B, A, BtA);
+    C = BtA.transpose();
+  } else {
+    transposed_product_in_row_chunks(A, B, C);
+  }
 }
 
 namespace detail {

@@ -244,7 +244,7 @@ void accumulate_moments(const Eigen::Ref<const Tensor>& X, const Eigen::Ref<cons
                         std::span<double> statistics) {
   const Index K = R.cols(), d = X.cols();
   Eigen::Map<Vector>(statistics.data(), K) = R.colwise().sum().transpose();
-  transposed_product_in_row_chunks(R, X, Eigen::Map<Tensor>(statistics.data() + K, K, d));
+  transposed_product_with_narrow_left(R, X, Eigen::Map<Tensor>(statistics.data() + K, K, d));
 }
 
 std::pair<Vector, Tensor> moment_means(const Vector& moments, Index K, Index d) {

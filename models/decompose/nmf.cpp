@@ -43,8 +43,9 @@ Tensor guarded_quotient(const Tensor& numerator, const Tensor& denominator) {
   return numerator.cwiseQuotient((denominator.array() == 0).select(kNMFGuard, denominator).matrix());
 }
 
-// The Frobenius updates of the header with their two n·d·k products on the threads (Note [Fixed-
-// block products]), X Hᵀ for W and Wᵀ X for H, and the error after each iteration from the
+// The Frobenius updates of the header with their two n·d·k products on the threads, X Hᵀ for W
+// and Wᵀ X for H (by Note [Narrow products] for few factors, by fixed blocks, Note [Fixed-block
+// products], otherwise), and the error after each iteration from the
 // products already made (Note [NMF stopping]): after an H update
 // ‖X − WH‖² = ‖X‖² − 2⟨Wᵀ X, H⟩ + ⟨Wᵀ W, H Hᵀ⟩, and with H fixed (transform) the middle term is
 // −2⟨X Hᵀ, W⟩; no third product.
@@ -54,7 +55,10 @@ class FrobeniusUpdates {
 
   void update_codes(Tensor& W, const Tensor& H) {
     XHt_.resize(X_.rows(), H.rows());
-    product_in_row_blocks(X_, H.transpose(), XHt_);
+    if (narrow_product_pays(X_.rows(), X_.cols(), H.rows()))
+      narrow_product(X_, H, XHt_);
+    else
+      product_in_row_blocks(X_, H.transpose(), XHt_);
     HHt_ = H * H.transpose();
     W.array() *= guarded_quotient(XHt_, W * HHt_).array();
     WtX_.resize(0, 0);  // X Hᵀ is the latest product
@@ -62,7 +66,7 @@ class FrobeniusUpdates {
 
   void update_parts(const Tensor& W, Tensor& H) {
     WtX_.resize(W.cols(), X_.cols());
-    transposed_product_in_row_chunks(W, X_, WtX_);
+    transposed_product_with_narrow_left(W, X_, WtX_);
     WtW_ = W.transpose() * W;
     H.array() *= guarded_quotient(WtX_, WtW_ * H).array();
   }
