@@ -236,16 +236,12 @@ Scalar DataParallelGradient::compute_in_process(const ChunkLayout& layout, const
   };
   const auto replica = [&](Index c) -> const Replica& { return replicas_[static_cast<std::size_t>(c)]; };
   gradient.resize(num_parameters_);
-  // Σ_c w_c g_c in chunk order, the first term written, not added to zeros (the same sums; a
-  // step no longer zeroes the gradient first).
   for_each_piece([&](const Piece& piece) {
     auto out = gradient.segment(piece.offset, piece.size);
-    const auto term = [&](Index c) {
-      return weight(c) *
-             Eigen::Map<const Vector>(replica(c).grads[piece.index].value().data() + piece.begin, piece.size);
-    };
-    out = term(0);
-    for (Index c = 1; c < chunks; ++c) out += term(c);
+    out.setZero();
+    for (Index c = 0; c < chunks; ++c)
+      out +=
+          weight(c) * Eigen::Map<const Vector>(replica(c).grads[piece.index].value().data() + piece.begin, piece.size);
   });
   Scalar loss = 0;
   for (Index c = 0; c < chunks; ++c) loss += weight(c) * replica(c).loss.item();
