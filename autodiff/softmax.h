@@ -13,17 +13,24 @@ namespace detail {
 // last one padded), so that an entry's value depends on nothing but the entry: Eigen's exp over a
 // whole matrix leaves its last size mod 8 entries to the C library's exp, whose bits differ, and a
 // row would then round differently by where it sits in a batch or on which rank it lives.
+// Arguments below log(DBL_MIN) ≈ −708.4 give 0: Eigen's exp clamps them and returns a subnormal
+// (5.6e-309 for exp(−1000)), and subnormal probabilities make every later product with them
+// many times slower.
 inline void exp_in_packets(Scalar* v, Index n) {
   using Packet = Eigen::Array<Scalar, 8, 1>;
+  static constexpr Scalar kSubnormalBelow = -708.3964185322641;  // log of the smallest normal double
+  const auto exp_or_zero = [](const Packet& x) -> Packet {
+    return (x < kSubnormalBelow).select(Packet::Zero(), x.exp());
+  };
   Index i = 0;
   for (; i + 8 <= n; i += 8) {
     Eigen::Map<Packet> p(v + i);
-    p = p.exp();
+    p = exp_or_zero(p);
   }
   if (i == n) return;
   Packet tail = Packet::Zero();
   tail.head(n - i) = Eigen::Map<const Eigen::ArrayX<Scalar>>(v + i, n - i);
-  tail = tail.exp();
+  tail = exp_or_zero(tail);
   Eigen::Map<Eigen::ArrayX<Scalar>>(v + i, n - i) = tail.head(n - i);
 }
 

@@ -25,8 +25,7 @@ class ShardedMixtureEm final : public EmModel {
   Scalar e_step() override {
     const Vector total = deterministic_chunk_sum(comm_, layout_, 1, [&](const ChunkRows& chunk, std::span<double> s) {
       Tensor log_resp = gaussian_log_joint(rows(chunk), components_, options_.covariance_type);
-      s[0] = normalize_log_rows(log_resp).sum();
-      responsibilities(chunk) = log_resp.array().exp();
+      s[0] = normalize_log_rows(log_resp, &responsibilities(chunk)).sum();
     });
     return total(0) / static_cast<Scalar>(layout_.num_rows());
   }

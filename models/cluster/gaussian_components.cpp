@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "autodiff/softmax.h"
 #include "graph/error.h"
 #include "graph/parallel_products.h"
 #include "graph/random.h"
@@ -20,6 +21,43 @@ namespace dagml {
 
 namespace {
 constexpr Index kGaussianRowsPerTask = 256;  // fixed split: results do not depend on the thread count
+
+using Packet = Eigen::internal::packet_traits<double>::type;
+constexpr Index kLanes = Eigen::internal::unpacket_traits<Packet>::size;
+
+// Σⱼ ((xⱼ − μⱼ)·sⱼ)² over d entries: whole vector packets, then the last d mod P entries in order
+// (the diagonal E-step's Mahalanobis term, one row and one component).
+Scalar scaled_squared_distance(const double* x, const double* mu, const double* s, Index d) {
+  using namespace Eigen::internal;
+  const Index vectorised = d - d % kLanes;
+  Packet sum = pset1<Packet>(0.0);
+  for (Index j = 0; j < vectorised; j += kLanes) {
+    const Packet t = pmul(psub(ploadu<Packet>(x + j), ploadu<Packet>(mu + j)), ploadu<Packet>(s + j));
+    sum = pmadd(t, t, sum);
+  }
+  Scalar total = predux(sum);
+  for (Index j = vectorised; j < d; ++j) {
+    const Scalar t = (x[j] - mu[j]) * s[j];
+    total += t * t;
+  }
+  return total;
+}
+
+// scatterⱼ += r·(xⱼ − μⱼ)² over d entries, in vector packets (the diagonal M-step, one row and
+// one component).
+void add_weighted_squared_deviations(const double* x, const double* mu, Scalar r, double* scatter, Index d) {
+  using namespace Eigen::internal;
+  const Index vectorised = d - d % kLanes;
+  const Packet weight = pset1<Packet>(r);
+  for (Index j = 0; j < vectorised; j += kLanes) {
+    const Packet t = psub(ploadu<Packet>(x + j), ploadu<Packet>(mu + j));
+    pstoreu(scatter + j, pmadd(weight, pmul(t, t), ploadu<Packet>(scatter + j)));
+  }
+  for (Index j = vectorised; j < d; ++j) {
+    const Scalar t = x[j] - mu[j];
+    scatter[j] += r * (t * t);
+  }
+}
 const Scalar kGaussianLog2Pi = std::log(2 * std::numbers::pi);
 // Whether the type stores d×d blocks (full, tied) rather than variances (diagonal, spherical).
 bool has_square_scatter(CovarianceType type) { return type == CovarianceType::Full || type == CovarianceType::Tied; }
@@ -145,7 +183,7 @@ Tensor gaussian_log_joint(const Tensor& X, const GaussianComponents& c, Covarian
           for (Index k = 0; k < K; ++k) {
             const Scalar mahalanobis =  // ‖(x − μ) / σ‖²
                 type == CovarianceType::Diagonal
-                    ? ((X.row(i) - c.means.row(k)).array() * inverse_scales.row(k).array()).square().sum()
+                    ? scaled_squared_distance(X.row(i).data(), c.means.row(k).data(), inverse_scales.row(k).data(), d)
                     : (X.row(i) - c.means.row(k)).squaredNorm() * (inverse_scales(k, 0) * inverse_scales(k, 0));
             out(i, k) = log_norm(k) - 0.5 * mahalanobis;
           }
@@ -163,12 +201,23 @@ Tensor gaussian_log_joint(const Tensor& X, const GaussianComponents& c, Covarian
   return out;
 }
 
-Vector normalize_log_rows(Tensor& log_prob) {
-  Vector lse(log_prob.rows());
+Vector normalize_log_rows(Tensor& log_prob, Tensor* prob) {
+  // E = exp(L − m) over the whole matrix in vector packets (an entry's bits do not depend on its
+  // place), s the rows' sums in column order; lse = m + log s, P = E / s.
+  Tensor exponentials;
+  Tensor& E = prob ? *prob : exponentials;
+  Vector lse;
+  detail::exp_minus_row_max(log_prob, E, &lse);
+  const Vector sums = detail::row_sums_in_order(E);
+  const Index K = log_prob.cols();
   for (Index i = 0; i < log_prob.rows(); ++i) {
-    const Scalar m = log_prob.row(i).maxCoeff();
-    lse(i) = m + std::log((log_prob.row(i).array() - m).exp().sum());
-    log_prob.row(i).array() -= lse(i);
+    lse(i) += std::log(sums(i));
+    Scalar* row = log_prob.data() + i * K;
+    for (Index k = 0; k < K; ++k) row[k] -= lse(i);
+    if (!prob) continue;
+    Scalar* p = E.data() + i * K;
+    const Scalar inverse = 1 / sums(i);
+    for (Index k = 0; k < K; ++k) p[k] *= inverse;
   }
   return lse;
 }
@@ -194,7 +243,8 @@ Tensor diagonal_scatters(const Eigen::Ref<const Tensor>& X, const Eigen::Ref<con
     partial.setZero(K, d);
     const IndexRange rows = even_split(n, chunks, chunk);
     for (Index i = rows.begin; i < rows.end; ++i)
-      for (Index k = 0; k < K; ++k) partial.row(k).array() += R(i, k) * (X.row(i) - means.row(k)).array().square();
+      for (Index k = 0; k < K; ++k)
+        add_weighted_squared_deviations(X.row(i).data(), means.row(k).data(), R(i, k), partial.row(k).data(), d);
   });
   Tensor sum = partials[0];
   for (std::size_t chunk = 1; chunk < partials.size(); ++chunk) sum += partials[chunk];
@@ -243,7 +293,10 @@ Index moment_statistics_width(Index K, Index d) { return K + K * d; }
 void accumulate_moments(const Eigen::Ref<const Tensor>& X, const Eigen::Ref<const Tensor>& R,
                         std::span<double> statistics) {
   const Index K = R.cols(), d = X.cols();
-  Eigen::Map<Vector>(statistics.data(), K) = R.colwise().sum().transpose();
+  // N_k = Σᵢ r_ik, row after row (R is row-major: one contiguous row of K at a time).
+  Eigen::Map<Eigen::RowVectorXd> nk(statistics.data(), K);
+  nk.setZero();
+  for (Index i = 0; i < R.rows(); ++i) nk += R.row(i);
   transposed_product_with_narrow_left(R, X, Eigen::Map<Tensor>(statistics.data() + K, K, d));
 }
 

@@ -59,8 +59,9 @@ void check_initial_covariances(const Tensor& covariances, CovarianceType type, I
 Tensor gaussian_log_joint(const Tensor& X, const GaussianComponents& c, CovarianceType type);
 
 // Row-wise log-sum-exp of log_prob (n×K), returned; log_prob becomes log_prob minus it (the log
-// of each row normalised to sum to one).
-Vector normalize_log_rows(Tensor& log_prob);
+// of each row normalised to sum to one), and *prob, when given, the normalised rows themselves
+// (n×K, from the exponentials already made: no second pass of exp).
+Vector normalize_log_rows(Tensor& log_prob, Tensor* prob = nullptr);
 
 // The weighted maximum-likelihood components for weights R (n×K, r_ik ≥ 0), factors included.
 // With n_k = Σ_i r_ik + 10ε (scikit-learn's guard against an empty component):

@@ -34,9 +34,7 @@ class MixtureEm final : public EmModel {
 
   Scalar e_step() override {
     Tensor log_resp = gaussian_log_joint(X_, params_, type_);
-    const Vector log_p = normalize_log_rows(log_resp);
-    responsibilities_ = log_resp.array().exp();
-    return log_p.mean();
+    return normalize_log_rows(log_resp, &responsibilities_).mean();
   }
   void m_step() override { params_ = fit_gaussian_components(X_, responsibilities_, type_, reg_covar_, who_); }
   Vector parameters() const override { return flatten_components(params_); }
@@ -200,9 +198,9 @@ Vector GaussianMixture::predict(const Tensor& X) const {
 
 Tensor GaussianMixture::predict_proba(const Tensor& X) const {
   check_input(X);
-  Tensor log_prob = weighted_log_densities(X);
-  normalize_log_rows(log_prob);
-  return log_prob.array().exp();
+  Tensor log_prob = weighted_log_densities(X), prob;
+  normalize_log_rows(log_prob, &prob);
+  return prob;
 }
 
 Vector GaussianMixture::score_samples(const Tensor& X) const {

@@ -9,6 +9,7 @@
 #include "autodiff/elementwise.h"
 #include "autodiff/linalg.h"
 #include "autodiff/reduce.h"
+#include "autodiff/softmax.h"
 #include "autodiff/structure.h"
 #include "graph/error.h"
 #include "models/data/validate.h"
@@ -287,7 +288,10 @@ void RbfKernel::gram_block(const Tensor& A_rows, const RowsRef& B, Index diagona
   out.noalias() = -2 * A_rows * B.transpose();
   out.colwise() += A_rows.rowwise().squaredNorm();
   out.rowwise() += B.rowwise().squaredNorm().transpose();
-  out = (-gamma() * out.array().max(Scalar(0))).exp().matrix();
+  out = (-gamma() * out.array().max(Scalar(0))).matrix();
+  // exp in vector packets, 0 where the value would be subnormal (far points would otherwise fill
+  // the Gram matrix with subnormals, slow in every later product).
+  for (Index i = 0; i < out.rows(); ++i) detail::exp_in_packets(out.row(i).data(), out.cols());
   if (diagonal_offset >= 0)
     for (Index i = 0; i < A_rows.rows(); ++i) out(i, diagonal_offset + i) = 1;
 }
