@@ -1,6 +1,8 @@
 // Softmax and log-softmax of each row, shifted by the row maximum so that nothing overflows.
 #pragma once
 
+#include <algorithm>
+
 #include "graph/op.h"
 
 namespace dagml {
@@ -9,29 +11,26 @@ Var softmax(Var x);      // n×k → n×k, rows sum to 1
 Var log_softmax(Var x);  // n×k → n×k, x − logsumexp(x) per row
 
 namespace detail {
-// v ← exp(v) entry by entry, every entry through Eigen's vectorised exp in packets of eight (the
+// v ← exp(v) entry by entry, every entry through Eigen's vectorised exp in whole packets (the
 // last one padded), so that an entry's value depends on nothing but the entry: Eigen's exp over a
-// whole matrix leaves its last size mod 8 entries to the C library's exp, whose bits differ, and a
+// whole matrix leaves the entries after its last whole packet to the C library's exp, whose bits differ, and a
 // row would then round differently by where it sits in a batch or on which rank it lives.
 // Arguments below log(DBL_MIN) ≈ −708.4 give 0: Eigen's exp clamps them and returns a subnormal
 // (5.6e-309 for exp(−1000)), and subnormal probabilities make every later product with them
 // many times slower.
 inline void exp_in_packets(Scalar* v, Index n) {
-  using Packet = Eigen::Array<Scalar, 8, 1>;
-  static constexpr Scalar kSubnormalBelow = -708.3964185322641;  // log of the smallest normal double
-  const auto exp_or_zero = [](const Packet& x) -> Packet {
-    return (x < kSubnormalBelow).select(Packet::Zero(), x.exp());
-  };
+  using namespace Eigen::internal;
+  using Packet = packet_traits<Scalar>::type;
+  constexpr Index kLanes = unpacket_traits<Packet>::size;
+  const Packet smallest_normal_log = pset1<Packet>(-708.3964185322641);
+  const auto exp_or_zero = [&](const Packet& x) { return pselect(pcmp_lt(x, smallest_normal_log), pzero(x), pexp(x)); };
   Index i = 0;
-  for (; i + 8 <= n; i += 8) {
-    Eigen::Map<Packet> p(v + i);
-    p = exp_or_zero(p);
-  }
+  for (; i + kLanes <= n; i += kLanes) pstoreu(v + i, exp_or_zero(ploadu<Packet>(v + i)));
   if (i == n) return;
-  Packet tail = Packet::Zero();
-  tail.head(n - i) = Eigen::Map<const Eigen::ArrayX<Scalar>>(v + i, n - i);
-  tail = exp_or_zero(tail);
-  Eigen::Map<Eigen::ArrayX<Scalar>>(v + i, n - i) = tail.head(n - i);
+  alignas(64) Scalar tail[kLanes] = {};
+  std::copy(v + i, v + n, tail);
+  pstore(tail, exp_or_zero(pload<Packet>(tail)));
+  std::copy(tail, tail + (n - i), v + i);
 }
 
 // out = exp(x − m 1ᵀ), m the maximum of each row (out may be x), and m itself when row_max is
