@@ -82,7 +82,18 @@ constexpr std::array<ColumnBlock, sizeof...(W)> column_block_table(std::index_se
 constexpr auto kDotRows = dot_rows_table(std::make_index_sequence<kNarrowColumns>());
 constexpr auto kColumnBlock = column_block_table(std::make_index_sequence<kNarrowColumns>());
 
+// The shape conditions the two kernels share (narrow_product_pays).
+bool narrow_shape(Index n, Index k, Index m) { return m >= 2 && 8 * (k % kLanes) <= k && n * k * m >= 16384; }
+
 }  // namespace
+
+bool narrow_product_pays(Index n, Index k, Index m) {
+  return narrow_shape(n, k, m) && m <= kNarrowColumns && k * m <= 4096;
+}
+
+bool narrow_transposed_product_pays(Index n, Index k, Index m) {
+  return narrow_shape(n, k, m) && m <= 2 * kNarrowColumns;
+}
 
 void narrow_product(RowsView A, RowsView Bt, MutableRowsView C) {
   const Index n = A.rows(), k = A.cols(), m = Bt.rows();

@@ -15,6 +15,19 @@ namespace {
 
 using FloatMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
+// out = op(A)·op(B) by Eigen's GEMM, in the operands' precision.
+template <class MatrixA, class MatrixB, class MatrixC>
+void general_product(const MatrixA& A, const MatrixB& B, bool ta, bool tb, MatrixC& out) {
+  if (!ta && !tb)
+    out.noalias() = A * B;
+  else if (ta && !tb)
+    out.noalias() = A.transpose() * B;
+  else if (!ta)
+    out.noalias() = A * B.transpose();
+  else
+    out.noalias() = A.transpose() * B.transpose();
+}
+
 // out = op(A)·op(B) with both operands rounded to float and the product summed in float
 // (Precision::Float32). The float copies live in one buffer per thread that only grows, so a
 // replayed product allocates nothing; the result does not depend on the thread that computes it.
@@ -27,14 +40,7 @@ void single_precision_product(const Tensor& A, const Tensor& B, bool ta, bool tb
   Eigen::Map<FloatMatrix> c(b.data() + b.size(), out.rows(), out.cols());
   a = A.cast<float>();
   b = B.cast<float>();
-  if (!ta && !tb)
-    c.noalias() = a * b;
-  else if (ta && !tb)
-    c.noalias() = a.transpose() * b;
-  else if (!ta)
-    c.noalias() = a * b.transpose();
-  else
-    c.noalias() = a.transpose() * b.transpose();
+  general_product(a, b, ta, tb, c);
   out = c.cast<double>();
 }
 
@@ -88,15 +94,8 @@ class MatMul final : public Op {
       single_precision_product(A, B, ta_, tb_, a.out);
     } else if (a.out.size() == 1 && !ta_ && !tb_) {
       a.out(0, 0) = A.row(0).dot(B.col(0));
-    } else if (product_of_narrow_shape(A, B, ta_, tb_, a.out)) {
-    } else if (!ta_ && !tb_) {
-      a.out.noalias() = A * B;
-    } else if (ta_ && !tb_) {
-      a.out.noalias() = A.transpose() * B;
-    } else if (!ta_) {
-      a.out.noalias() = A * B.transpose();
-    } else {
-      a.out.noalias() = A.transpose() * B.transpose();
+    } else if (!product_of_narrow_shape(A, B, ta_, tb_, a.out)) {
+      general_product(A, B, ta_, tb_, a.out);
     }
   }
   VarList vjp(const VjpArgs& a) const override {

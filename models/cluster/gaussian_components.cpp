@@ -58,6 +58,7 @@ void add_weighted_squared_deviations(const double* x, const double* mu, Scalar r
     scatter[j] += r * (t * t);
   }
 }
+
 const Scalar kGaussianLog2Pi = std::log(2 * std::numbers::pi);
 // Whether the type stores d×d blocks (full, tied) rather than variances (diagonal, spherical).
 bool has_square_scatter(CovarianceType type) { return type == CovarianceType::Full || type == CovarianceType::Tied; }
