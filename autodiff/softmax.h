@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "graph/op.h"
+#include "graph/packets.h"
 
 namespace dagml {
 
@@ -20,16 +21,16 @@ namespace detail {
 // many times slower.
 inline void exp_in_packets(Scalar* v, Index n) {
   using namespace Eigen::internal;
-  using Packet = packet_traits<Scalar>::type;
-  constexpr Index kLanes = unpacket_traits<Packet>::size;
-  const Packet smallest_normal_log = pset1<Packet>(-708.3964185322641);
-  const auto exp_or_zero = [&](const Packet& x) { return pselect(pcmp_lt(x, smallest_normal_log), pzero(x), pexp(x)); };
+  const DoublePacket smallest_normal_log = pset1<DoublePacket>(-708.3964185322641);
+  const auto exp_or_zero = [&](const DoublePacket& x) {
+    return pselect(pcmp_lt(x, smallest_normal_log), pzero(x), pexp(x));
+  };
   Index i = 0;
-  for (; i + kLanes <= n; i += kLanes) pstoreu(v + i, exp_or_zero(ploadu<Packet>(v + i)));
+  for (; i + kDoubleLanes <= n; i += kDoubleLanes) pstoreu(v + i, exp_or_zero(ploadu<DoublePacket>(v + i)));
   if (i == n) return;
-  alignas(64) Scalar tail[kLanes] = {};
+  alignas(64) Scalar tail[kDoubleLanes] = {};
   std::copy(v + i, v + n, tail);
-  pstore(tail, exp_or_zero(pload<Packet>(tail)));
+  pstore(tail, exp_or_zero(pload<DoublePacket>(tail)));
   std::copy(tail, tail + (n - i), v + i);
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "graph/chunked_sum.h"
+#include "graph/packets.h"
 #include "graph/threads.h"
 
 namespace dagml {
@@ -18,8 +19,6 @@ using Eigen::internal::ploadu;
 using Eigen::internal::pmadd;
 using Eigen::internal::pset1;
 using Eigen::internal::pstoreu;
-using Packet = Eigen::internal::packet_traits<double>::type;
-constexpr Index kLanes = Eigen::internal::unpacket_traits<Packet>::size;
 
 // Rows of B (narrow_transposed_product) read per pass over a block of A's columns: they stay in
 // the first-level cache while the blocks of A's columns go by.
@@ -30,16 +29,16 @@ constexpr Index kRowsPerGroupPass = 8;
 // C(i, c0 + c) = A(i, :)·Bt(c0 + c, :) for c < M and the rows [first, last).
 template <int M>
 void dot_rows(const RowsView& A, const RowsView& Bt, Index c0, MutableRowsView& C, Index first, Index last) {
-  const Index k = A.cols(), vectorised = k - k % kLanes;
+  const Index k = A.cols(), vectorised = k - k % kDoubleLanes;
   const double* bt = Bt.data() + c0 * Bt.outerStride();
   const Index bt_stride = Bt.outerStride();
   for (Index i = first; i < last; ++i) {
     const double* a = A.data() + i * A.outerStride();
-    std::array<Packet, M> sum;
-    sum.fill(pset1<Packet>(0.0));
-    for (Index j = 0; j < vectorised; j += kLanes) {
-      const Packet x = ploadu<Packet>(a + j);
-      for (int c = 0; c < M; ++c) sum[c] = pmadd(x, ploadu<Packet>(bt + c * bt_stride + j), sum[c]);
+    std::array<DoublePacket, M> sum;
+    sum.fill(pset1<DoublePacket>(0.0));
+    for (Index j = 0; j < vectorised; j += kDoubleLanes) {
+      const DoublePacket x = ploadu<DoublePacket>(a + j);
+      for (int c = 0; c < M; ++c) sum[c] = pmadd(x, ploadu<DoublePacket>(bt + c * bt_stride + j), sum[c]);
     }
     double* out = C.data() + i * C.outerStride() + c0;
     for (int c = 0; c < M; ++c) {
@@ -53,14 +52,14 @@ void dot_rows(const RowsView& A, const RowsView& Bt, Index c0, MutableRowsView& 
 // Lane l of sums[c] accumulates Σᵢ A(i, b·P + l)·B(i, c0 + c) for the P-lane column block b of A,
 // over the rows [r0, r1), for c < M.
 template <int M>
-void column_block(const RowsView& A, const RowsView& B, Index c0, Index block, Index r0, Index r1, Packet* sums) {
-  std::array<Packet, M> sum;
+void column_block(const RowsView& A, const RowsView& B, Index c0, Index block, Index r0, Index r1, DoublePacket* sums) {
+  std::array<DoublePacket, M> sum;
   for (int c = 0; c < M; ++c) sum[c] = sums[c];
-  const double* a = A.data() + r0 * A.outerStride() + block * kLanes;
+  const double* a = A.data() + r0 * A.outerStride() + block * kDoubleLanes;
   const double* b = B.data() + r0 * B.outerStride() + c0;
   for (Index i = r0; i < r1; ++i, a += A.outerStride(), b += B.outerStride()) {
-    const Packet x = ploadu<Packet>(a);
-    for (int c = 0; c < M; ++c) sum[c] = pmadd(x, pset1<Packet>(b[c]), sum[c]);
+    const DoublePacket x = ploadu<DoublePacket>(a);
+    for (int c = 0; c < M; ++c) sum[c] = pmadd(x, pset1<DoublePacket>(b[c]), sum[c]);
   }
   for (int c = 0; c < M; ++c) sums[c] = sum[c];
 }
@@ -69,7 +68,7 @@ void column_block(const RowsView& A, const RowsView& B, Index c0, Index block, I
 Index column_groups(Index m) { return (m + kNarrowColumns - 1) / kNarrowColumns; }
 
 using DotRows = void (*)(const RowsView&, const RowsView&, Index, MutableRowsView&, Index, Index);
-using ColumnBlock = void (*)(const RowsView&, const RowsView&, Index, Index, Index, Index, Packet*);
+using ColumnBlock = void (*)(const RowsView&, const RowsView&, Index, Index, Index, Index, DoublePacket*);
 
 template <std::size_t... W>
 constexpr std::array<DotRows, sizeof...(W)> dot_rows_table(std::index_sequence<W...>) {
@@ -83,7 +82,7 @@ constexpr auto kDotRows = dot_rows_table(std::make_index_sequence<kNarrowColumns
 constexpr auto kColumnBlock = column_block_table(std::make_index_sequence<kNarrowColumns>());
 
 // The shape conditions the two kernels share (narrow_product_pays).
-bool narrow_shape(Index n, Index k, Index m) { return m >= 2 && 8 * (k % kLanes) <= k && n * k * m >= 16384; }
+bool narrow_shape(Index n, Index k, Index m) { return m >= 2 && 8 * (k % kDoubleLanes) <= k && n * k * m >= 16384; }
 
 }  // namespace
 
@@ -115,7 +114,7 @@ void narrow_product(RowsView A, RowsView Bt, MutableRowsView C) {
 
 void narrow_transposed_product(RowsView A, RowsView B, MutableRowsView C) {
   const Index n = A.rows(), k = A.cols(), m = B.cols();
-  const Index blocks = k / kLanes, vectorised = blocks * kLanes;
+  const Index blocks = k / kDoubleLanes, vectorised = blocks * kDoubleLanes;
   const Index groups = column_groups(m);
   // Column blocks in tasks of nearly equal size, at least two per thread when there are enough:
   // the tasks change only who computes a block, never a block's operations.
@@ -123,8 +122,8 @@ void narrow_transposed_product(RowsView A, RowsView B, MutableRowsView C) {
   tbb::parallel_for(Index{0}, tasks, [&](Index task) {
     const IndexRange mine = even_split(blocks, tasks, task);
     // sums[(b − mine.begin)·m + c]: lane l holds C(b·P + l, c) so far.
-    thread_local std::vector<Packet, Eigen::aligned_allocator<Packet>> sums;
-    sums.assign(static_cast<std::size_t>(mine.size() * m), pset1<Packet>(0.0));
+    thread_local std::vector<DoublePacket, Eigen::aligned_allocator<DoublePacket>> sums;
+    sums.assign(static_cast<std::size_t>(mine.size() * m), pset1<DoublePacket>(0.0));
     for (Index r0 = 0; r0 < n; r0 += kRowsPerPass) {
       const Index r1 = std::min(n, r0 + kRowsPerPass);
       for (Index block = mine.begin; block < mine.end; ++block)
@@ -134,11 +133,11 @@ void narrow_transposed_product(RowsView A, RowsView B, MutableRowsView C) {
               A, B, columns.begin, block, r0, r1, sums.data() + (block - mine.begin) * m + columns.begin);
         }
     }
-    alignas(64) std::array<double, kLanes> lanes;
+    alignas(64) std::array<double, kDoubleLanes> lanes;
     for (Index block = mine.begin; block < mine.end; ++block)
       for (Index c = 0; c < m; ++c) {
         pstoreu(lanes.data(), sums[static_cast<std::size_t>((block - mine.begin) * m + c)]);
-        for (Index l = 0; l < kLanes; ++l) C(block * kLanes + l, c) = lanes[static_cast<std::size_t>(l)];
+        for (Index l = 0; l < kDoubleLanes; ++l) C(block * kDoubleLanes + l, c) = lanes[static_cast<std::size_t>(l)];
       }
   });
   // The last k mod P columns of A, term by term in row order.

@@ -14,6 +14,7 @@
 
 #include "autodiff/softmax.h"
 #include "graph/error.h"
+#include "graph/packets.h"
 #include "graph/parallel_products.h"
 #include "graph/random.h"
 
@@ -22,17 +23,15 @@ namespace dagml {
 namespace {
 constexpr Index kGaussianRowsPerTask = 256;  // fixed split: results do not depend on the thread count
 
-using Packet = Eigen::internal::packet_traits<double>::type;
-constexpr Index kLanes = Eigen::internal::unpacket_traits<Packet>::size;
-
 // Σⱼ ((xⱼ − μⱼ)·sⱼ)² over d entries: whole vector packets, then the last d mod P entries in order
 // (the diagonal E-step's Mahalanobis term, one row and one component).
 Scalar scaled_squared_distance(const double* x, const double* mu, const double* s, Index d) {
   using namespace Eigen::internal;
-  const Index vectorised = d - d % kLanes;
-  Packet sum = pset1<Packet>(0.0);
-  for (Index j = 0; j < vectorised; j += kLanes) {
-    const Packet t = pmul(psub(ploadu<Packet>(x + j), ploadu<Packet>(mu + j)), ploadu<Packet>(s + j));
+  const Index vectorised = d - d % kDoubleLanes;
+  DoublePacket sum = pset1<DoublePacket>(0.0);
+  for (Index j = 0; j < vectorised; j += kDoubleLanes) {
+    const DoublePacket t =
+        pmul(psub(ploadu<DoublePacket>(x + j), ploadu<DoublePacket>(mu + j)), ploadu<DoublePacket>(s + j));
     sum = pmadd(t, t, sum);
   }
   Scalar total = predux(sum);
@@ -47,11 +46,11 @@ Scalar scaled_squared_distance(const double* x, const double* mu, const double* 
 // one component).
 void add_weighted_squared_deviations(const double* x, const double* mu, Scalar r, double* scatter, Index d) {
   using namespace Eigen::internal;
-  const Index vectorised = d - d % kLanes;
-  const Packet weight = pset1<Packet>(r);
-  for (Index j = 0; j < vectorised; j += kLanes) {
-    const Packet t = psub(ploadu<Packet>(x + j), ploadu<Packet>(mu + j));
-    pstoreu(scatter + j, pmadd(weight, pmul(t, t), ploadu<Packet>(scatter + j)));
+  const Index vectorised = d - d % kDoubleLanes;
+  const DoublePacket weight = pset1<DoublePacket>(r);
+  for (Index j = 0; j < vectorised; j += kDoubleLanes) {
+    const DoublePacket t = psub(ploadu<DoublePacket>(x + j), ploadu<DoublePacket>(mu + j));
+    pstoreu(scatter + j, pmadd(weight, pmul(t, t), ploadu<DoublePacket>(scatter + j)));
   }
   for (Index j = vectorised; j < d; ++j) {
     const Scalar t = x[j] - mu[j];
