@@ -59,9 +59,10 @@ class SoftmaxCrossEntropy final : public Op {
     const Var weights = detail::as_row(softmax(z) - one_hot(a.in[1], z.cols()));
     return detail::batched_row_sums(t * weights, z.cols());
   }
-  // Each node keeps its own P.
+  // Each node keeps its own P; a graph's copy keeps the P of the value it copies, so that a
+  // gradient node built on the copy (evaluated at once, like every node) reads the right one.
   std::shared_ptr<Op> clone(const std::shared_ptr<Op>&) const override {
-    return std::make_shared<SoftmaxCrossEntropy>();
+    return std::make_shared<SoftmaxCrossEntropy>(*this);
   }
   const Tensor& probabilities() const { return probabilities_; }
 

@@ -135,6 +135,18 @@ TEST(Softmax, ProbabilitiesBelowTheSmallestNormalAreZero) {
   EXPECT_EQ(gradient(sum(softmax_cross_entropy_rows(z, labels)), z).value()(0, 1), 0);
 }
 
+// A copy of a graph (the data-parallel replicas, the sharded objectives) differentiates its
+// cross-entropy like the original: the gradient node reads the softmax the copied node kept.
+TEST(Softmax, CrossEntropyGradientOnACopyOfTheGraph) {
+  Graph g;
+  const Var z = g.parameter("z", linalg_sample(4, 3));
+  const Var labels = g.input("y", (Tensor(4, 1) << 0, 2, 1, 2).finished());
+  const Var loss = softmax_cross_entropy(z, labels);
+  Graph copy = g.clone();
+  const Tensor on_copy = gradient(copy.var(loss.id()), copy.var(z.id())).value();
+  EXPECT_EQ(on_copy, gradient(loss, z).value());
+}
+
 TEST(Softmax, RowsSumToOneAndLogSoftmaxIsItsLog) {
   Graph g;
   const Var x = g.input("x", linalg_sample(4, 5) * 10);
