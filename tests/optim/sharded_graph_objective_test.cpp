@@ -66,6 +66,38 @@ TEST(ShardedGraphObjective, MatchesTheFullDataObjective) {
   });
 }
 
+// Softmax regression, whose cross-entropy nodes keep their softmax for the gradient: each chunk's
+// replica is a copy of the caller's graph and must differentiate its own.
+TEST(ShardedGraphObjective, SoftmaxRegressionMatchesTheFullDataObjective) {
+  const auto data = testing::synthetic_logistic_data(211, 4, 9);
+  Tensor labels = data.y;
+  for (Index i = 0; i < labels.rows(); ++i) labels(i, 0) += static_cast<Scalar>(i % 2);  // classes 0, 1, 2
+  const auto softmax_loss = [](Var X, Var y, Var W) {
+    return softmax_cross_entropy(matmul(X, W), y) + scale(squared_l2_norm(W), 0.5e-2);
+  };
+  Graph full;
+  const Var W_full = full.parameter("W", Tensor::Zero(4, 3));
+  GraphObjective reference(softmax_loss(full.input("X", data.X), full.input("y", labels), W_full), {W_full});
+  const Vector x = Vector::LinSpaced(12, -0.3, 0.4);
+  Vector g_full;
+  Tensor H_full;
+  const Scalar f_full = reference.value_gradient_and_hessian(x, g_full, H_full);
+  run_in_process(2, [&](Communicator& comm) {
+    const ChunkLayout layout(data.X.rows(), 5, comm.size());
+    const IndexRange mine = layout.rank_rows(comm.rank());
+    const Tensor X_mine = data.X.middleRows(mine.begin, mine.size()),
+                 y_mine = labels.middleRows(mine.begin, mine.size());
+    Graph g;
+    const Var X = g.input("X", X_mine), y = g.input("y", y_mine), W = g.parameter("W", Tensor::Zero(4, 3));
+    ShardedGraphObjective f(comm, softmax_loss(X, y, W), {W}, {.data = {{X, X_mine}, {y, y_mine}}, .layout = layout});
+    Vector gradient;
+    Tensor H;
+    EXPECT_NEAR(f.value_gradient_and_hessian(x, gradient, H), f_full, 1e-13);
+    EXPECT_TRUE(gradient.isApprox(g_full, 1e-12));
+    EXPECT_TRUE(H.isApprox(H_full, 1e-12));
+  });
+}
+
 TEST(ShardedGraphObjective, FitsAreBitwiseEqualForAnyRanksAndThreads) {
   const auto data = testing::synthetic_logistic_data(500, 6, 11);
   for (const LogisticSolver solver : {LogisticSolver::Lbfgs, LogisticSolver::NewtonCg}) {
