@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 
 #include "graph/op.h"
 #include "graph/packets.h"
@@ -49,12 +50,22 @@ inline void exp_minus_row_max(const Tensor& x, Tensor& out, Vector* row_max = nu
   exp_in_packets(out.data(), out.size());
 }
 
-// The sum of each row of x, added in column order whatever the row's place in memory (Eigen's
-// row-wise sum groups a row's entries by their alignment).
-inline Vector row_sums_in_order(const Tensor& x) {
-  Vector s = Vector::Zero(x.rows());
-  for (Index k = 0; k < x.cols(); ++k) s += x.col(k);
-  return s;
+// p = softmax of each row of x (p may not be x): exp(x − m) by exp_minus_row_max, each row's sum s
+// added in column order whatever the row's place in memory (Eigen's row-wise sum groups a row's
+// entries by their alignment), the row multiplied by 1/s. With log_sum_exp, also m + log s per
+// row, by the C library's log (the same bits in any place). The softmax, cross-entropy, boosting
+// and mixture code all normalise rows here.
+inline void softmax_rows(const Tensor& x, Tensor& p, Vector* log_sum_exp = nullptr) {
+  exp_minus_row_max(x, p, log_sum_exp);  // log_sum_exp holds the row maxima m until the end
+  const Index k = p.cols();
+  for (Index i = 0; i < p.rows(); ++i) {
+    Scalar* row = p.data() + i * k;
+    Scalar s = 0;
+    for (Index j = 0; j < k; ++j) s += row[j];
+    const Scalar inverse = 1 / s;
+    for (Index j = 0; j < k; ++j) row[j] *= inverse;
+    if (log_sum_exp) (*log_sum_exp)(i) += std::log(s);
+  }
 }
 }  // namespace detail
 

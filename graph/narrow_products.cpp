@@ -87,7 +87,7 @@ bool narrow_shape(Index n, Index k, Index m) { return m >= 2 && 8 * (k % kDouble
 }  // namespace
 
 bool narrow_product_pays(Index n, Index k, Index m) {
-  return narrow_shape(n, k, m) && m <= kNarrowColumns && k * m <= 4096;
+  return narrow_shape(n, k, m) && m <= kNarrowColumns && k * m <= kNarrowBtEntries;
 }
 
 bool narrow_transposed_product_pays(Index n, Index k, Index m) {

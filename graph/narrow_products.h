@@ -34,6 +34,8 @@ namespace dagml {
 
 // The largest m a kernel holds in registers at once; wider products run in column groups.
 inline constexpr Index kNarrowColumns = 16;
+// The most entries Bt may have where narrow_product pays (32 KiB: the first-level cache).
+inline constexpr Index kNarrowBtEntries = 4096;
 
 // Whether a kernel beats Eigen's GEMM for a product over the n rows of an n×k matrix with m narrow
 // columns: 2 ≤ m (Eigen's matrix-vector product serves m = 1), the wide operand long enough to

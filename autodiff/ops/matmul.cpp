@@ -55,9 +55,12 @@ bool product_of_narrow_shape(const Tensor& A, const Tensor& B, bool ta, bool tb,
   if (tb) {
     narrow_product(A, B, out);
   } else {
-    // The rows of Bᵀ side by side (k·m ≤ 4096 numbers). Not a thread-local buffer: the calling
-    // thread may run another node's product while it waits for this one's tasks.
-    const Tensor transposed = B.transpose();
+    // The rows of Bᵀ side by side, on the stack (k·m ≤ kNarrowBtEntries: no allocation in a
+    // training step). Not a thread-local buffer: the calling thread may run another node's
+    // product while it waits for this one's tasks.
+    alignas(64) std::array<Scalar, kNarrowBtEntries> storage;
+    Eigen::Map<Tensor> transposed(storage.data(), B.cols(), B.rows());
+    transposed = B.transpose();
     narrow_product(A, transposed, out);
   }
   return true;

@@ -12,10 +12,7 @@ class Softmax final : public Op {
  public:
   const char* name() const override { return "softmax"; }
   Shape infer_shape(std::span<const Shape> in) const override { return in[0]; }
-  void forward(const ForwardArgs& a) override {
-    detail::exp_minus_row_max(*a.in[0], a.out);
-    for (Index i = 0; i < a.out.rows(); ++i) a.out.row(i) /= a.out.row(i).sum();
-  }
+  void forward(const ForwardArgs& a) override { detail::softmax_rows(*a.in[0], a.out); }
   VarList vjp(const VjpArgs& a) const override {
     const Var y = a.out;
     return {y * (a.g - row_sums(a.g * y))};

@@ -35,19 +35,9 @@ class SoftmaxCrossEntropy final : public Op {
         throw ValueError(
             fmt::format("softmax_cross_entropy: label {} in row {} is not an integer in [0, {})", label, i, k));
     }
-    // P = exp(z − m) over the whole batch (vectorised); each row's sum s added in column order
-    // and the row divided by it; then ℓ = m + log s − z_y.
-    detail::exp_minus_row_max(z, probabilities_, &row_max_);
-    for (Index i = 0; i < n; ++i) {
-      Scalar* p = probabilities_.data() + i * k;
-      Scalar s = 0;
-      for (Index j = 0; j < k; ++j) s += p[j];
-      const Scalar inverse = 1 / s;
-      for (Index j = 0; j < k; ++j) p[j] *= inverse;
-      a.out(i, 0) = s;
-    }
-    a.out.array() = a.out.array().log();
-    for (Index i = 0; i < n; ++i) a.out(i, 0) += row_max_(i) - z(i, static_cast<Index>(y(i, 0)));
+    // P = softmax(z) and logsumexp(z) in one vectorised exponential pass; ℓ = logsumexp − z_y.
+    detail::softmax_rows(z, probabilities_, &log_sum_exp_);
+    for (Index i = 0; i < n; ++i) a.out(i, 0) = log_sum_exp_(i) - z(i, static_cast<Index>(y(i, 0)));
   }
   VarList vjp(const VjpArgs& a) const override;
   // ℓ̇ᵢ = Σⱼ (softmax(zᵢ) − onehot(yᵢ))ⱼ żᵢⱼ: the weights as one row times the q tangent rows,
@@ -68,7 +58,7 @@ class SoftmaxCrossEntropy final : public Op {
 
  private:
   Tensor probabilities_;
-  Vector row_max_;
+  Vector log_sum_exp_;
 };
 
 // G = g ⊙ (P − onehot(y)) for inputs (z, y, g, ℓ): g an n×1 column, P = softmax(z) as the

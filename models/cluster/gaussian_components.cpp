@@ -202,23 +202,10 @@ Tensor gaussian_log_joint(const Tensor& X, const GaussianComponents& c, Covarian
 }
 
 Vector normalize_log_rows(Tensor& log_prob, Tensor* prob) {
-  // E = exp(L − m) over the whole matrix in vector packets (an entry's bits do not depend on its
-  // place), s the rows' sums in column order; lse = m + log s, P = E / s.
-  Tensor exponentials;
-  Tensor& E = prob ? *prob : exponentials;
+  Tensor normalised;
   Vector lse;
-  detail::exp_minus_row_max(log_prob, E, &lse);
-  const Vector sums = detail::row_sums_in_order(E);
-  const Index K = log_prob.cols();
-  for (Index i = 0; i < log_prob.rows(); ++i) {
-    lse(i) += std::log(sums(i));
-    Scalar* row = log_prob.data() + i * K;
-    for (Index k = 0; k < K; ++k) row[k] -= lse(i);
-    if (!prob) continue;
-    Scalar* p = E.data() + i * K;
-    const Scalar inverse = 1 / sums(i);
-    for (Index k = 0; k < K; ++k) p[k] *= inverse;
-  }
+  detail::softmax_rows(log_prob, prob ? *prob : normalised, &lse);
+  log_prob.colwise() -= lse;
   return lse;
 }
 

@@ -29,18 +29,16 @@ class SoftmaxBoostingLoss final : public BoostingLoss {
   // place, so that ranks holding different rows compute them alike (Note [Gradient boosting over
   // ranks]).
   void gradients(const Vector& y, const Tensor& F, Tensor& G, Tensor& H) const override {
-    detail::exp_minus_row_max(F, G);
-    G.array().colwise() /= detail::row_sums_in_order(G).array();
+    detail::softmax_rows(F, G);
     H = (G.array() * (1 - G.array())).matrix();
     for (Index i = 0; i < y.size(); ++i) G(i, static_cast<Index>(y(i))) -= 1;
   }
-  // ℓ_i = log Σ_k e^{F_ik − m_i} − (F_iy − m_i), m_i = max_k F_ik.
+  // ℓ_i = log Σ_k e^{F_ik} − F_iy, the log-sum-exp shifted by the row maximum.
   Vector row_losses(const Vector& y, const Tensor& F) const override {
-    Tensor E;
-    detail::exp_minus_row_max(F, E);
-    Vector out = detail::row_sums_in_order(E);
-    for (Index i = 0; i < y.size(); ++i)  // the C library's log: the same bits in any place
-      out(i) = std::log(out(i)) - (F(i, static_cast<Index>(y(i))) - F.row(i).maxCoeff());
+    Tensor P;
+    Vector out;
+    detail::softmax_rows(F, P, &out);
+    for (Index i = 0; i < y.size(); ++i) out(i) -= F(i, static_cast<Index>(y(i)));
     return out;
   }
 };
